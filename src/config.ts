@@ -1,0 +1,108 @@
+import { Type, type Static } from 'typebox';
+import { Value } from 'typebox/value';
+
+/**
+ * Every setting the gateway reads, with its default. The schema is the documentation: each key has one
+ * line saying what it does. `loadConfig` is called once, by `src/main.ts` (or a test), and the result is
+ * passed in to whatever needs it; nothing imports configuration as a global.
+ *
+ * @example
+ * ```sh
+ * PORT=9000 DATABASE_URL=postgres://gw@db/gateway ADMIN_TOKEN=$(openssl rand -hex 32) npm start
+ * ```
+ */
+export const ConfigSchema = Type.Object({
+  NODE_ENV: Type.Union([Type.Literal('development'), Type.Literal('production'), Type.Literal('test')], {
+    default: 'development',
+    description: 'Runtime mode; `production` never creates the demo partner.',
+  }),
+  HOST: Type.String({ default: '0.0.0.0', description: 'Address the public API (login and banks) listens on.' }),
+  PORT: Type.Integer({ default: 8080, minimum: 0, maximum: 65535, description: 'Port of the public API.' }),
+  ADMIN_HOST: Type.String({ default: '127.0.0.1', description: 'Address of the admin API; keep it off the public network.' }),
+  ADMIN_PORT: Type.Integer({ default: 8081, minimum: 0, maximum: 65535, description: 'Port of the admin API.' }),
+  ADMIN_TOKEN: Type.Optional(
+    Type.String({
+      minLength: 32,
+      description: 'Bearer token for the admin API; generated into DATA_DIR/admin-token when unset on the embedded database.',
+    }),
+  ),
+  DATA_DIR: Type.String({ default: './data', description: 'Directory for the embedded database and generated secrets.' }),
+  DATABASE_URL: Type.Optional(
+    Type.String({ minLength: 1, description: 'PostgreSQL connection string; when unset the embedded PGlite in DATA_DIR is used.' }),
+  ),
+  DATABASE_POOL_SIZE: Type.Integer({ default: 10, minimum: 1, maximum: 200, description: 'Maximum PostgreSQL connections per instance.' }),
+  PROVIDER_SEGMENT: Type.String({
+    default: 'provider',
+    pattern: '^[a-z0-9][a-z0-9_-]{0,62}$',
+    description: 'The fixed path segment naming the payment provider in /partner/{segment}/sbp/banks/.',
+  }),
+  TOKEN_TTL: Type.Integer({ default: 900, minimum: 60, maximum: 86400, description: 'Access token lifetime in seconds (expires_in).' }),
+  TOKEN_ISSUER: Type.String({ default: 'partner-gateway', minLength: 1, description: 'The `iss` claim of issued access tokens.' }),
+  TOKEN_AUDIENCE: Type.String({ default: 'partner-api', minLength: 1, description: 'The `aud` claim of issued access tokens.' }),
+  JWE_MAX_AGE: Type.Integer({
+    default: 120,
+    minimum: 10,
+    maximum: 3600,
+    description: 'Seconds a partnerPassword JWE stays valid after its `iat`.',
+  }),
+  JWE_MAX_FUTURE: Type.Integer({
+    default: 30,
+    minimum: 0,
+    maximum: 600,
+    description: 'Seconds a partnerPassword JWE `iat` may lie in the future (client clock skew).',
+  }),
+  TRUST_PROXY: Type.String({
+    default: '',
+    description: 'Comma-separated addresses or CIDRs of proxies whose X-Forwarded-For is believed; empty trusts none.',
+  }),
+  LOG_LEVEL: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((level) => Type.Literal(level)),
+    { default: 'info', description: 'pino log level.' },
+  ),
+});
+
+export type Config = Static<typeof ConfigSchema>;
+
+/** A configuration that failed its schema; the message names every offending key. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/**
+ * Reads the gateway's settings from an environment-like record, applies defaults, converts numbers and
+ * validates everything against `ConfigSchema`. Unknown keys are ignored; empty strings count as unset.
+ *
+ * @example
+ * ```ts
+ * const config = loadConfig(process.env);
+ * config.PORT; // 8080 unless PORT is set
+ * ```
+ */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const known = Object.keys(ConfigSchema.properties);
+  const input: Record<string, unknown> = {};
+  for (const key of known) {
+    const value = env[key];
+    if (value !== undefined && value !== '') input[key] = value;
+  }
+  const converted = Value.Convert(ConfigSchema, Value.Default(ConfigSchema, input));
+  if (!Value.Check(ConfigSchema, converted)) {
+    const problems = [...Value.Errors(ConfigSchema, converted)].map((error) => {
+      const key = error.instancePath.replace(/^\//, '') || String((error.params as { requiredProperties?: string[] }).requiredProperties ?? '');
+      return `${key}: ${error.message}`;
+    });
+    throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
+  }
+  const config = converted as Config;
+  if (config.DATABASE_URL !== undefined && config.ADMIN_TOKEN === undefined) {
+    throw new ConfigError('Invalid configuration: ADMIN_TOKEN is required when DATABASE_URL is set');
+  }
+  return config;
+}
+
+/** TRUST_PROXY split into its addresses; an empty list means X-Forwarded-For is ignored. */
+export function trustedProxies(config: Config): string[] {
+  return config.TRUST_PROXY.split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry.length > 0);
+}

@@ -1,0 +1,94 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import { PGliteDialect } from 'kysely-pglite-dialect';
+import pg from 'pg';
+import type { Database } from './schema.js';
+
+export type DatabaseKind = 'pglite' | 'postgres';
+
+/** The one database seam: PGlite or PostgreSQL behind the same Kysely interface. */
+export interface DatabaseHandle {
+  kind: DatabaseKind;
+  db: Kysely<Database>;
+  /** Resolves when the database answers a trivial query within `timeoutMs`, rejects otherwise. */
+  ping(timeoutMs?: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** PostgreSQL connection string; when absent the embedded PGlite is used. */
+  url?: string | undefined;
+  /** Where PGlite keeps its files; `undefined` keeps it in memory (tests). */
+  dataDir?: string | undefined;
+  poolSize?: number;
+  /** PostgreSQL only: the schema to work in (tests give each suite its own). */
+  searchPath?: string;
+}
+
+/**
+ * Opens the database the configuration names.
+ *
+ * @example
+ * ```ts
+ * const handle = await openDatabase({ url: process.env.DATABASE_URL, dataDir: './data' });
+ * await handle.ping();
+ * ```
+ */
+export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+  if (options.url) return openPostgres(options.url, options);
+  return openPglite(options.dataDir);
+}
+
+async function openPglite(dataDir: string | undefined): Promise<DatabaseHandle> {
+  let client: PGlite;
+  if (dataDir === undefined) {
+    client = new PGlite();
+  } else {
+    const directory = join(dataDir, 'pglite');
+    mkdirSync(directory, { recursive: true });
+    client = new PGlite(directory);
+  }
+  await client.waitReady;
+  const db = new Kysely<Database>({ dialect: new PGliteDialect(client) });
+  return {
+    kind: 'pglite',
+    db,
+    ping: (timeoutMs) => ping(db, timeoutMs),
+    close: () => db.destroy(),
+  };
+}
+
+function openPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    // Bounded waits: a request that needs the database fails within seconds when it is down, never hangs.
+    connectionTimeoutMillis: 5_000,
+    query_timeout: 15_000,
+    idleTimeoutMillis: 30_000,
+    ...(options.searchPath ? { options: `-c search_path=${options.searchPath}` } : {}),
+  });
+  // An idle client losing its server emits 'error' on the pool; without a listener it would crash the process.
+  pool.on('error', () => {});
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    kind: 'postgres',
+    db,
+    ping: (timeoutMs) => ping(db, timeoutMs),
+    close: () => db.destroy(),
+  };
+}
+
+async function ping(db: Kysely<Database>, timeoutMs = 2_000): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('database ping timed out')), timeoutMs);
+  });
+  try {
+    await Promise.race([sql`select 1`.execute(db), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,24 @@
+import { Migrator, type Kysely, type Migration } from 'kysely';
+import * as initial from './migrations/0001-initial.js';
+
+/**
+ * The migrations, in order. They are listed here rather than read from the directory so that the
+ * compiled build and the TypeScript sources apply exactly the same set.
+ */
+const migrations: Record<string, Migration> = {
+  '0001-initial': initial,
+};
+
+/**
+ * Brings the schema up to date. Safe when several instances start at once: Kysely's PostgreSQL adapter
+ * takes a transaction-scoped advisory lock around the whole run, so one instance migrates and the others
+ * wait, then find nothing left to do.
+ */
+export async function migrateToLatest(db: Kysely<any>): Promise<void> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((result) => result.status === 'Error');
+    throw new Error(`Database migration ${failed?.migrationName ?? ''} failed`, { cause: error });
+  }
+}

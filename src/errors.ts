@@ -1,0 +1,103 @@
+/**
+ * The one error catalogue. Every refusal the gateway gives is built here: a named code, an HTTP status and
+ * the exact `description_status` text partners see. The first seven texts are the interface
+ * specification's own; new conditions are worded in the same style. Domain code throws these; the HTTP
+ * error handler is the only place that turns them into responses.
+ */
+
+/** Why an authentication failed. Never shown to the client (they all answer the same 401); kept for logs and audit. */
+export type AuthFailureReason =
+  | 'unknown_partner'
+  | 'wrong_password'
+  | 'undecryptable'
+  | 'unsupported_jwe_header'
+  | 'unknown_kid'
+  | 'iat_out_of_window'
+  | 'replayed_jti'
+  | 'invalid_token'
+  | 'malformed_authorization'
+  | 'partner_mismatch'
+  | 'bad_admin_token';
+
+/** One offending field or row, for errors that list several. */
+export interface ErrorDetail {
+  field?: string;
+  line?: number;
+  entry?: string;
+  message: string;
+}
+
+export class AppError extends Error {
+  override name = 'AppError';
+  constructor(
+    readonly code: string,
+    readonly status: number,
+    readonly description: string,
+    readonly extra: {
+      reason?: AuthFailureReason;
+      headers?: Record<string, string>;
+      details?: ErrorDetail[];
+    } = {},
+  ) {
+    super(description);
+  }
+}
+
+export const texts = {
+  unauthorized: 'User failed authorization; access to the resource is restricted',
+  blocked: 'Access to the system is blocked; contact the account manager',
+  ipNotAllowed: 'Access from this IP address is blocked; contact the account manager',
+  rewardTypeUnavailable: 'This reward type is not available to this partner; contact the account manager',
+  notEncrypted: 'Parameter partnerPassword is expected in encrypted form',
+  internal: 'Service temporarily unavailable; repeat the operation later',
+} as const;
+
+export const errors = {
+  unauthorized: (reason: AuthFailureReason, headers?: Record<string, string>) =>
+    new AppError('unauthorized', 401, texts.unauthorized, { reason, ...(headers ? { headers } : {}) }),
+  blocked: () => new AppError('blocked', 403, texts.blocked),
+  ipNotAllowed: () => new AppError('ip_not_allowed', 403, texts.ipNotAllowed),
+  rewardTypeUnavailable: () => new AppError('reward_type_unavailable', 403, texts.rewardTypeUnavailable),
+  parameterMissing: (name: string) =>
+    new AppError('parameter_missing', 422, `A required parameter ${name} was omitted; repeat the request with correct data`),
+  notEncrypted: () => new AppError('not_encrypted', 422, texts.notEncrypted),
+  parameterInvalid: (name: string) =>
+    new AppError('parameter_invalid', 422, `Parameter ${name} has an invalid value; repeat the request with correct data`),
+  validationFailed: (details: ErrorDetail[]) =>
+    new AppError(
+      'validation_failed',
+      422,
+      `The request contains invalid data (${details
+        .slice(0, 5)
+        .map(describeDetail)
+        .join('; ')}${details.length > 5 ? `; and ${details.length - 5} more` : ''}); repeat the request with correct data`,
+      { details },
+    ),
+  malformedBody: () => new AppError('malformed_body', 400, 'The request body is not valid JSON; repeat the request with correct data'),
+  badRequest: () => new AppError('bad_request', 400, 'The request is malformed; repeat the request with correct data'),
+  unsupportedMediaType: (accepted: string) =>
+    new AppError('unsupported_media_type', 415, `The request body must be sent as ${accepted}; repeat the request with correct data`),
+  payloadTooLarge: () => new AppError('payload_too_large', 413, 'The request body is too large; repeat the request with a smaller body'),
+  headersTooLarge: () =>
+    new AppError('headers_too_large', 431, 'The request address or headers are too large; repeat the request with correct data'),
+  requestTimeout: () => new AppError('request_timeout', 408, 'The request took too long to arrive; repeat the request'),
+  notFound: () => new AppError('not_found', 404, 'The requested resource does not exist; check the address'),
+  methodNotAllowed: (allowed: string) =>
+    new AppError('method_not_allowed', 405, `This method is not allowed here; use ${allowed}`, { headers: { allow: allowed } }),
+  partnerNotFound: (login: string) => new AppError('partner_not_found', 404, `Partner ${login} does not exist`),
+  partnerExists: (login: string) => new AppError('partner_exists', 409, `A partner with login ${login} already exists`),
+  bankNotFound: (bic: string) => new AppError('bank_not_found', 404, `Bank with BIC ${bic} does not exist`),
+  bankExists: (bic: string) => new AppError('bank_exists', 409, `A bank with BIC ${bic} already exists`),
+  adminUnauthorized: () =>
+    new AppError('admin_unauthorized', 401, texts.unauthorized, {
+      reason: 'bad_admin_token',
+      headers: { 'www-authenticate': 'Bearer realm="partner-gateway-admin"' },
+    }),
+  notReady: () => new AppError('not_ready', 503, 'Service is not ready; repeat the operation later'),
+  internal: () => new AppError('internal', 500, texts.internal),
+};
+
+function describeDetail(detail: ErrorDetail): string {
+  const where = detail.field ?? (detail.line !== undefined ? `line ${detail.line}` : detail.entry) ?? 'body';
+  return `${where}: ${detail.message}`;
+}

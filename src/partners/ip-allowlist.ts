@@ -1,0 +1,54 @@
+import ipaddr from 'ipaddr.js';
+
+/**
+ * Parses an allowlist entry: a CIDR (`10.0.0.0/24`, `2001:db8::/32`) or a single address, which becomes a
+ * /32 or /128. Returns the normalized CIDR, or an error message naming what is wrong. Entries with host
+ * bits set (`10.0.0.5/24`) are refused rather than silently widened, since they are usually typos.
+ */
+export function normalizeCidr(entry: string): { cidr: string } | { error: string } {
+  const text = entry.trim();
+  try {
+    const [address, prefix] = text.includes('/') ? ipaddr.parseCIDR(text) : single(text);
+    const network = networkAddress(address, prefix);
+    if (network.toNormalizedString() !== address.toNormalizedString()) {
+      return { error: `${text} has host bits set; did you mean ${network.toString()}/${prefix}?` };
+    }
+    return { cidr: `${address.toString()}/${prefix}` };
+  } catch {
+    return { error: `${text} is not an IPv4 or IPv6 address or CIDR` };
+  }
+}
+
+function single(text: string): [ipaddr.IPv4 | ipaddr.IPv6, number] {
+  if (!ipaddr.isValid(text)) throw new Error('invalid');
+  const address = ipaddr.parse(text);
+  return [address, address.kind() === 'ipv4' ? 32 : 128];
+}
+
+function networkAddress(address: ipaddr.IPv4 | ipaddr.IPv6, prefix: number): ipaddr.IPv4 | ipaddr.IPv6 {
+  const bytes = address.toByteArray();
+  for (let bit = prefix; bit < bytes.length * 8; bit++) {
+    const index = bit >> 3;
+    bytes[index] = (bytes[index] ?? 0) & ~(0x80 >> (bit & 7));
+  }
+  return ipaddr.fromByteArray(bytes);
+}
+
+/**
+ * True when `clientAddress` falls inside one of the allowlist's CIDRs. An IPv4-mapped IPv6 address
+ * (`::ffff:10.0.0.1`, what a dual-stack socket reports for an IPv4 client) is matched as the IPv4 address
+ * it carries. An empty allowlist allows nothing.
+ */
+export function isAddressAllowed(clientAddress: string, allowlist: readonly string[]): boolean {
+  if (allowlist.length === 0 || !ipaddr.isValid(clientAddress)) return false;
+  const address = ipaddr.process(clientAddress);
+  for (const entry of allowlist) {
+    try {
+      const range = ipaddr.parseCIDR(entry);
+      if (range[0].kind() === address.kind() && address.match(range)) return true;
+    } catch {
+      // A stored entry is always normalized; an unparsable one simply matches nothing.
+    }
+  }
+  return false;
+}

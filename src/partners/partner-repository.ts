@@ -1,0 +1,98 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, PartnersTable } from '../db/schema.js';
+import type { Partner, PartnerStatus } from './partner.js';
+
+export interface NewPartner {
+  id: string;
+  login: string;
+  passwordHash: string;
+  status: PartnerStatus;
+  ipAllowlist: string[];
+  rewardTypes: string[];
+}
+
+export type PartnerChanges = Partial<Pick<Partner, 'passwordHash' | 'status' | 'ipAllowlist' | 'rewardTypes'>>;
+
+/** Partners in storage. Every method returns plain `Partner` objects; callers never see rows or SQL. */
+export interface PartnerRepository {
+  findByLogin(login: string): Promise<Partner | undefined>;
+  findById(id: string): Promise<Partner | undefined>;
+  list(): Promise<Partner[]>;
+  count(): Promise<number>;
+  /** Inserts the partner; returns `undefined` when the login is already taken. */
+  insert(partner: NewPartner): Promise<Partner | undefined>;
+  update(login: string, changes: PartnerChanges): Promise<Partner | undefined>;
+  delete(login: string): Promise<boolean>;
+}
+
+export function createPartnerRepository(db: Kysely<Database>): PartnerRepository {
+  return {
+    async findByLogin(login) {
+      const row = await db.selectFrom('partners').selectAll().where('login', '=', login).executeTakeFirst();
+      return row && toPartner(row);
+    },
+    async findById(id) {
+      const row = await db.selectFrom('partners').selectAll().where('id', '=', id).executeTakeFirst();
+      return row && toPartner(row);
+    },
+    async list() {
+      const rows = await db.selectFrom('partners').selectAll().orderBy('login').execute();
+      return rows.map(toPartner);
+    },
+    async count() {
+      const row = await db
+        .selectFrom('partners')
+        .select((eb) => eb.fn.countAll<string | number>().as('count'))
+        .executeTakeFirstOrThrow();
+      return Number(row.count);
+    },
+    async insert(partner) {
+      const row = await db
+        .insertInto('partners')
+        .values({
+          id: partner.id,
+          login: partner.login,
+          password_hash: partner.passwordHash,
+          status: partner.status,
+          ip_allowlist: JSON.stringify(partner.ipAllowlist),
+          reward_types: JSON.stringify(partner.rewardTypes),
+        })
+        .onConflict((conflict) => conflict.column('login').doNothing())
+        .returningAll()
+        .executeTakeFirst();
+      return row && toPartner(row);
+    },
+    async update(login, changes) {
+      const row = await db
+        .updateTable('partners')
+        .set({
+          ...(changes.passwordHash !== undefined ? { password_hash: changes.passwordHash } : {}),
+          ...(changes.status !== undefined ? { status: changes.status } : {}),
+          ...(changes.ipAllowlist !== undefined ? { ip_allowlist: JSON.stringify(changes.ipAllowlist) } : {}),
+          ...(changes.rewardTypes !== undefined ? { reward_types: JSON.stringify(changes.rewardTypes) } : {}),
+          updated_at: new Date(),
+        })
+        .where('login', '=', login)
+        .returningAll()
+        .executeTakeFirst();
+      return row && toPartner(row);
+    },
+    async delete(login) {
+      const rows = await db.deleteFrom('partners').where('login', '=', login).returning('id').execute();
+      return rows.length > 0;
+    },
+  };
+}
+
+function toPartner(row: Selectable<PartnersTable>): Partner {
+  return {
+    id: row.id,
+    login: row.login,
+    passwordHash: row.password_hash,
+    status: row.status,
+    ipAllowlist: row.ip_allowlist,
+    rewardTypes: row.reward_types,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
