@@ -1,0 +1,84 @@
+import { randomUUID } from 'node:crypto';
+import { SignJWT, jwtVerify, type JWTHeaderParameters } from 'jose';
+import { errors } from '../errors.js';
+import { SIGNING_ALG, type KeyStore } from '../keys/key-store.js';
+import type { Partner } from '../partners/partner.js';
+
+export interface AccessTokenOptions {
+  keys: KeyStore;
+  issuer: string;
+  audience: string;
+  /** Lifetime in seconds; becomes `expires_in` and `exp - iat`. */
+  ttlSeconds: number;
+  now?: () => number;
+}
+
+export interface IssuedToken {
+  accessToken: string;
+  expiresIn: number;
+}
+
+/** What a verified access token says. */
+export interface AccessTokenClaims {
+  partnerId: string;
+  login: string;
+  jti: string;
+  expiresAt: number;
+}
+
+export interface AccessTokens {
+  issue(partner: Pick<Partner, 'id' | 'login'>): Promise<IssuedToken>;
+  /** Verifies a bearer token; throws the 401 (with `WWW-Authenticate: Bearer error="invalid_token"`) otherwise. */
+  verify(token: string): Promise<AccessTokenClaims>;
+}
+
+/** Far longer than any token we issue (about 600 bytes); longer input is refused before any parsing. */
+const MAX_TOKEN_LENGTH = 4096;
+
+export const invalidTokenHeader = { 'www-authenticate': 'Bearer error="invalid_token"' };
+
+/**
+ * Access tokens in the RFC 9068 profile: a JWT with header `typ: at+jwt` and the active `kid`, signed with
+ * ES256, carrying `iss`, `aud`, `sub` (the partner's id), `client_id` (its login), `iat`, `exp` and `jti`.
+ * Verification follows RFC 8725: only ES256, only our issuer and audience, only `typ: at+jwt`, only keys
+ * we hold, and `crit` headers refused.
+ */
+export function createAccessTokens(options: AccessTokenOptions): AccessTokens {
+  const now = options.now ?? (() => Date.now());
+  return {
+    async issue(partner) {
+      const issuedAt = Math.floor(now() / 1000);
+      const accessToken = await new SignJWT({ client_id: partner.login })
+        .setProtectedHeader({ alg: SIGNING_ALG, typ: 'at+jwt', kid: options.keys.signing.kid })
+        .setIssuer(options.issuer)
+        .setAudience(options.audience)
+        .setSubject(partner.id)
+        .setIssuedAt(issuedAt)
+        .setExpirationTime(issuedAt + options.ttlSeconds)
+        .setJti(randomUUID())
+        .sign(options.keys.signing.key);
+      return { accessToken, expiresIn: options.ttlSeconds };
+    },
+    async verify(token) {
+      if (token.length > MAX_TOKEN_LENGTH) throw errors.unauthorized('invalid_token', invalidTokenHeader);
+      try {
+        const { payload } = await jwtVerify(token, (header: JWTHeaderParameters) => {
+          const key = header.kid === undefined ? undefined : options.keys.verificationKey(header.kid);
+          if (!key) throw new Error('unknown kid');
+          return key;
+        }, {
+          algorithms: [SIGNING_ALG],
+          issuer: options.issuer,
+          audience: options.audience,
+          typ: 'at+jwt',
+          requiredClaims: ['sub', 'jti', 'iat', 'exp'],
+          currentDate: new Date(now()),
+        });
+        if (typeof payload.client_id !== 'string') throw new Error('client_id missing');
+        return { partnerId: payload.sub!, login: payload.client_id, jti: payload.jti!, expiresAt: payload.exp! };
+      } catch {
+        throw errors.unauthorized('invalid_token', invalidTokenHeader);
+      }
+    },
+  };
+}

@@ -1,0 +1,66 @@
+import { errors } from '../errors.js';
+import type { Partner } from '../partners/partner.js';
+import type { PartnerRepository } from '../partners/partner-repository.js';
+import { verifyPassword } from '../partners/password-hasher.js';
+import { invalidTokenHeader, type AccessTokens } from './access-tokens.js';
+import type { DecryptedPassword } from './decrypt-partner-password.js';
+import type { JtiReplayRepository } from './jti-replay-repository.js';
+import type { BanksCredentials } from './read-banks-credentials.js';
+
+export interface AuthenticationDependencies {
+  partners: PartnerRepository;
+  tokens: AccessTokens;
+  replay: JtiReplayRepository;
+  decryptPassword(jwe: string): Promise<DecryptedPassword>;
+}
+
+/**
+ * Proves who is calling, or throws the 401. It says nothing about status, address or reward type: those
+ * are the next steps, and they run only once this one has succeeded.
+ */
+export function authenticatePartner(credentials: BanksCredentials, deps: AuthenticationDependencies): Promise<Partner> {
+  return credentials.scheme === 'bearer'
+    ? authenticateWithToken(credentials.token, credentials.partnerName, deps)
+    : authenticateWithEncryptedPassword(credentials.partnerName, credentials.jwe, deps);
+}
+
+/**
+ * Login and API password: the password is checked with argon2 against the partner's hash, or against a
+ * dummy hash for an unknown login, so both cost the same.
+ */
+export async function authenticateWithPassword(
+  login: string,
+  password: string,
+  partners: PartnerRepository,
+): Promise<Partner> {
+  const partner = await partners.findByLogin(login);
+  const valid = await verifyPassword(partner?.passwordHash, password);
+  if (!partner) throw errors.unauthorized('unknown_partner');
+  if (!valid) throw errors.unauthorized('wrong_password');
+  return partner;
+}
+
+async function authenticateWithEncryptedPassword(
+  partnerName: string,
+  jwe: string,
+  deps: AuthenticationDependencies,
+): Promise<Partner> {
+  const decrypted = await deps.decryptPassword(jwe);
+  // The jti is claimed before the (slow) password check: a replayed query string is refused without argon2 work.
+  if (!(await deps.replay.claim(decrypted.jti, decrypted.rememberUntil))) throw errors.unauthorized('replayed_jti');
+  return authenticateWithPassword(partnerName, decrypted.password, deps.partners);
+}
+
+async function authenticateWithToken(
+  token: string,
+  partnerName: string | undefined,
+  deps: AuthenticationDependencies,
+): Promise<Partner> {
+  const claims = await deps.tokens.verify(token);
+  const partner = await deps.partners.findById(claims.partnerId);
+  if (!partner) throw errors.unauthorized('unknown_partner', invalidTokenHeader);
+  if (partnerName !== undefined && partnerName !== partner.login) {
+    throw errors.unauthorized('partner_mismatch', invalidTokenHeader);
+  }
+  return partner;
+}

@@ -1,0 +1,28 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+
+/** Remembers the jti of every accepted partnerPassword JWE for as long as that JWE could still be accepted. */
+export interface JtiReplayRepository {
+  /** Records `jti`; false when it was already recorded (a replay). Atomic across instances. */
+  claim(jti: string, rememberUntil: Date): Promise<boolean>;
+  /** Forgets jtis whose JWE can no longer be accepted anyway. */
+  purgeExpired(now?: Date): Promise<number>;
+}
+
+export function createJtiReplayRepository(db: Kysely<Database>): JtiReplayRepository {
+  return {
+    async claim(jti, rememberUntil) {
+      const row = await db
+        .insertInto('jwe_replay')
+        .values({ jti, expires_at: rememberUntil })
+        .onConflict((conflict) => conflict.column('jti').doNothing())
+        .returning('jti')
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+    async purgeExpired(now = new Date()) {
+      const rows = await db.deleteFrom('jwe_replay').where('expires_at', '<', now).returning('jti').execute();
+      return rows.length;
+    },
+  };
+}

@@ -1,0 +1,64 @@
+import { errors } from '../errors.js';
+import { validateBank, validateBankList, type Bank } from './bank.js';
+import type { BankChanges, BankRepository, StoredBank } from './bank-repository.js';
+import { parseBankFile } from './import/parse-bank-file.js';
+
+export type ImportMode = 'replace' | 'merge';
+
+export interface ImportReport extends BankChanges {
+  /** Banks in the file that passed validation. */
+  received: number;
+}
+
+/**
+ * The bank registry's write side, as the admin API uses it. Every bulk change is all-or-nothing: a list with
+ * any bad entry is refused whole, with every problem listed, and nothing changes.
+ */
+export interface BankAdmin {
+  list(): Promise<StoredBank[]>;
+  replaceAll(input: unknown): Promise<BankChanges>;
+  add(input: unknown): Promise<StoredBank>;
+  remove(bic: string): Promise<void>;
+  importFile(bytes: Uint8Array, contentType: string | undefined, mode: ImportMode): Promise<ImportReport>;
+}
+
+export function createBankAdmin(banks: BankRepository): BankAdmin {
+  return {
+    list: () => banks.list(),
+    async replaceAll(input) {
+      const list = (input as { banks?: unknown } | null)?.banks;
+      if (!Array.isArray(list)) throw errors.validationFailed([{ field: 'banks', message: 'must be an array of banks' }]);
+      return banks.apply(validListOrThrow(list, (index) => `banks[${index}]`), 'replace');
+    },
+    async add(input) {
+      const result = validateBank(input, 'body');
+      if ('problems' in result) throw errors.validationFailed(result.problems.map(stripBodyPrefix));
+      const stored = await banks.add(result.bank);
+      if (!stored) throw errors.bankExists(result.bank.bic);
+      return stored;
+    },
+    async remove(bic) {
+      if (!(await banks.remove(bic))) throw errors.bankNotFound(bic);
+    },
+    async importFile(bytes, contentType, mode) {
+      const parsed = parseBankFile(bytes, contentType);
+      if ('problems' in parsed) throw errors.validationFailed(parsed.problems);
+      if (parsed.entries.length === 0) {
+        throw errors.validationFailed([{ field: 'body', message: 'the file contains no banks' }]);
+      }
+      const list = validListOrThrow(parsed.entries, parsed.where);
+      const changes = await banks.apply(list, mode);
+      return { received: list.length, ...changes };
+    },
+  };
+}
+
+function validListOrThrow(inputs: readonly unknown[], where: (index: number) => string): Bank[] {
+  const result = validateBankList(inputs, where);
+  if ('problems' in result) throw errors.validationFailed(result.problems);
+  return result.banks;
+}
+
+function stripBodyPrefix<T extends { field?: string }>(detail: T): T {
+  return detail.field ? { ...detail, field: detail.field.replace(/^body\./, '') } : detail;
+}

@@ -1,0 +1,80 @@
+import type { ErrorDetail } from '../errors.js';
+
+/** A bank that can receive SBP business-to-consumer transfers. */
+export interface Bank {
+  /** Bank of Russia BIC: nine digits, starting with 04; always a string. */
+  bic: string;
+  name: string;
+  nameEn?: string | null;
+  sbpMemberId?: string | null;
+}
+
+/** Russian BICs are nine digits and start with the country code 04. */
+const BIC_PATTERN = /^04\d{7}$/;
+const MAX_NAME_LENGTH = 300;
+const SBP_MEMBER_ID_PATTERN = /^\d{12}$/;
+
+/**
+ * Checks one bank entry as received (from JSON, CSV or XML) and returns it normalized (trimmed), or the list
+ * of what is wrong with it; `where` prefixes every message's field (`banks[3].bic`).
+ */
+export function validateBank(input: unknown, where: string): { bank: Bank } | { problems: ErrorDetail[] } {
+  const problems: ErrorDetail[] = [];
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    return { problems: [{ field: where, message: 'must be an object with name and bic' }] };
+  }
+  const record = input as Record<string, unknown>;
+  const bic = typeof record.bic === 'string' ? record.bic.trim() : record.bic;
+  if (typeof bic !== 'string' || !BIC_PATTERN.test(bic)) {
+    problems.push({
+      field: `${where}.bic`,
+      message:
+        typeof bic === 'number'
+          ? 'must be a string of 9 digits, not a number (a number loses the leading 0)'
+          : 'must be a string of 9 digits starting with 04',
+    });
+  }
+  const name = typeof record.name === 'string' ? record.name.trim() : undefined;
+  if (!name) problems.push({ field: `${where}.name`, message: 'must be a non-empty string' });
+  else if (name.length > MAX_NAME_LENGTH) problems.push({ field: `${where}.name`, message: `must be at most ${MAX_NAME_LENGTH} characters` });
+  const nameEn = optionalString(record.nameEn, `${where}.nameEn`, problems);
+  const sbpMemberId = optionalString(record.sbpMemberId, `${where}.sbpMemberId`, problems);
+  if (sbpMemberId && !SBP_MEMBER_ID_PATTERN.test(sbpMemberId)) {
+    problems.push({ field: `${where}.sbpMemberId`, message: 'must be a string of 12 digits' });
+  }
+  if (problems.length > 0) return { problems };
+  return { bank: { bic: bic as string, name: name!, nameEn: nameEn ?? null, sbpMemberId: sbpMemberId ?? null } };
+}
+
+function optionalString(value: unknown, field: string, problems: ErrorDetail[]): string | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value !== 'string' || value.length > MAX_NAME_LENGTH) {
+    problems.push({ field, message: `must be a string of at most ${MAX_NAME_LENGTH} characters` });
+    return undefined;
+  }
+  return value.trim();
+}
+
+/**
+ * Validates a whole list: every entry, plus duplicated BICs. Returns the banks or every problem found.
+ */
+export function validateBankList(inputs: readonly unknown[], fieldOf: (index: number) => string): { banks: Bank[] } | { problems: ErrorDetail[] } {
+  const banks: Bank[] = [];
+  const problems: ErrorDetail[] = [];
+  const seen = new Map<string, number>();
+  inputs.forEach((input, index) => {
+    const result = validateBank(input, fieldOf(index));
+    if ('problems' in result) {
+      problems.push(...result.problems);
+      return;
+    }
+    const first = seen.get(result.bank.bic);
+    if (first !== undefined) {
+      problems.push({ field: `${fieldOf(index)}.bic`, message: `duplicates BIC ${result.bank.bic} of ${fieldOf(first)}` });
+      return;
+    }
+    seen.set(result.bank.bic, index);
+    banks.push(result.bank);
+  });
+  return problems.length > 0 ? { problems } : { banks };
+}

@@ -1,0 +1,27 @@
+import { errors } from '../../errors.js';
+import { parseBankCsv } from './parse-bank-csv.js';
+import { parseBankJson, type ParseResult } from './parse-bank-json.js';
+import { parseEd807 } from './parse-ed807.js';
+
+/** The media types an import accepts, and how each is read. */
+export const IMPORT_MEDIA_TYPES = ['application/json', 'text/csv', 'application/xml', 'text/xml'] as const;
+
+/**
+ * Reads an import file by its Content-Type: JSON, CSV (with an optional `charset` parameter) or an ED807
+ * XML directory. Throws the 415 for any other type.
+ */
+export function parseBankFile(bytes: Uint8Array, contentType: string | undefined): ParseResult {
+  const [mediaType = '', ...parameters] = (contentType ?? '').split(';').map((part) => part.trim().toLowerCase());
+  const charset = parameters.find((parameter) => parameter.startsWith('charset='))?.slice('charset='.length).replace(/"/g, '');
+  switch (mediaType) {
+    case 'application/json':
+      return parseBankJson(bytes);
+    case 'text/csv':
+      return parseBankCsv(bytes, charset);
+    case 'application/xml':
+    case 'text/xml':
+      return parseEd807(bytes);
+    default:
+      throw errors.unsupportedMediaType('application/json, text/csv or application/xml');
+  }
+}

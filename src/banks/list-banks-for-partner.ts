@@ -1,0 +1,34 @@
+import { authenticatePartner, type AuthenticationDependencies } from '../auth/authenticate-partner.js';
+import { checkIpAllowed } from '../auth/check-ip-allowed.js';
+import { checkPartnerActive } from '../auth/check-partner-active.js';
+import type { BanksCredentials } from '../auth/read-banks-credentials.js';
+import { requireRewardType } from '../auth/require-reward-type.js';
+import { SBP_REWARD_TYPE } from '../partners/partner.js';
+import type { BankRepository } from './bank-repository.js';
+
+export interface BanksDependencies extends AuthenticationDependencies {
+  banks: BankRepository;
+}
+
+/** The seed's bank shape: exactly a name and a BIC. */
+export interface PublicBank {
+  name: string;
+  bic: string;
+}
+
+/**
+ * The banks operation after its 422 checks: authenticate (401), then blocked (403), address (403) and the
+ * `sbp` reward type (403), in that fixed order, then the list in its stable order.
+ */
+export async function listBanksForPartner(
+  credentials: BanksCredentials,
+  clientAddress: string,
+  deps: BanksDependencies,
+): Promise<PublicBank[]> {
+  const partner = await authenticatePartner(credentials, deps);
+  checkPartnerActive(partner);
+  checkIpAllowed(partner, clientAddress);
+  requireRewardType(partner, SBP_REWARD_TYPE);
+  const banks = await deps.banks.list();
+  return banks.map((bank) => ({ name: bank.name, bic: bank.bic }));
+}

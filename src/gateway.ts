@@ -1,0 +1,54 @@
+import { createAccessTokens, type AccessTokens } from './auth/access-tokens.js';
+import { decryptPartnerPassword, type DecryptedPassword } from './auth/decrypt-partner-password.js';
+import { createJtiReplayRepository, type JtiReplayRepository } from './auth/jti-replay-repository.js';
+import { createBankAdmin, type BankAdmin } from './banks/bank-admin.js';
+import { createBankRepository, type BankRepository } from './banks/bank-repository.js';
+import type { Config } from './config.js';
+import type { DatabaseHandle } from './db/database.js';
+import { createKeyRepository } from './keys/key-repository.js';
+import { loadKeyStore, type KeyStore } from './keys/key-store.js';
+import { createPartnerAdmin, type PartnerAdmin } from './partners/partner-admin.js';
+import { createPartnerRepository, type PartnerRepository } from './partners/partner-repository.js';
+
+/**
+ * Everything the HTTP layer calls into, wired once from the configuration and the database. Built by
+ * `src/main.ts` for the real service and by the tests for each backend.
+ */
+export interface Gateway {
+  config: Config;
+  database: Pick<DatabaseHandle, 'ping' | 'kind'>;
+  partners: PartnerRepository;
+  banks: BankRepository;
+  keys: KeyStore;
+  tokens: AccessTokens;
+  replay: JtiReplayRepository;
+  decryptPassword(jwe: string): Promise<DecryptedPassword>;
+  partnerAdmin: PartnerAdmin;
+  bankAdmin: BankAdmin;
+}
+
+export async function createGateway(config: Config, handle: DatabaseHandle, options: { now?: () => number } = {}): Promise<Gateway> {
+  const now = options.now ?? (() => Date.now());
+  const partners = createPartnerRepository(handle.db);
+  const banks = createBankRepository(handle.db);
+  const keys = await loadKeyStore(createKeyRepository(handle.db));
+  return {
+    config,
+    database: handle,
+    partners,
+    banks,
+    keys,
+    tokens: createAccessTokens({
+      keys,
+      issuer: config.TOKEN_ISSUER,
+      audience: config.TOKEN_AUDIENCE,
+      ttlSeconds: config.TOKEN_TTL,
+      now,
+    }),
+    replay: createJtiReplayRepository(handle.db),
+    decryptPassword: (jwe) =>
+      decryptPartnerPassword(jwe, { keys, maxAgeSeconds: config.JWE_MAX_AGE, maxFutureSeconds: config.JWE_MAX_FUTURE, now }),
+    partnerAdmin: createPartnerAdmin(partners),
+    bankAdmin: createBankAdmin(banks),
+  };
+}

@@ -1,0 +1,105 @@
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { AppError, errors, type ErrorDetail } from '../../errors.js';
+
+export interface ErrorHandlerOptions {
+  /**
+   * How schema violations read: `parameter` answers with the seed's one-parameter texts (public API);
+   * `detailed` lists every offending field (admin API).
+   */
+  validation: 'parameter' | 'detailed';
+}
+
+/**
+ * The one place errors become responses: always `{"description_status": "..."}` (plus `errors` when a list
+ * of fields or rows is refused), never a stack trace. Only 5xx are logged, with the request's context;
+ * 4xx are the client's business and show in the request log line.
+ */
+export const errorHandler = fp<ErrorHandlerOptions>(
+  async (app: FastifyInstance, options) => {
+    app.setErrorHandler((error: FastifyError, request, reply) => {
+      const appError = toAppError(error, options.validation);
+      if (appError.status >= 500) {
+        request.log.error({ err: error, route: request.routeOptions.url }, 'request failed');
+      }
+      return sendError(reply, appError, request);
+    });
+    app.setNotFoundHandler((request, reply) => sendError(reply, errors.notFound(), request));
+  },
+  { name: 'error-handler', fastify: '5.x' },
+);
+
+export function sendError(reply: FastifyReply, error: AppError, request?: FastifyRequest): FastifyReply {
+  if (request && error.extra.reason) request.authFailure = error.extra.reason;
+  for (const [name, value] of Object.entries(error.extra.headers ?? {})) reply.header(name, value);
+  const body: { description_status: string; errors?: ErrorDetail[] } = { description_status: error.description };
+  if (error.extra.details) body.errors = error.extra.details;
+  return reply.code(error.status).type('application/json; charset=utf-8').send(body);
+}
+
+function toAppError(error: FastifyError, validation: ErrorHandlerOptions['validation']): AppError {
+  if (error instanceof AppError) return error;
+  if (error.validation) return fromValidation(error, validation);
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return errors.unsupportedMediaType('application/json');
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return errors.payloadTooLarge();
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return errors.malformedBody();
+  }
+  // secure-json-parse refuses __proto__ and constructor.prototype keys with a 400 SyntaxError.
+  if (error instanceof SyntaxError && error.statusCode === 400) return errors.malformedBody();
+  if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
+    return new AppError('bad_request', error.statusCode, errors.badRequest().description);
+  }
+  return errors.internal();
+}
+
+function fromValidation(error: FastifyError, mode: ErrorHandlerOptions['validation']): AppError {
+  const details: ErrorDetail[] = (error.validation ?? []).map((issue) => {
+    const missing = (issue.params as { missingProperty?: string; additionalProperty?: string } | undefined) ?? {};
+    const path = issue.instancePath.replace(/^\//, '').replace(/\/(\d+)/g, '[$1]').replace(/\//g, '.');
+    if (missing.missingProperty) return { field: join(path, missing.missingProperty), message: 'is required' };
+    if (missing.additionalProperty) return { field: join(path, missing.additionalProperty), message: 'is not a known field' };
+    return { field: path || 'body', message: issue.message ?? 'is invalid' };
+  });
+  const first = details[0];
+  if (mode === 'parameter' && first?.field) {
+    if (first.message === 'is required') return errors.parameterMissing(first.field);
+    if (first.field !== 'body') return errors.parameterInvalid(first.field);
+  }
+  return errors.validationFailed(details);
+}
+
+function join(path: string, name: string): string {
+  return path ? `${path}.${name}` : name;
+}
+
+/**
+ * Answers errors Node's HTTP parser raises before Fastify sees a request (a request line or headers over
+ * the size limit, a malformed request, a timeout) in the same JSON shape, then closes the connection.
+ */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const appError =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? errors.headersTooLarge()
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? errors.requestTimeout()
+        : errors.badRequest();
+  const body = JSON.stringify({ description_status: appError.description });
+  socket.end(
+    `HTTP/1.1 ${appError.status} ${STATUS_CODES[appError.status]}\r\n` +
+      'Content-Type: application/json; charset=utf-8\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      'Connection: close\r\n\r\n' +
+      body,
+  );
+}

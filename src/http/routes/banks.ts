@@ -1,0 +1,54 @@
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { readBanksCredentials, type BanksQuery } from '../../auth/read-banks-credentials.js';
+import { listBanksForPartner } from '../../banks/list-banks-for-partner.js';
+import { errors } from '../../errors.js';
+import type { Gateway } from '../../gateway.js';
+import { ErrorBody } from './error-body.js';
+
+export const BanksQuerySchema = Type.Object({
+  partnerName: Type.Optional(Type.String({ description: 'Unique partner name (optional with a bearer token; must then name its partner)' })),
+  partnerPassword: Type.Optional(Type.String({ description: 'The API password as a compact JWE (RSA-OAEP-256, A256GCM, iat and jti in the header)' })),
+  useAuthByCert: Type.Optional(Type.String({ description: 'Must be Y: the password is encrypted' })),
+});
+
+export const BanksResponse = Type.Object({
+  banks: Type.Array(Type.Object({ name: Type.String(), bic: Type.String({ pattern: '^04[0-9]{7}$' }) })),
+});
+
+export function banksPath(providerSegment: string): string {
+  return `/partner/${providerSegment}/sbp/banks/`;
+}
+
+/**
+ * POST /partner/{provider}/sbp/banks/: the SBP bank list, for a partner authenticated by its encrypted
+ * password in the query string or by a bearer token.
+ */
+export async function banksRoutes(app: FastifyInstance, { gateway }: { gateway: Gateway }): Promise<void> {
+  // The request has no body. Whatever a client sends with it (any Content-Type, an empty JSON body) is read
+  // up to the body limit and ignored, so that no parser can refuse a well-formed banks request.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, _body, done) => done(null, undefined));
+
+  const path = banksPath(gateway.config.PROVIDER_SEGMENT);
+  app.post(
+    path,
+    {
+      schema: {
+        querystring: BanksQuerySchema,
+        response: { 200: BanksResponse, '4xx': ErrorBody, '5xx': ErrorBody },
+      },
+    },
+    async (request) => {
+      const credentials = readBanksCredentials(request.query as BanksQuery, request.headers.authorization);
+      return { banks: await listBanksForPartner(credentials, request.ip, gateway) };
+    },
+  );
+  app.route({
+    method: ['GET', 'PUT', 'PATCH', 'DELETE'],
+    url: path,
+    handler: async () => {
+      throw errors.methodNotAllowed('POST');
+    },
+  });
+}

@@ -1,0 +1,50 @@
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { loginPartner } from '../../auth/login-partner.js';
+import { errors } from '../../errors.js';
+import type { Gateway } from '../../gateway.js';
+import { ErrorBody } from './error-body.js';
+
+export const LOGIN_PATH = '/api/v1/login/';
+
+export const LoginRequest = Type.Object(
+  {
+    // Both are required, but checked by the domain (in order, an empty value counting as omitted) so that
+    // the answer is the seed's "A required parameter <name> was omitted" text.
+    login: Type.Optional(Type.String({ maxLength: 256, description: 'Unique partner name (required)' })),
+    password: Type.Optional(Type.String({ maxLength: 1024, description: 'Partner API password (required)' })),
+  },
+);
+
+export const TokenResponse = Type.Object({
+  access_token: Type.String({ description: 'JWT (RFC 9068, ES256) to send as Authorization: Bearer' }),
+  token_type: Type.Literal('bearer'),
+  expires_in: Type.Integer({ description: 'Token lifetime in seconds' }),
+});
+
+/** POST /api/v1/login/: login and API password in, a bearer access token out. */
+export async function loginRoutes(app: FastifyInstance, { gateway }: { gateway: Gateway }): Promise<void> {
+  // Only JSON bodies: Fastify's default text/plain parser would turn a form post into a string.
+  app.removeContentTypeParser('text/plain');
+  app.post(
+    LOGIN_PATH,
+    {
+      schema: {
+        body: LoginRequest,
+        response: { 200: TokenResponse, '4xx': ErrorBody, '5xx': ErrorBody },
+      },
+    },
+    async (request, reply) => {
+      const token = await loginPartner((request.body ?? {}) as object, request.ip, gateway);
+      reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+      return { access_token: token.accessToken, token_type: 'bearer' as const, expires_in: token.expiresIn };
+    },
+  );
+  app.route({
+    method: ['GET', 'PUT', 'PATCH', 'DELETE'],
+    url: LOGIN_PATH,
+    handler: async () => {
+      throw errors.methodNotAllowed('POST');
+    },
+  });
+}

@@ -1,0 +1,70 @@
+import { Writable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { pino } from 'pino';
+import { loadConfig, type Config } from '../config.js';
+import type { DatabaseHandle } from '../db/database.js';
+import { createGateway, type Gateway } from '../gateway.js';
+import { buildApp } from '../http/app.js';
+import type { NewPartnerInput } from '../partners/partner-admin.js';
+import type { TestBackend } from './test-databases.js';
+
+export interface TestGateway {
+  app: FastifyInstance;
+  gateway: Gateway;
+  handle: DatabaseHandle;
+  /** Every log line the app wrote, as raw JSON text. */
+  logs: string[];
+  /** Creates a partner through the admin service (active, loopback-only, reward type sbp unless overridden). */
+  addPartner(overrides?: Partial<NewPartnerInput>): Promise<{ login: string; password: string; id: string }>;
+  close(): Promise<void>;
+}
+
+let counter = 0;
+
+/** A public app on a fresh database of `backend`, with the default bank list seeded and logs captured. */
+export async function startTestGateway(
+  backend: TestBackend,
+  options: { env?: Record<string, string>; now?: () => number; seedBanks?: boolean } = {},
+): Promise<TestGateway> {
+  const handle = await backend.open();
+  const config: Config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'info', ...options.env });
+  const gateway = await createGateway(config, handle, options.now ? { now: options.now } : {});
+  if (options.seedBanks !== false) {
+    const { loadDefaultBanks } = await import('../banks/default-banks.js');
+    await gateway.banks.seedIfEmpty(loadDefaultBanks());
+  }
+  const logs: string[] = [];
+  const logger = pino(
+    { level: 'info' },
+    new Writable({
+      write(chunk, _encoding, callback) {
+        logs.push(String(chunk));
+        callback();
+      },
+    }),
+  );
+  const app = await buildApp({ gateway, logger });
+  await app.ready();
+  return {
+    app,
+    gateway,
+    handle,
+    logs,
+    async addPartner(overrides = {}) {
+      const login = overrides.login ?? `partner-${process.pid}-${++counter}`;
+      const password = overrides.password ?? `correct horse battery ${counter}`;
+      const view = await gateway.partnerAdmin.create({
+        login,
+        password,
+        ipAllowlist: ['127.0.0.1', '::1'],
+        rewardTypes: ['sbp'],
+        ...overrides,
+      });
+      return { login, password, id: view.id };
+    },
+    async close() {
+      await app.close();
+      await handle.close();
+    },
+  };
+}
