@@ -4,12 +4,17 @@ import { pino } from 'pino';
 import { loadConfig, type Config } from '../config.js';
 import type { DatabaseHandle } from '../db/database.js';
 import { createGateway, type Gateway } from '../gateway.js';
+import { buildAdminApp } from '../http/admin-app.js';
 import { buildApp } from '../http/app.js';
 import type { NewPartnerInput } from '../partners/partner-admin.js';
 import type { TestBackend } from './test-databases.js';
 
+export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789abcdef0123456789';
+
 export interface TestGateway {
   app: FastifyInstance;
+  /** The admin API, behind `TEST_ADMIN_TOKEN`. */
+  admin: FastifyInstance;
   gateway: Gateway;
   handle: DatabaseHandle;
   /** Every log line the app wrote, as raw JSON text. */
@@ -44,9 +49,11 @@ export async function startTestGateway(
     }),
   );
   const app = await buildApp({ gateway, logger });
-  await app.ready();
+  const admin = await buildAdminApp({ gateway, logger, adminToken: TEST_ADMIN_TOKEN });
+  await Promise.all([app.ready(), admin.ready()]);
   return {
     app,
+    admin,
     gateway,
     handle,
     logs,
@@ -63,7 +70,7 @@ export async function startTestGateway(
       return { login, password, id: view.id };
     },
     async close() {
-      await app.close();
+      await Promise.all([app.close(), admin.close()]);
       await handle.close();
     },
   };

@@ -11,6 +11,7 @@ const ACTIVE = 'PSAC';
 
 interface ParticipantInfo {
   NameP?: string;
+  EnglName?: string;
   PtType?: string;
   Srvcs?: string;
   ParticipantStatus?: string;
@@ -58,7 +59,7 @@ export function parseEd807(bytes: Uint8Array): ParseResult {
   const directory = document.ED807?.BICDirectoryEntry ?? [];
   const selected = directory.filter(isSbpHeadOffice);
   return {
-    entries: selected.map((entry) => ({ bic: entry.BIC, name: entry.ParticipantInfo?.NameP })),
+    entries: selected.map((entry) => ({ bic: entry.BIC, name: entry.ParticipantInfo?.NameP, nameEn: entry.ParticipantInfo?.EnglName })),
     where: (index) => `entry BIC ${selected[index]?.BIC ?? '?'}`,
   };
 }

@@ -1,0 +1,31 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { Gateway } from '../gateway.js';
+import { fastifyOptions } from './app.js';
+import { adminAuth } from './plugins/admin-auth.js';
+import { errorHandler } from './plugins/error-handler.js';
+import { requestLog } from './plugins/request-log.js';
+import { securityHeaders } from './plugins/security-headers.js';
+import { adminBankRoutes } from './routes/admin/banks.js';
+import { adminPartnerRoutes } from './routes/admin/partners.js';
+
+export interface AdminAppDependencies {
+  gateway: Gateway;
+  logger: Logger;
+  adminToken: string;
+}
+
+/**
+ * The admin API, for the provider's operators and the CLI: its own listener (never the public port), every
+ * route behind the admin bearer token, validation errors listing every offending field.
+ */
+export async function buildAdminApp({ gateway, logger, adminToken }: AdminAppDependencies): Promise<FastifyInstance> {
+  const app = Fastify(fastifyOptions(logger, 1024 * 1024));
+  await app.register(errorHandler, { validation: 'detailed' });
+  await app.register(requestLog);
+  await app.register(securityHeaders);
+  await app.register(adminAuth, { adminToken });
+  await app.register(adminPartnerRoutes, { gateway });
+  await app.register(adminBankRoutes, { gateway });
+  return app;
+}
