@@ -1,0 +1,58 @@
+import { pino } from 'pino';
+import { ConfigError, loadConfig } from './config.js';
+import { startServer } from './server.js';
+
+/** How long a graceful shutdown may take before the process exits anyway. */
+const SHUTDOWN_TIMEOUT_MS = 10_000;
+
+/**
+ * The process entry point: the only place that reads the environment, listens and exits. Importing this
+ * module starts the gateway (`partner-gateway serve` does exactly that).
+ *
+ * @example
+ * ```sh
+ * npm start                      # embedded PGlite in ./data
+ * DATABASE_URL=postgres://... ADMIN_TOKEN=... npm start
+ * ```
+ */
+async function main(env: Record<string, string | undefined>): Promise<void> {
+  let config;
+  try {
+    config = loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const logger = pino({ level: config.LOG_LEVEL, base: { service: 'partner-gateway' } });
+  let server;
+  try {
+    server = await startServer(config, logger);
+  } catch (error) {
+    logger.fatal({ err: error }, 'partner gateway failed to start');
+    process.exit(1);
+  }
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    setTimeout(() => {
+      logger.error('graceful shutdown timed out');
+      process.exit(1);
+    }, SHUTDOWN_TIMEOUT_MS).unref();
+    server.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+await main(process.env);

@@ -1,0 +1,81 @@
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { loadDefaultBanks } from './banks/default-banks.js';
+import { resolveAdminToken } from './bootstrap/admin-token.js';
+import { lockDataDir } from './bootstrap/data-dir-lock.js';
+import { createDemoPartner, demoBanner } from './bootstrap/demo-partner.js';
+import type { Config } from './config.js';
+import { openDatabase } from './db/database.js';
+import { migrateToLatest } from './db/migrate.js';
+import { createGateway } from './gateway.js';
+import { buildAdminApp } from './http/admin-app.js';
+import { buildApp } from './http/app.js';
+
+export interface RunningServer {
+  publicUrl: string;
+  adminUrl: string;
+  /** Stops accepting, lets in-flight requests finish, then closes the database. */
+  close(): Promise<void>;
+}
+
+/** How often forgotten JWE jtis are purged from the replay table. */
+const REPLAY_PURGE_INTERVAL_MS = 60_000;
+
+/**
+ * Starts the gateway: opens and migrates the database, loads (or creates) the keys, seeds an empty bank
+ * registry, creates the demo partner on a first non-production start, and listens on the public and admin
+ * addresses. `print` receives the human-readable first-start messages.
+ */
+export async function startServer(config: Config, logger: Logger, print: (text: string) => void = (text) => process.stderr.write(`${text}\n`)): Promise<RunningServer> {
+  const unlock = config.DATABASE_URL ? () => {} : lockDataDir(config.DATA_DIR);
+  const handle = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: config.DATABASE_POOL_SIZE });
+  const apps: FastifyInstance[] = [];
+  try {
+    await migrateToLatest(handle.db);
+    const gateway = await createGateway(config, handle);
+    if (await gateway.banks.seedIfEmpty(loadDefaultBanks())) logger.info('bank registry was empty: filled with the default SBP bank list');
+    const adminToken = resolveAdminToken(config.ADMIN_TOKEN, config.DATA_DIR);
+
+    const app = await buildApp({ gateway, logger });
+    apps.push(app);
+    const admin = await buildAdminApp({ gateway, logger, adminToken: adminToken.token });
+    apps.push(admin);
+    await app.listen({ host: config.HOST, port: config.PORT });
+    await admin.listen({ host: config.ADMIN_HOST, port: config.ADMIN_PORT });
+    const publicUrl = urlOf(app, config.HOST);
+    const adminUrl = urlOf(admin, config.ADMIN_HOST);
+    logger.info({ publicUrl, adminUrl, database: handle.kind }, 'partner gateway listening');
+    if (adminToken.file) print(`Admin API ${adminUrl} token: ${adminToken.generated ? 'generated into' : 'read from'} ${adminToken.file}`);
+
+    const demo = await createDemoPartner(gateway);
+    if (demo) print(demoBanner(publicUrl, demo));
+
+    const purge = setInterval(() => {
+      gateway.replay.purgeExpired().catch((error: unknown) => logger.warn({ err: error }, 'replay purge failed'));
+    }, REPLAY_PURGE_INTERVAL_MS);
+    purge.unref();
+
+    return {
+      publicUrl,
+      adminUrl,
+      async close() {
+        clearInterval(purge);
+        await Promise.all(apps.map((instance) => instance.close()));
+        await handle.close();
+        unlock();
+      },
+    };
+  } catch (error) {
+    await Promise.allSettled(apps.map((instance) => instance.close()));
+    await handle.close().catch(() => {});
+    unlock();
+    throw error;
+  }
+}
+
+function urlOf(app: FastifyInstance, host: string): string {
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  return `http://${shown}:${port}`;
+}
