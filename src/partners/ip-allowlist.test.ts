@@ -1,0 +1,42 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { isAddressAllowed, normalizeCidr } from './ip-allowlist.js';
+
+describe('IP allowlist', () => {
+  it('normalizes addresses and CIDRs, IPv4 and IPv6', () => {
+    assert.deepEqual(normalizeCidr('10.0.0.1'), { cidr: '10.0.0.1/32' });
+    assert.deepEqual(normalizeCidr(' 10.0.0.0/8 '), { cidr: '10.0.0.0/8' });
+    assert.deepEqual(normalizeCidr('2001:DB8:0:0::/32'), { cidr: '2001:db8::/32' });
+    assert.deepEqual(normalizeCidr('::1'), { cidr: '::1/128' });
+  });
+
+  it('refuses a CIDR with host bits set, suggesting the network', () => {
+    const result = normalizeCidr('10.0.0.5/24');
+    assert.ok('error' in result);
+    assert.match(result.error, /did you mean 10\.0\.0\.0\/24/);
+  });
+
+  it('refuses what is not an address', () => {
+    for (const entry of ['', 'localhost', '10.0.0.256', '10.0.0.0/33', '2001:db8::/129', '10.0.0.0/-1']) {
+      assert.ok('error' in normalizeCidr(entry), entry);
+    }
+  });
+
+  it('allows an address inside a rule and refuses one outside', () => {
+    assert.equal(isAddressAllowed('10.1.2.3', ['10.0.0.0/8']), true);
+    assert.equal(isAddressAllowed('11.1.2.3', ['10.0.0.0/8']), false);
+    assert.equal(isAddressAllowed('2001:db8::5', ['2001:db8::/32']), true);
+    assert.equal(isAddressAllowed('2001:db9::5', ['2001:db8::/32']), false);
+  });
+
+  it('matches an IPv4-mapped IPv6 client against IPv4 rules', () => {
+    assert.equal(isAddressAllowed('::ffff:10.1.2.3', ['10.0.0.0/8']), true);
+    assert.equal(isAddressAllowed('::ffff:11.1.2.3', ['10.0.0.0/8']), false);
+  });
+
+  it('allows nothing with an empty list, and nothing that is not an address', () => {
+    assert.equal(isAddressAllowed('127.0.0.1', []), false);
+    assert.equal(isAddressAllowed('not-an-ip', ['0.0.0.0/0']), false);
+    assert.equal(isAddressAllowed('10.0.0.1', ['::/0']), false, 'an IPv6 rule never matches an IPv4 client');
+  });
+});

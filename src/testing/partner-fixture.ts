@@ -1,0 +1,16 @@
+import type { Partner } from '../partners/partner.js';
+
+/** An active partner allowed from 10.0.0.0/8 with reward type sbp, with any field overridden. */
+export function partnerFixture(changes: Partial<Partner> = {}): Partner {
+  return {
+    id: 'id',
+    login: 'acme',
+    passwordHash: 'hash',
+    status: 'active',
+    ipAllowlist: ['10.0.0.0/8'],
+    rewardTypes: ['sbp'],
+    createdAt: new Date(),
+    updatedAt: new Date(),
+    ...changes,
+  };
+}
