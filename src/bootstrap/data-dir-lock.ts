@@ -1,5 +1,5 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { resolve } from 'node:path';
 
 /**
  * PGlite is a single-process database: two gateways on one DATA_DIR would corrupt it. The first to start
@@ -8,7 +8,8 @@ import { join } from 'node:path';
  */
 export function lockDataDir(dataDir: string): () => void {
   mkdirSync(dataDir, { recursive: true });
-  const file = join(dataDir, 'gateway.pid');
+  const file = resolve(dataDir, 'gateway.pid');
+  if (heldHere.has(file)) throw new Error(`DATA_DIR ${dataDir} is in use by this process already`);
   try {
     writeFileSync(file, String(process.pid), { flag: 'wx' });
   } catch {
@@ -18,8 +19,15 @@ export function lockDataDir(dataDir: string): () => void {
     }
     writeFileSync(file, String(process.pid));
   }
-  return () => rmSync(file, { force: true });
+  heldHere.add(file);
+  return () => {
+    heldHere.delete(file);
+    rmSync(file, { force: true });
+  };
 }
+
+/** Locks this process holds: a pid file naming our own pid is only ours if we took it. */
+const heldHere = new Set<string>();
 
 function isAlive(pid: number): boolean {
   try {

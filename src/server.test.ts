@@ -1,0 +1,110 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { pino } from 'pino';
+import { loadConfig } from './config.js';
+import { startServer } from './server.js';
+
+const silent = pino({ level: 'silent' });
+const run = promisify(execFile);
+
+describe('server start-up on the embedded database', () => {
+  it('generates the admin token (0600), creates the demo partner once, and the printed curl logs in', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'gateway-'));
+    const env = { DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', ADMIN_PORT: '0', NODE_ENV: 'development' };
+    const printed: string[] = [];
+    const server = await startServer(loadConfig(env), silent, (text) => printed.push(text));
+    let jwks: { keys: Array<{ kid: string }> };
+    try {
+      const output = printed.join('\n');
+      const tokenFile = join(dataDir, 'admin-token');
+      assert.ok(output.includes(`token: generated into ${tokenFile}`));
+      assert.equal(statSync(tokenFile).mode & 0o777, 0o600);
+      assert.ok(output.includes(`JWKS:     ${server.publicUrl}/.well-known/jwks.json`));
+
+      const curl = /^\s+(curl .*)$/m.exec(output)?.[1];
+      assert.ok(curl, output);
+      const { stdout } = await run('sh', ['-c', curl]);
+      const body = JSON.parse(stdout);
+      assert.equal(body.token_type, 'bearer');
+      const banks = await fetch(`${server.publicUrl}/partner/provider/sbp/banks/`, { method: 'POST', headers: { authorization: `Bearer ${body.access_token}` } });
+      assert.equal(banks.status, 200);
+      assert.equal(((await banks.json()) as { banks: unknown[] }).banks.length, 39);
+
+      assert.equal((await fetch(`${server.publicUrl}/healthz`)).status, 200);
+      assert.equal((await fetch(`${server.publicUrl}/readyz`)).status, 200);
+      const token = readFileSync(tokenFile, 'utf8').trim();
+      const admin = await fetch(`${server.adminUrl}/admin/v1/partners`, { headers: { authorization: `Bearer ${token}` } });
+      assert.equal(admin.status, 200);
+      assert.equal((await fetch(`${server.publicUrl}/admin/v1/partners`, { headers: { authorization: `Bearer ${token}` } })).status, 404, 'the admin API is not on the public port');
+      jwks = (await (await fetch(`${server.publicUrl}/.well-known/jwks.json`)).json()) as typeof jwks;
+
+      await assert.rejects(startServer(loadConfig(env), silent, () => {}), /DATA_DIR .* is in use/);
+    } finally {
+      await server.close();
+    }
+
+    const again: string[] = [];
+    const restarted = await startServer(loadConfig(env), silent, (text) => again.push(text));
+    try {
+      assert.ok(!again.join('\n').includes('demo partner'), 'the demo partner is created only on a first start');
+      assert.ok(again.join('\n').includes('token: read from'));
+      const after = (await (await fetch(`${restarted.publicUrl}/.well-known/jwks.json`)).json()) as typeof jwks;
+      assert.deepEqual(after.keys.map((key) => key.kid), jwks.keys.map((key) => key.kid), 'keys survive a restart');
+    } finally {
+      await restarted.close();
+    }
+  });
+
+  it('creates no demo partner in production', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'gateway-'));
+    const printed: string[] = [];
+    const server = await startServer(
+      loadConfig({ DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', ADMIN_PORT: '0', NODE_ENV: 'production' }),
+      silent,
+      (text) => printed.push(text),
+    );
+    await server.close();
+    assert.ok(!printed.join('\n').includes('demo partner'));
+  });
+});
+
+const url = process.env.TEST_DATABASE_URL;
+describe('server start-up on PostgreSQL', { skip: url ? false : 'TEST_DATABASE_URL is not set' }, () => {
+  it('lets several instances start at once on an empty database: one schema, one key per use, one seeding, one demo partner', async () => {
+    const schema = `start_${randomBytes(5).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`create schema ${schema}`);
+    const env = {
+      DATABASE_URL: `${url}?options=${encodeURIComponent(`-c search_path=${schema}`)}`,
+      ADMIN_TOKEN: 'a'.repeat(40),
+      HOST: '127.0.0.1',
+      PORT: '0',
+      ADMIN_PORT: '0',
+    };
+    const printed: string[] = [];
+    const servers = await Promise.all([1, 2, 3].map(() => startServer(loadConfig(env), silent, (text) => printed.push(text))));
+    try {
+      const keys = await admin.query(`select use, count(*)::int as n from ${schema}.crypto_keys group by use order by use`);
+      assert.deepEqual(keys.rows, [{ use: 'enc', n: 1 }, { use: 'sig', n: 1 }]);
+      const banks = await admin.query(`select count(*)::int as n from ${schema}.banks`);
+      assert.equal(banks.rows[0].n, 39);
+      const partners = await admin.query(`select login from ${schema}.partners`);
+      assert.deepEqual(partners.rows, [{ login: 'demo' }]);
+      assert.equal(printed.filter((text) => text.includes('demo partner was created')).length, 1);
+      const kids = await Promise.all(servers.map(async (server) => ((await (await fetch(`${server.publicUrl}/.well-known/jwks.json`)).json()) as { keys: Array<{ kid: string }> }).keys.map((k) => k.kid).join()));
+      assert.equal(new Set(kids).size, 1, 'every instance publishes the same keys');
+    } finally {
+      await Promise.all(servers.map((server) => server.close()));
+      await admin.query(`drop schema ${schema} cascade`);
+      await admin.end();
+    }
+  });
+});
