@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { trustedProxies } from '../config.js';
 import type { Gateway } from '../gateway.js';
 import { clientErrorHandler, errorHandler } from './plugins/error-handler.js';
+import { openApi } from './plugins/openapi.js';
 import { requestLog } from './plugins/request-log.js';
 import { securityHeaders } from './plugins/security-headers.js';
 import { banksRoutes } from './routes/banks.js';
@@ -13,6 +14,9 @@ export interface AppDependencies {
   gateway: Gateway;
   logger: Logger;
 }
+
+/** The version of the public API the OpenAPI document describes. */
+export const API_VERSION = '1.0.0';
 
 /** 64 KiB: far more than a login body needs, small enough that nobody can make us buffer much. */
 export const PUBLIC_BODY_LIMIT = 64 * 1024;
@@ -50,6 +54,7 @@ export async function buildApp({ gateway, logger }: AppDependencies): Promise<Fa
   await app.register(errorHandler, { validation: 'parameter' });
   await app.register(requestLog);
   await app.register(securityHeaders);
+  await app.register(openApi, { providerSegment: gateway.config.PROVIDER_SEGMENT, version: API_VERSION });
   await app.register(loginRoutes, { gateway });
   await app.register(banksRoutes, { gateway });
   await app.register(wellKnownRoutes, { gateway });

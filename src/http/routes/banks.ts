@@ -2,9 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { readBanksCredentials, type BanksQuery } from '../../auth/read-banks-credentials.js';
 import { listBanksForPartner } from '../../banks/list-banks-for-partner.js';
-import { errors } from '../../errors.js';
+import { errors, texts } from '../../errors.js';
 import type { Gateway } from '../../gateway.js';
-import { ErrorBody } from './error-body.js';
+import { ErrorBody, errorResponses } from './error-body.js';
 
 export const BanksQuerySchema = Type.Object({
   partnerName: Type.Optional(Type.String({ description: 'Unique partner name (optional with a bearer token; must then name its partner)' })),
@@ -35,8 +35,31 @@ export async function banksRoutes(app: FastifyInstance, { gateway }: { gateway: 
     path,
     {
       schema: {
+        tags: ['Banks'],
+        summary: 'The banks that can receive business-to-consumer SBP transfers',
+        description:
+          'Authenticate with `Authorization: Bearer <access_token>` (query parameters optional), or with all three query parameters, ' +
+          '`partnerPassword` being the API password as a compact JWE (see the introduction). The request has no body; any Content-Type is accepted. ' +
+          'Checks run in this order: 422 missing parameter, 422 not encrypted, 401, 403 blocked, 403 IP address, 403 reward type.',
+        security: [{ bearerAuth: [] }, {}],
         querystring: BanksQuerySchema,
-        response: { 200: BanksResponse, '4xx': ErrorBody, '5xx': ErrorBody },
+        response: {
+          200: BanksResponse,
+          ...errorResponses({
+            401: [texts.unauthorized],
+            403: [texts.blocked, texts.ipNotAllowed, texts.rewardTypeUnavailable],
+            422: [
+              errors.parameterMissing('partnerName').description,
+              errors.parameterMissing('partnerPassword').description,
+              errors.parameterMissing('useAuthByCert').description,
+              texts.notEncrypted,
+              errors.parameterInvalid('useAuthByCert').description,
+            ],
+            500: [texts.internal],
+          }),
+          '4xx': ErrorBody,
+          '5xx': ErrorBody,
+        },
       },
     },
     async (request) => {
@@ -47,6 +70,7 @@ export async function banksRoutes(app: FastifyInstance, { gateway }: { gateway: 
   app.route({
     method: ['GET', 'PUT', 'PATCH', 'DELETE'],
     url: path,
+    schema: { hide: true },
     handler: async () => {
       throw errors.methodNotAllowed('POST');
     },

@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { Type, type TSchema } from 'typebox';
 
 /** Every error response: the seed's description_status, plus the list of offending fields or rows when there is one. */
 export const ErrorBody = Type.Object({
@@ -14,3 +14,18 @@ export const ErrorBody = Type.Object({
     ),
   ),
 });
+
+/**
+ * Response schemas for a route's error statuses, each documented with the exact description_status texts
+ * it can carry: one source for serialization and for the OpenAPI document.
+ */
+export function errorResponses(byStatus: Record<number, readonly string[]>): Record<string, TSchema> {
+  const responses: Record<string, TSchema> = {};
+  for (const [status, descriptions] of Object.entries(byStatus)) {
+    responses[status] = Type.Object(ErrorBody.properties, {
+      description: descriptions.map((text) => `\`${text}\``).join(' or '),
+      examples: descriptions.map((text) => ({ description_status: text })),
+    });
+  }
+  return responses;
+}

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { loginPartner } from '../../auth/login-partner.js';
-import { errors } from '../../errors.js';
+import { errors, texts } from '../../errors.js';
 import type { Gateway } from '../../gateway.js';
-import { ErrorBody } from './error-body.js';
+import { ErrorBody, errorResponses } from './error-body.js';
 
 export const LOGIN_PATH = '/api/v1/login/';
 
@@ -30,8 +30,26 @@ export async function loginRoutes(app: FastifyInstance, { gateway }: { gateway: 
     LOGIN_PATH,
     {
       schema: {
+        tags: ['Authentication'],
+        summary: 'Log in: login and API password for a bearer access token',
+        description:
+          'Returns a JWT access token (RFC 9068, ES256) for `Authorization: Bearer`. When `expires_in` seconds have passed, log in again. ' +
+          'An unknown login and a wrong password give the same 401; 403 answers come only once the password is right.',
         body: LoginRequest,
-        response: { 200: TokenResponse, '4xx': ErrorBody, '5xx': ErrorBody },
+        response: {
+          200: TokenResponse,
+          ...errorResponses({
+            400: [errors.malformedBody().description],
+            401: [texts.unauthorized],
+            403: [texts.blocked, texts.ipNotAllowed],
+            413: [errors.payloadTooLarge().description],
+            415: [errors.unsupportedMediaType('application/json').description],
+            422: [errors.parameterMissing('login').description, errors.parameterMissing('password').description, errors.parameterInvalid('login').description],
+            500: [texts.internal],
+          }),
+          '4xx': ErrorBody,
+          '5xx': ErrorBody,
+        },
       },
     },
     async (request, reply) => {
@@ -43,6 +61,7 @@ export async function loginRoutes(app: FastifyInstance, { gateway }: { gateway: 
   app.route({
     method: ['GET', 'PUT', 'PATCH', 'DELETE'],
     url: LOGIN_PATH,
+    schema: { hide: true },
     handler: async () => {
       throw errors.methodNotAllowed('POST');
     },

@@ -1,0 +1,44 @@
+import { errors, texts } from '../errors.js';
+
+/**
+ * The introduction of the OpenAPI document and of the /docs page: how to authenticate, the JWE scheme step
+ * by step, and every error text. Built from the error catalogue, so the documented texts are the served ones.
+ */
+export function openApiDescription(providerSegment: string): string {
+  const rows: Array<[number, string, string]> = [
+    [401, texts.unauthorized, 'Check the login and password (or log in again for a fresh token; a bearer 401 carries `WWW-Authenticate: Bearer error="invalid_token"`). For a JWE: a fresh `iat` and `jti` every call, the current `kid`.'],
+    [403, texts.blocked, 'Your access is suspended: contact your account manager. Retrying will not help.'],
+    [403, texts.ipNotAllowed, 'Call from an address on your allowlist, or ask your account manager to add this one.'],
+    [403, texts.rewardTypeUnavailable, 'Your contract does not include SBP payouts: contact your account manager.'],
+    [422, errors.parameterMissing('<name>').description, 'Send the parameter (an empty value counts as missing).'],
+    [422, texts.notEncrypted, 'Send partnerPassword as a compact JWE (below) with useAuthByCert=Y.'],
+    [422, errors.parameterInvalid('<name>').description, 'Fix the value (useAuthByCert must be Y; give each parameter once).'],
+    [400, errors.malformedBody().description, 'Send a valid JSON body.'],
+    [413, errors.payloadTooLarge().description, 'Login bodies are limited to 64 KiB.'],
+    [415, errors.unsupportedMediaType('application/json').description, 'Send Content-Type: application/json to login.'],
+    [500, texts.internal, 'Retry later with exponential backoff.'],
+  ];
+  return [
+    'The partner API of the SBP payout gateway: log in for a bearer token, then fetch the banks that can receive business-to-consumer SBP transfers.',
+    '',
+    '## Authentication',
+    '',
+    '1. `POST /api/v1/login/` with `{"login", "password"}` returns `access_token` (a JWT, RFC 9068, ES256), `token_type: "bearer"` and `expires_in` seconds. Send `Authorization: Bearer <access_token>`; log in again before it expires.',
+    `2. Or call \`POST /partner/${providerSegment}/sbp/banks/\` with \`partnerName\`, \`partnerPassword\` and \`useAuthByCert=Y\` in the query string, partnerPassword being encrypted:`,
+    '',
+    '## Encrypting partnerPassword (JWE)',
+    '',
+    '1. Fetch `GET /.well-known/jwks.json` and take the key with `"use": "enc"` and `"alg": "RSA-OAEP-256"` (cache it; fetch again when a call fails with 401 after a key change).',
+    '2. Build the JWE protected header: `{"alg": "RSA-OAEP-256", "enc": "A256GCM", "kid": "<the key\'s kid>", "iat": <now, integer seconds>, "jti": "<a fresh random id, e.g. a UUID>"}`. No `zip`, no `crit`.',
+    '3. Encrypt the API password (UTF-8 bytes) with that header and key into the compact serialization: five base64url parts joined by dots.',
+    '4. Put it in the query string as `partnerPassword` (it is URL-safe). It is accepted once, from 120 seconds before to 30 seconds after its `iat`: build a new one for every call.',
+    '',
+    '## Errors',
+    '',
+    'Every error is JSON `{"description_status": "..."}`.',
+    '',
+    '| Status | description_status | What to do |',
+    '|---|---|---|',
+    ...rows.map(([status, text, action]) => `| ${status} | \`${text}\` | ${action} |`),
+  ].join('\n');
+}
