@@ -33,10 +33,11 @@ describe('configuration', () => {
     );
   });
 
-  it('requires ADMIN_TOKEN with DATABASE_URL, and a long one', () => {
-    assert.throws(() => loadConfig({ DATABASE_URL: 'postgres://db/x' }), /ADMIN_TOKEN is required/);
+  it('requires ADMIN_TOKEN and MASTER_KEY with DATABASE_URL, and a long token', () => {
+    assert.throws(() => loadConfig({ DATABASE_URL: 'postgres://db/x', MASTER_KEY: 'k'.repeat(64) }), /ADMIN_TOKEN is required/);
+    assert.throws(() => loadConfig({ DATABASE_URL: 'postgres://db/x', ADMIN_TOKEN: 'a'.repeat(32) }), /MASTER_KEY is required/);
     assert.throws(() => loadConfig({ ADMIN_TOKEN: 'short' }), /ADMIN_TOKEN/);
-    assert.equal(loadConfig({ DATABASE_URL: 'postgres://db/x', ADMIN_TOKEN: 'a'.repeat(32) }).ADMIN_TOKEN, 'a'.repeat(32));
+    assert.equal(loadConfig({ DATABASE_URL: 'postgres://db/x', ADMIN_TOKEN: 'a'.repeat(32), MASTER_KEY: 'k'.repeat(64) }).ADMIN_TOKEN, 'a'.repeat(32));
   });
 
   it('splits TRUST_PROXY into addresses', () => {

@@ -37,6 +37,29 @@ export const ConfigSchema = Type.Object({
     description: 'The fixed path segment naming the payment provider in /partner/{segment}/sbp/banks/.',
   }),
   TOKEN_TTL: Type.Integer({ default: 900, minimum: 60, maximum: 86400, description: 'Access token lifetime in seconds (expires_in).' }),
+  REFRESH_TTL: Type.Integer({
+    default: 604800,
+    minimum: 60,
+    maximum: 7776000,
+    description: 'Refresh token lifetime in seconds (refresh_expires_in); each refresh starts a new one.',
+  }),
+  MASTER_KEY: Type.Optional(
+    Type.String({
+      minLength: 43,
+      description: 'Key sealing private keys at rest (32 bytes, hex or base64); generated into DATA_DIR/master-key when unset on the embedded database.',
+    }),
+  ),
+  ENC_KEY_GRACE: Type.Integer({
+    default: 604800,
+    minimum: 0,
+    maximum: 7776000,
+    description: 'Seconds a retired encryption key keeps decrypting (and stays in the JWKS) after a rotation.',
+  }),
+  REDIS_URL: Type.Optional(Type.String({ minLength: 1, description: 'Redis for the throttling counters and the JWE replay cache; the database is used when unset.' })),
+  THROTTLE_MAX_FAILURES: Type.Integer({ default: 10, minimum: 1, maximum: 10000, description: 'Failed authentications per window before a lockout.' }),
+  THROTTLE_WINDOW: Type.Integer({ default: 900, minimum: 1, maximum: 86400, description: 'Seconds over which failed authentications are counted.' }),
+  THROTTLE_LOCKOUT: Type.Integer({ default: 60, minimum: 1, maximum: 86400, description: 'Seconds of the first lockout; each further lockout doubles it.' }),
+  THROTTLE_LOCKOUT_MAX: Type.Integer({ default: 900, minimum: 1, maximum: 86400, description: 'Longest lockout in seconds.' }),
   TOKEN_ISSUER: Type.String({ default: 'partner-gateway', minLength: 1, description: 'The `iss` claim of issued access tokens.' }),
   TOKEN_AUDIENCE: Type.String({ default: 'partner-api', minLength: 1, description: 'The `aud` claim of issued access tokens.' }),
   JWE_MAX_AGE: Type.Integer({
@@ -94,8 +117,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   }
   const config = converted as Config;
-  if (config.DATABASE_URL !== undefined && config.ADMIN_TOKEN === undefined) {
-    throw new ConfigError('Invalid configuration: ADMIN_TOKEN is required when DATABASE_URL is set');
+  for (const key of ['ADMIN_TOKEN', 'MASTER_KEY'] as const) {
+    if (config.DATABASE_URL !== undefined && config[key] === undefined) {
+      throw new ConfigError(`Invalid configuration: ${key} is required when DATABASE_URL is set`);
+    }
   }
   return config;
 }

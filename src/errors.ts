@@ -17,6 +17,10 @@ export type AuthFailureReason =
   | 'invalid_token'
   | 'malformed_authorization'
   | 'partner_mismatch'
+  | 'token_revoked'
+  | 'invalid_refresh_token'
+  | 'refresh_token_reused'
+  | 'throttled'
   | 'bad_admin_token';
 
 /** One offending field or row, for errors that list several. */

@@ -5,7 +5,9 @@ import { createBankAdmin, type BankAdmin } from './banks/bank-admin.js';
 import { createBankRepository, type BankRepository } from './banks/bank-repository.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
+import { createTokenFamilyRepository, type TokenFamilyRepository } from './auth/token-family-repository.js';
 import { createKeyRepository } from './keys/key-repository.js';
+import { createKeySealer } from './keys/master-key.js';
 import { loadKeyStore, type KeyStore } from './keys/key-store.js';
 import { createPartnerAdmin, type PartnerAdmin } from './partners/partner-admin.js';
 import { createPartnerRepository, type PartnerRepository } from './partners/partner-repository.js';
@@ -22,16 +24,31 @@ export interface Gateway {
   keys: KeyStore;
   tokens: AccessTokens;
   replay: JtiReplayRepository;
+  families: TokenFamilyRepository;
+  refreshTtlSeconds: number;
+  now: () => number;
   decryptPassword(jwe: string): Promise<DecryptedPassword>;
   partnerAdmin: PartnerAdmin;
   bankAdmin: BankAdmin;
 }
 
-export async function createGateway(config: Config, handle: DatabaseHandle, options: { now?: () => number } = {}): Promise<Gateway> {
+export interface GatewayOptions {
+  /** The key that seals private keys at rest (see resolveMasterKey). */
+  masterKey: Buffer;
+  now?: () => number;
+}
+
+export async function createGateway(config: Config, handle: DatabaseHandle, options: GatewayOptions): Promise<Gateway> {
   const now = options.now ?? (() => Date.now());
   const partners = createPartnerRepository(handle.db);
   const banks = createBankRepository(handle.db);
-  const keys = await loadKeyStore(createKeyRepository(handle.db));
+  const keys = await loadKeyStore({
+    repository: createKeyRepository(handle.db, createKeySealer(options.masterKey)),
+    // A retired signing key verifies for a token lifetime plus a minute of clock margin.
+    sigGraceSeconds: config.TOKEN_TTL + 60,
+    encGraceSeconds: config.ENC_KEY_GRACE,
+    now,
+  });
   return {
     config,
     database: handle,
@@ -46,6 +63,9 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
       now,
     }),
     replay: createJtiReplayRepository(handle.db),
+    families: createTokenFamilyRepository(handle.db),
+    refreshTtlSeconds: config.REFRESH_TTL,
+    now,
     decryptPassword: (jwe) =>
       decryptPartnerPassword(jwe, { keys, maxAgeSeconds: config.JWE_MAX_AGE, maxFutureSeconds: config.JWE_MAX_FUTURE, now }),
     partnerAdmin: createPartnerAdmin(partners),

@@ -8,6 +8,7 @@ import type { Config } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { createGateway } from './gateway.js';
+import { resolveMasterKey } from './keys/master-key.js';
 import { buildAdminApp } from './http/admin-app.js';
 import { buildApp } from './http/app.js';
 
@@ -32,7 +33,7 @@ export async function startServer(config: Config, logger: Logger, print: (text: 
   const apps: FastifyInstance[] = [];
   try {
     await migrateToLatest(handle.db);
-    const gateway = await createGateway(config, handle);
+    const gateway = await createGateway(config, handle, { masterKey: resolveMasterKey(config.MASTER_KEY, config.DATA_DIR) });
     if (await gateway.banks.seedIfEmpty(loadDefaultBanks())) logger.info('bank registry was empty: filled with the default SBP bank list');
     const adminToken = resolveAdminToken(config.ADMIN_TOKEN, config.DATA_DIR);
 

@@ -24,10 +24,14 @@ export interface AccessTokenClaims {
   login: string;
   jti: string;
   expiresAt: number;
+  /** The token family (one login and its refreshes); logout and refresh-token reuse revoke it. */
+  familyId: string;
+  /** The partner's token generation when issued; blocking, deleting or a new password moves it on. */
+  generation: number;
 }
 
 export interface AccessTokens {
-  issue(partner: Pick<Partner, 'id' | 'login'>): Promise<IssuedToken>;
+  issue(partner: Pick<Partner, 'id' | 'login' | 'tokenGeneration'>, familyId: string): Promise<IssuedToken>;
   /** Verifies a bearer token; throws the 401 (with `WWW-Authenticate: Bearer error="invalid_token"`) otherwise. */
   verify(token: string): Promise<AccessTokenClaims>;
 }
@@ -39,31 +43,33 @@ export const invalidTokenHeader = { 'www-authenticate': 'Bearer error="invalid_t
 
 /**
  * Access tokens in the RFC 9068 profile: a JWT with header `typ: at+jwt` and the active `kid`, signed with
- * ES256, carrying `iss`, `aud`, `sub` (the partner's id), `client_id` (its login), `iat`, `exp` and `jti`.
+ * ES256, carrying `iss`, `aud`, `sub` (the partner's id), `client_id` (its login), `iat`, `exp`, `jti`, and
+ * `sid` (the token family) and `gen` (the partner's token generation) for revocation.
  * Verification follows RFC 8725: only ES256, only our issuer and audience, only `typ: at+jwt`, only keys
  * we hold, and `crit` headers refused.
  */
 export function createAccessTokens(options: AccessTokenOptions): AccessTokens {
   const now = options.now ?? (() => Date.now());
   return {
-    async issue(partner) {
+    async issue(partner, familyId) {
       const issuedAt = Math.floor(now() / 1000);
-      const accessToken = await new SignJWT({ client_id: partner.login })
-        .setProtectedHeader({ alg: SIGNING_ALG, typ: 'at+jwt', kid: options.keys.signing.kid })
+      const signing = options.keys.signing();
+      const accessToken = await new SignJWT({ client_id: partner.login, sid: familyId, gen: partner.tokenGeneration })
+        .setProtectedHeader({ alg: SIGNING_ALG, typ: 'at+jwt', kid: signing.kid })
         .setIssuer(options.issuer)
         .setAudience(options.audience)
         .setSubject(partner.id)
         .setIssuedAt(issuedAt)
         .setExpirationTime(issuedAt + options.ttlSeconds)
         .setJti(randomUUID())
-        .sign(options.keys.signing.key);
+        .sign(signing.key);
       return { accessToken, expiresIn: options.ttlSeconds };
     },
     async verify(token) {
       if (token.length > MAX_TOKEN_LENGTH) throw errors.unauthorized('invalid_token', invalidTokenHeader);
       try {
-        const { payload } = await jwtVerify(token, (header: JWTHeaderParameters) => {
-          const key = header.kid === undefined ? undefined : options.keys.verificationKey(header.kid);
+        const { payload } = await jwtVerify(token, async (header: JWTHeaderParameters) => {
+          const key = header.kid === undefined ? undefined : await options.keys.verificationKey(header.kid);
           if (!key) throw new Error('unknown kid');
           return key;
         }, {
@@ -71,11 +77,20 @@ export function createAccessTokens(options: AccessTokenOptions): AccessTokens {
           issuer: options.issuer,
           audience: options.audience,
           typ: 'at+jwt',
-          requiredClaims: ['sub', 'jti', 'iat', 'exp'],
+          requiredClaims: ['sub', 'jti', 'iat', 'exp', 'sid', 'gen'],
           currentDate: new Date(now()),
         });
-        if (typeof payload.client_id !== 'string') throw new Error('client_id missing');
-        return { partnerId: payload.sub!, login: payload.client_id, jti: payload.jti!, expiresAt: payload.exp! };
+        if (typeof payload.client_id !== 'string' || typeof payload.sid !== 'string' || !Number.isInteger(payload.gen)) {
+          throw new Error('malformed claims');
+        }
+        return {
+          partnerId: payload.sub!,
+          login: payload.client_id,
+          jti: payload.jti!,
+          expiresAt: payload.exp!,
+          familyId: payload.sid,
+          generation: payload.gen as number,
+        };
       } catch {
         throw errors.unauthorized('invalid_token', invalidTokenHeader);
       }

@@ -6,10 +6,12 @@ import { invalidTokenHeader, type AccessTokens } from './access-tokens.js';
 import type { DecryptedPassword } from './decrypt-partner-password.js';
 import type { JtiReplayRepository } from './jti-replay-repository.js';
 import type { BanksCredentials } from './read-banks-credentials.js';
+import type { TokenFamilyRepository } from './token-family-repository.js';
 
 export interface AuthenticationDependencies {
   partners: PartnerRepository;
   tokens: AccessTokens;
+  families: TokenFamilyRepository;
   replay: JtiReplayRepository;
   decryptPassword(jwe: string): Promise<DecryptedPassword>;
 }
@@ -51,16 +53,24 @@ async function authenticateWithEncryptedPassword(
   return authenticateWithPassword(partnerName, decrypted.password, deps.partners);
 }
 
-async function authenticateWithToken(
+/**
+ * A bearer token: a valid signature is not enough. The partner must still exist with the token generation
+ * the token was issued under (blocking, deleting and a new password move it on), and the token's family
+ * must not be revoked (logout, refresh-token reuse).
+ */
+export async function authenticateWithToken(
   token: string,
   partnerName: string | undefined,
-  deps: AuthenticationDependencies,
-): Promise<Partner> {
+  deps: Pick<AuthenticationDependencies, 'tokens' | 'partners' | 'families'>,
+): Promise<Partner & { familyId: string }> {
   const claims = await deps.tokens.verify(token);
-  const partner = await deps.partners.findById(claims.partnerId);
+  const [partner, family] = await Promise.all([deps.partners.findById(claims.partnerId), deps.families.find(claims.familyId)]);
   if (!partner) throw errors.unauthorized('unknown_partner', invalidTokenHeader);
+  if (partner.tokenGeneration !== claims.generation || !family || family.revokedAt !== null || family.partnerId !== partner.id) {
+    throw errors.unauthorized('token_revoked', invalidTokenHeader);
+  }
   if (partnerName !== undefined && partnerName !== partner.login) {
     throw errors.unauthorized('partner_mismatch', invalidTokenHeader);
   }
-  return partner;
+  return { ...partner, familyId: family.id };
 }

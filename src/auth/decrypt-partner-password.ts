@@ -53,7 +53,7 @@ export async function decryptPartnerPassword(jwe: string, options: DecryptOption
   if (header.alg !== ENCRYPTION_ALG || header.enc !== CONTENT_ENCRYPTION || 'zip' in header || 'crit' in header) {
     throw errors.unauthorized('unsupported_jwe_header');
   }
-  const key = typeof header.kid === 'string' ? options.keys.decryptionKey(header.kid) : undefined;
+  const key = typeof header.kid === 'string' ? await options.keys.decryptionKey(header.kid) : undefined;
   if (!key) throw errors.unauthorized('unknown_kid');
 
   const now = Math.floor((options.now?.() ?? Date.now()) / 1000);

@@ -1,9 +1,11 @@
 import type { PartnerRepository } from '../partners/partner-repository.js';
-import type { AccessTokens, IssuedToken } from './access-tokens.js';
+import type { AccessTokens } from './access-tokens.js';
 import { authenticateWithPassword } from './authenticate-partner.js';
 import { checkIpAllowed } from './check-ip-allowed.js';
 import { checkPartnerActive } from './check-partner-active.js';
+import { startTokenFamily } from './refresh-tokens.js';
 import { requireParameters } from './require-parameters.js';
+import type { TokenFamilyRepository } from './token-family-repository.js';
 
 export interface LoginInput {
   login?: unknown;
@@ -13,16 +15,31 @@ export interface LoginInput {
 export interface LoginDependencies {
   partners: PartnerRepository;
   tokens: AccessTokens;
+  families: TokenFamilyRepository;
+  refreshTtlSeconds: number;
+  now: () => number;
+}
+
+/** What login and refresh answer: an access token and the refresh token that renews it. */
+export interface Session {
+  accessToken: string;
+  expiresIn: number;
+  refreshToken: string;
+  refreshExpiresIn: number;
+  partnerLogin: string;
 }
 
 /**
  * The login operation: 422 for a missing login or password, 401 for an unknown login or a wrong password
  * (equal cost), then, only once the password is proven, 403 for a blocked partner or a foreign address.
+ * Each login starts a new token family.
  */
-export async function loginPartner(input: LoginInput, clientAddress: string, deps: LoginDependencies): Promise<IssuedToken> {
+export async function loginPartner(input: LoginInput, clientAddress: string, deps: LoginDependencies): Promise<Session> {
   const { login, password } = requireParameters(input, ['login', 'password']);
   const partner = await authenticateWithPassword(login, password, deps.partners);
   checkPartnerActive(partner);
   checkIpAllowed(partner, clientAddress);
-  return deps.tokens.issue(partner);
+  const refresh = await startTokenFamily(partner, deps.families, deps.refreshTtlSeconds, deps.now());
+  const access = await deps.tokens.issue(partner, refresh.familyId);
+  return { ...access, refreshToken: refresh.refreshToken, refreshExpiresIn: refresh.refreshExpiresIn, partnerLogin: partner.login };
 }

@@ -24,11 +24,11 @@ export async function listBanksForPartner(
   credentials: BanksCredentials,
   clientAddress: string,
   deps: BanksDependencies,
-): Promise<PublicBank[]> {
+): Promise<{ partnerLogin: string; banks: PublicBank[] }> {
   const partner = await authenticatePartner(credentials, deps);
   checkPartnerActive(partner);
   checkIpAllowed(partner, clientAddress);
   requireRewardType(partner, SBP_REWARD_TYPE);
   const banks = await deps.banks.list();
-  return banks.map((bank) => ({ name: bank.name, bic: bank.bic }));
+  return { partnerLogin: partner.login, banks: banks.map((bank) => ({ name: bank.name, bic: bank.bic })) };
 }

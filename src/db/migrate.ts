@@ -1,5 +1,6 @@
 import { Migrator, sql, type Kysely, type Migration } from 'kysely';
 import * as initial from './migrations/0001-initial.js';
+import * as tokenLifecycle from './migrations/0002-token-lifecycle.js';
 
 /**
  * The migrations, in order. They are listed here rather than read from the directory so that the
@@ -7,6 +8,7 @@ import * as initial from './migrations/0001-initial.js';
  */
 const migrations: Record<string, Migration> = {
   '0001-initial': initial,
+  '0002-token-lifecycle': tokenLifecycle,
 };
 
 /**

@@ -9,6 +9,10 @@ export interface Database {
   banks: BanksTable;
   crypto_keys: CryptoKeysTable;
   jwe_replay: JweReplayTable;
+  token_families: TokenFamiliesTable;
+  refresh_tokens: RefreshTokensTable;
+  auth_throttle: AuthThrottleTable;
+  audit_log: AuditLogTable;
 }
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -22,6 +26,7 @@ export interface PartnersTable {
   status: 'active' | 'blocked';
   ip_allowlist: Json<string[]>;
   reward_types: Json<string[]>;
+  token_generation: Generated<number>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -41,7 +46,10 @@ export interface CryptoKeysTable {
   use: 'sig' | 'enc';
   alg: string;
   public_jwk: Json<Record<string, unknown>>;
-  private_jwk: Json<Record<string, unknown>>;
+  /** Cleartext private JWK of keys created before sealing existed; sealed and cleared at start. */
+  private_jwk: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
+  /** The private JWK sealed with AES-256-GCM under MASTER_KEY. */
+  private_jwk_sealed: string | null;
   created_at: Timestamp;
   retired_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   id: Generated<number>;
@@ -50,4 +58,46 @@ export interface CryptoKeysTable {
 export interface JweReplayTable {
   jti: string;
   expires_at: Timestamp;
+}
+
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+
+export interface TokenFamiliesTable {
+  id: string;
+  partner_id: string;
+  generation: number;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  revoked_at: NullableTimestamp;
+  revoked_reason: string | null;
+}
+
+export interface RefreshTokensTable {
+  token_hash: string;
+  family_id: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: NullableTimestamp;
+}
+
+export interface AuthThrottleTable {
+  key: string;
+  failures: number;
+  window_started_at: Timestamp;
+  lockouts: number;
+  locked_until: NullableTimestamp;
+  last_failure_at: Timestamp;
+}
+
+export interface AuditLogTable {
+  id: Generated<string>;
+  at: Timestamp;
+  action: string;
+  outcome: 'success' | 'failure';
+  status: number | null;
+  partner: string | null;
+  client_address: string | null;
+  reason: string | null;
+  request_id: string | null;
+  details: ColumnType<Record<string, unknown> | null, string | null, string | null>;
 }

@@ -8,6 +8,7 @@ import { requestLog } from './plugins/request-log.js';
 import { securityHeaders } from './plugins/security-headers.js';
 import { banksRoutes } from './routes/banks.js';
 import { loginRoutes } from './routes/login.js';
+import { sessionRoutes } from './routes/session.js';
 import { wellKnownRoutes } from './routes/well-known.js';
 
 export interface AppDependencies {
@@ -56,6 +57,7 @@ export async function buildApp({ gateway, logger }: AppDependencies): Promise<Fa
   await app.register(securityHeaders);
   await app.register(openApi, { providerSegment: gateway.config.PROVIDER_SEGMENT, version: API_VERSION });
   await app.register(loginRoutes, { gateway });
+  await app.register(sessionRoutes, { gateway });
   await app.register(banksRoutes, { gateway });
   await app.register(wellKnownRoutes, { gateway });
   return app;

@@ -1,6 +1,6 @@
 import type { webcrypto } from 'node:crypto';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
-import type { KeyRepository, NewKey, StoredKey } from './key-repository.js';
+import type { KeyRepository, KeyUse, NewKey, StoredKey } from './key-repository.js';
 
 /** The signature algorithm of access tokens (RFC 9068 profile). */
 export const SIGNING_ALG = 'ES256';
@@ -9,48 +9,121 @@ export const ENCRYPTION_ALG = 'RSA-OAEP-256';
 
 type Key = webcrypto.CryptoKey | Uint8Array;
 
-/**
- * The gateway's key material, loaded from the database at start. Every instance reads the same keys, so a
- * token signed or a JWE encrypted for one instance verifies or decrypts on any other.
- */
-export interface KeyStore {
-  /** The active signing key. */
-  signing: { kid: string; key: Key };
-  /** A verification key by `kid`, or `undefined` for an unknown kid. */
-  verificationKey(kid: string): Key | undefined;
-  /** A decryption key by `kid`, or `undefined` for an unknown kid. */
-  decryptionKey(kid: string): Key | undefined;
-  /** The public JWK Set served at /.well-known/jwks.json. */
-  jwks: { keys: JWK[] };
+/** What operators see of a key: never its private half. */
+export interface KeyInfo {
+  kid: string;
+  use: KeyUse;
+  alg: string;
+  createdAt: Date;
+  retiredAt: Date | null;
+  /** When a retired key stops verifying or decrypting and leaves the JWKS; null for the active key. */
+  usableUntil: Date | null;
+  active: boolean;
+}
+
+export interface KeyStoreOptions {
+  repository: KeyRepository;
+  /** How long a retired signing key keeps verifying: at least the access token lifetime. */
+  sigGraceSeconds: number;
+  /** How long a retired encryption key keeps decrypting (ENC_KEY_GRACE). */
+  encGraceSeconds: number;
+  now?: () => number;
 }
 
 /**
- * Loads the keys in service, first generating an ES256 signing key and an RSA-OAEP-256 (2048-bit)
- * encryption key if the database has none.
+ * The gateway's keys, loaded from the database: every instance signs, verifies and decrypts with the same
+ * ones. Rotation makes a new key active at once; the retired key stays in the JWKS and keeps working for
+ * its grace period, then drops out by itself (checked on every lookup, not by a job). An unknown kid makes
+ * the store reload from the database (at most every few seconds), so a key rotated by another instance is
+ * picked up on first use.
  */
-export async function loadKeyStore(repository: KeyRepository): Promise<KeyStore> {
-  await repository.ensureActive([
+export interface KeyStore {
+  signing(): { kid: string; key: Key };
+  verificationKey(kid: string): Promise<Key | undefined>;
+  decryptionKey(kid: string): Promise<Key | undefined>;
+  jwks(): { keys: JWK[] };
+  list(): KeyInfo[];
+  reload(): Promise<void>;
+  rotate(use: KeyUse): Promise<KeyInfo>;
+}
+
+interface LoadedKey {
+  info: StoredKey;
+  publicKey: Key;
+  privateKey: Key;
+}
+
+/** The least time between two reloads triggered by unknown kids: an attacker's random kids cost one query per period. */
+const RELOAD_INTERVAL_MS = 5_000;
+
+export async function loadKeyStore(options: KeyStoreOptions): Promise<KeyStore> {
+  const now = options.now ?? (() => Date.now());
+  const grace: Record<KeyUse, number> = { sig: options.sigGraceSeconds * 1000, enc: options.encGraceSeconds * 1000 };
+  let keys: LoadedKey[] = [];
+  let lastReload = 0;
+
+  const usableUntil = (key: StoredKey) => (key.retiredAt ? new Date(key.retiredAt.getTime() + grace[key.use]) : null);
+  const usable = (key: StoredKey) => key.retiredAt === null || now() < usableUntil(key)!.getTime();
+
+  async function reload(): Promise<void> {
+    lastReload = now();
+    const stored = await options.repository.listUsable({
+      sig: new Date(now() - grace.sig),
+      enc: new Date(now() - grace.enc),
+    });
+    keys = await Promise.all(
+      stored.map(async (info) => ({
+        info,
+        publicKey: await importJWK(info.publicJwk as JWK, info.alg),
+        privateKey: await importJWK(info.privateJwk as JWK, info.alg),
+      })),
+    );
+  }
+
+  async function find(kid: string, use: KeyUse): Promise<LoadedKey | undefined> {
+    let key = keys.find((candidate) => candidate.info.kid === kid && candidate.info.use === use);
+    if (!key && now() - lastReload >= RELOAD_INTERVAL_MS) {
+      await reload();
+      key = keys.find((candidate) => candidate.info.kid === kid && candidate.info.use === use);
+    }
+    return key && usable(key.info) ? key : undefined;
+  }
+
+  const toInfo = (key: StoredKey): KeyInfo => ({
+    kid: key.kid,
+    use: key.use,
+    alg: key.alg,
+    createdAt: key.createdAt,
+    retiredAt: key.retiredAt,
+    usableUntil: usableUntil(key),
+    active: key.retiredAt === null,
+  });
+
+  await options.repository.ensureActive([
     { use: 'sig', generate: () => generateStoredKey('sig', SIGNING_ALG) },
     { use: 'enc', generate: () => generateStoredKey('enc', ENCRYPTION_ALG) },
   ]);
-  const stored = await repository.listActive();
-  const verification = new Map<string, Key>();
-  const decryption = new Map<string, Key>();
-  let signing: { kid: string; key: Key } | undefined;
-  for (const key of stored) {
-    if (key.use === 'sig') {
-      verification.set(key.kid, await importJWK(key.publicJwk as JWK, key.alg));
-      signing = { kid: key.kid, key: await importJWK(key.privateJwk as JWK, key.alg) };
-    } else {
-      decryption.set(key.kid, await importJWK(key.privateJwk as JWK, key.alg));
-    }
-  }
-  if (!signing) throw new Error('No active signing key');
+  await reload();
+
   return {
-    signing,
-    verificationKey: (kid) => verification.get(kid),
-    decryptionKey: (kid) => decryption.get(kid),
-    jwks: { keys: stored.map(publicJwkOf) },
+    signing() {
+      const active = keys.filter((key) => key.info.use === 'sig' && key.info.retiredAt === null).at(-1);
+      if (!active) throw new Error('No active signing key');
+      return { kid: active.info.kid, key: active.privateKey };
+    },
+    verificationKey: async (kid) => (await find(kid, 'sig'))?.publicKey,
+    decryptionKey: async (kid) => (await find(kid, 'enc'))?.privateKey,
+    jwks: () => ({ keys: keys.filter((key) => usable(key.info)).map((key) => publicJwkOf(key.info)) }),
+    list: () => keys.filter((key) => usable(key.info)).map((key) => toInfo(key.info)),
+    reload,
+    async rotate(use) {
+      const key = await generateStoredKey(use, use === 'sig' ? SIGNING_ALG : ENCRYPTION_ALG);
+      await options.repository.rotate(key);
+      await reload();
+      const rotated = keys.find((candidate) => candidate.info.kid === key.kid);
+      if (!rotated) throw new Error('rotated key not found after reload');
+      return toInfo(rotated.info);
+    },
   };
 }
 
@@ -58,7 +131,7 @@ function publicJwkOf(key: StoredKey): JWK {
   return { ...(key.publicJwk as JWK), kid: key.kid, use: key.use, alg: key.alg };
 }
 
-export async function generateStoredKey(use: 'sig' | 'enc', alg: string): Promise<NewKey> {
+export async function generateStoredKey(use: KeyUse, alg: string): Promise<NewKey> {
   const pair = await generateKeyPair(alg, { extractable: true, ...(use === 'enc' ? { modulusLength: 2048 } : {}) });
   const publicJwk = await exportJWK(pair.publicKey);
   const privateJwk = await exportJWK(pair.privateKey);

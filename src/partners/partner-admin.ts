@@ -67,6 +67,8 @@ export function createPartnerAdmin(partners: PartnerRepository): PartnerAdmin {
       if (input.password !== undefined) checkPassword(input.password, problems);
       if (problems.length > 0) throw errors.validationFailed(problems);
       if (input.password !== undefined) changes.passwordHash = await hashPassword(input.password);
+      // A block or a new password ends every session: tokens issued before stop working on their next use.
+      if (input.status === 'blocked' || input.password !== undefined) changes.revokeTokens = true;
       const updated = await partners.update(login, changes);
       if (!updated) throw errors.partnerNotFound(login);
       return toPartnerView(updated);

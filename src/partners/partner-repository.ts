@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, PartnersTable } from '../db/schema.js';
 import type { Partner, PartnerStatus } from './partner.js';
 
@@ -11,7 +11,10 @@ export interface NewPartner {
   rewardTypes: string[];
 }
 
-export type PartnerChanges = Partial<Pick<Partner, 'passwordHash' | 'status' | 'ipAllowlist' | 'rewardTypes'>>;
+export type PartnerChanges = Partial<Pick<Partner, 'passwordHash' | 'status' | 'ipAllowlist' | 'rewardTypes'>> & {
+  /** Revokes every token issued so far. */
+  revokeTokens?: boolean;
+};
 
 /** Partners in storage. Every method returns plain `Partner` objects; callers never see rows or SQL. */
 export interface PartnerRepository {
@@ -70,6 +73,7 @@ export function createPartnerRepository(db: Kysely<Database>): PartnerRepository
           ...(changes.status !== undefined ? { status: changes.status } : {}),
           ...(changes.ipAllowlist !== undefined ? { ip_allowlist: JSON.stringify(changes.ipAllowlist) } : {}),
           ...(changes.rewardTypes !== undefined ? { reward_types: JSON.stringify(changes.rewardTypes) } : {}),
+          ...(changes.revokeTokens ? { token_generation: sql<number>`token_generation + 1` } : {}),
           updated_at: new Date(),
         })
         .where('login', '=', login)
@@ -92,6 +96,7 @@ function toPartner(row: Selectable<PartnersTable>): Partner {
     status: row.status,
     ipAllowlist: row.ip_allowlist,
     rewardTypes: row.reward_types,
+    tokenGeneration: row.token_generation,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };

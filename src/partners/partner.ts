@@ -7,6 +7,8 @@ export interface Partner {
   /** Normalized CIDRs (`10.0.0.0/24`, `2001:db8::/32`); an empty list allows no address. */
   ipAllowlist: string[];
   rewardTypes: string[];
+  /** Moves on when the partner is blocked or gets a new password: every token issued before stops working. */
+  tokenGeneration: number;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -9,6 +9,7 @@ export function partnerFixture(changes: Partial<Partner> = {}): Partner {
     status: 'active',
     ipAllowlist: ['10.0.0.0/8'],
     rewardTypes: ['sbp'],
+    tokenGeneration: 0,
     createdAt: new Date(),
     updatedAt: new Date(),
     ...changes,

@@ -9,6 +9,9 @@ import { buildApp } from '../http/app.js';
 import type { NewPartnerInput } from '../partners/partner-admin.js';
 import type { TestBackend } from './test-databases.js';
 
+/** A fixed master key, so that several gateways of one test can share a database's sealed keys. */
+export const TEST_MASTER_KEY = Buffer.alloc(32, 7);
+
 export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789abcdef0123456789';
 
 export interface TestGateway {
@@ -33,7 +36,7 @@ export async function startTestGateway(
 ): Promise<TestGateway> {
   const handle = await backend.open();
   const config: Config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'info', ...options.env });
-  const gateway = await createGateway(config, handle, options.now ? { now: options.now } : {});
+  const gateway = await createGateway(config, handle, { masterKey: TEST_MASTER_KEY, ...(options.now ? { now: options.now } : {}) });
   if (options.seedBanks !== false) {
     const { loadDefaultBanks } = await import('../banks/default-banks.js');
     await gateway.banks.seedIfEmpty(loadDefaultBanks());

@@ -6,6 +6,14 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Why authentication failed, for the log line; never sent to the client. */
     authFailure?: AuthFailureReason;
+    /** The partner a request concerns (claimed or proven), for the audit trail. */
+    auditPartner?: string;
+    /** The error code of a refused request, for the audit trail. */
+    errorCode?: string;
+  }
+  interface FastifyContextConfig {
+    /** Which audited action a route is; requests to routes without one are not audited. */
+    audit?: 'login' | 'refresh' | 'logout' | 'banks';
   }
 }
 

@@ -198,12 +198,15 @@ for (const backend of testBackends()) {
 
     it('applies the same checks to a bearer token, and honours a change to the partner on the next request', async () => {
       const changing = await t.addPartner();
-      const token = await bearerFor(changing);
+      let token = await bearerFor(changing);
       const call = () => t.app.inject({ method: 'POST', url: BANKS, headers: { authorization: `Bearer ${token}` } });
       assert.equal((await call()).statusCode, 200);
       await t.gateway.partnerAdmin.update(changing.login, { status: 'blocked' });
-      assert.deepEqual((await call()).json(), { description_status: texts.blocked });
-      await t.gateway.partnerAdmin.update(changing.login, { status: 'active', ipAllowlist: ['192.0.2.0/24'] });
+      assert.equal((await call()).statusCode, 401, 'blocking revokes the tokens issued before');
+      await t.gateway.partnerAdmin.update(changing.login, { status: 'active' });
+      assert.equal((await call()).statusCode, 401, 'and unblocking does not bring them back');
+      token = await bearerFor(changing);
+      await t.gateway.partnerAdmin.update(changing.login, { ipAllowlist: ['192.0.2.0/24'] });
       assert.deepEqual((await call()).json(), { description_status: texts.ipNotAllowed });
       await t.gateway.partnerAdmin.update(changing.login, { ipAllowlist: ['127.0.0.0/8'], rewardTypes: [] });
       assert.deepEqual((await call()).json(), { description_status: texts.rewardTypeUnavailable });

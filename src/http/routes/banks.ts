@@ -34,6 +34,7 @@ export async function banksRoutes(app: FastifyInstance, { gateway }: { gateway: 
   app.post(
     path,
     {
+      config: { audit: 'banks' },
       schema: {
         tags: ['Banks'],
         summary: 'The banks that can receive business-to-consumer SBP transfers',
@@ -63,8 +64,12 @@ export async function banksRoutes(app: FastifyInstance, { gateway }: { gateway: 
       },
     },
     async (request) => {
-      const credentials = readBanksCredentials(request.query as BanksQuery, request.headers.authorization);
-      return { banks: await listBanksForPartner(credentials, request.ip, gateway) };
+      const query = request.query as BanksQuery;
+      if (query.partnerName) request.auditPartner = query.partnerName.slice(0, 256);
+      const credentials = readBanksCredentials(query, request.headers.authorization);
+      const { partnerLogin, banks } = await listBanksForPartner(credentials, request.ip, gateway);
+      request.auditPartner = partnerLogin;
+      return { banks };
     },
   );
   app.route({

@@ -22,7 +22,7 @@ for (const backend of testBackends()) {
       const response = await login({ login: partner.login, password: partner.password });
       assert.equal(response.statusCode, 200);
       const body = response.json();
-      assert.deepEqual(Object.keys(body).sort(), ['access_token', 'expires_in', 'token_type']);
+      assert.deepEqual(Object.keys(body).sort(), ['access_token', 'expires_in', 'refresh_expires_in', 'refresh_token', 'token_type']);
       assert.equal(body.token_type, 'bearer');
       assert.equal(body.expires_in, 600);
       assert.equal(response.headers['cache-control'], 'no-store');

@@ -1,6 +1,6 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import { loginPartner } from '../../auth/login-partner.js';
+import { loginPartner, type Session } from '../../auth/login-partner.js';
 import { errors, texts } from '../../errors.js';
 import type { Gateway } from '../../gateway.js';
 import { ErrorBody, errorResponses } from './error-body.js';
@@ -20,7 +20,21 @@ export const TokenResponse = Type.Object({
   access_token: Type.String({ description: 'JWT (RFC 9068, ES256) to send as Authorization: Bearer' }),
   token_type: Type.Literal('bearer'),
   expires_in: Type.Integer({ description: 'Token lifetime in seconds' }),
+  refresh_token: Type.String({ description: 'Opaque, single-use: POST it to /api/v1/token/refresh/ for a new access token and a new refresh token' }),
+  refresh_expires_in: Type.Integer({ description: 'Refresh token lifetime in seconds' }),
 });
+
+/** The token response body, and the headers that keep it out of every cache. */
+export function sendSession(reply: FastifyReply, session: Session) {
+  reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+  return {
+    access_token: session.accessToken,
+    token_type: 'bearer' as const,
+    expires_in: session.expiresIn,
+    refresh_token: session.refreshToken,
+    refresh_expires_in: session.refreshExpiresIn,
+  };
+}
 
 /** POST /api/v1/login/: login and API password in, a bearer access token out. */
 export async function loginRoutes(app: FastifyInstance, { gateway }: { gateway: Gateway }): Promise<void> {
@@ -29,6 +43,7 @@ export async function loginRoutes(app: FastifyInstance, { gateway }: { gateway: 
   app.post(
     LOGIN_PATH,
     {
+      config: { audit: 'login' },
       schema: {
         tags: ['Authentication'],
         summary: 'Log in: login and API password for a bearer access token',
@@ -53,9 +68,9 @@ export async function loginRoutes(app: FastifyInstance, { gateway }: { gateway: 
       },
     },
     async (request, reply) => {
-      const token = await loginPartner((request.body ?? {}) as object, request.ip, gateway);
-      reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
-      return { access_token: token.accessToken, token_type: 'bearer' as const, expires_in: token.expiresIn };
+      request.auditPartner = claimedLogin(request.body);
+      const session = await loginPartner((request.body ?? {}) as object, request.ip, gateway);
+      return sendSession(reply, session);
     },
   );
   app.route({
@@ -66,4 +81,10 @@ export async function loginRoutes(app: FastifyInstance, { gateway }: { gateway: 
       throw errors.methodNotAllowed('POST');
     },
   });
+}
+
+/** The login a request claims to be, for the audit trail (whether or not it proves it). */
+function claimedLogin(body: unknown): string | undefined {
+  const login = (body as { login?: unknown } | null)?.login;
+  return typeof login === 'string' && login.length > 0 && login.length <= 256 ? login : undefined;
 }

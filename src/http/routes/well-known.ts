@@ -29,7 +29,7 @@ export async function wellKnownRoutes(app: FastifyInstance, { gateway }: { gatew
   app.get(JWKS_PATH, { schema: { tags: ['Keys'], summary: 'Public keys: sig keys verify access tokens, enc keys encrypt partnerPassword', response: { 200: JwksResponse } } }, async (_request, reply) => {
     // Partners cache the key set; five minutes keeps a rotated key from being missed for long.
     reply.header('cache-control', 'public, max-age=300');
-    return gateway.keys.jwks;
+    return gateway.keys.jwks();
   });
   app.get('/healthz', { schema: { tags: ['Health'], summary: 'Liveness: 200 while the process serves', response: { 200: Status } } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { tags: ['Health'], summary: 'Readiness: 200 while the database answers, 503 otherwise', response: { 200: Status, ...errorResponses({ 503: [errors.notReady().description] }) } } }, async () => {
