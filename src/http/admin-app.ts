@@ -7,6 +7,7 @@ import { errorHandler } from './plugins/error-handler.js';
 import { requestLog } from './plugins/request-log.js';
 import { securityHeaders } from './plugins/security-headers.js';
 import { adminBankRoutes } from './routes/admin/banks.js';
+import { adminKeyRoutes } from './routes/admin/keys.js';
 import { adminPartnerRoutes } from './routes/admin/partners.js';
 
 export interface AdminAppDependencies {
@@ -27,5 +28,6 @@ export async function buildAdminApp({ gateway, logger, adminToken }: AdminAppDep
   await app.register(adminAuth, { adminToken });
   await app.register(adminPartnerRoutes, { gateway });
   await app.register(adminBankRoutes, { gateway });
+  await app.register(adminKeyRoutes, { gateway });
   return app;
 }

@@ -10,6 +10,8 @@ declare module 'fastify' {
     auditPartner?: string;
     /** The error code of a refused request, for the audit trail. */
     errorCode?: string;
+    /** What an admin change did (before and after, never a secret), for the audit trail. */
+    auditDetails?: Record<string, unknown>;
   }
   interface FastifyContextConfig {
     /** Which audited action a route is; requests to routes without one are not audited. */
