@@ -97,6 +97,11 @@ export const errors = {
       reason: 'bad_admin_token',
       headers: { 'www-authenticate': 'Bearer realm="partner-gateway-admin"' },
     }),
+  throttled: (retryAfterSeconds: number) =>
+    new AppError('throttled', 429, 'Too many failed attempts; repeat the request later', {
+      reason: 'throttled',
+      headers: { 'retry-after': String(Math.max(1, retryAfterSeconds)) },
+    }),
   notReady: () => new AppError('not_ready', 503, 'Service is not ready; repeat the operation later'),
   internal: () => new AppError('internal', 500, texts.internal),
 };

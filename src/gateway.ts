@@ -5,6 +5,9 @@ import { createBankAdmin, type BankAdmin } from './banks/bank-admin.js';
 import { createBankRepository, type BankRepository } from './banks/bank-repository.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
+import { createBruteForceGuard, type BruteForceGuard } from './auth/brute-force-guard.js';
+import type { ThrottlePolicy } from './auth/throttle/throttle-policy.js';
+import { createDatabaseThrottleStore } from './auth/throttle/throttle-store.js';
 import { createTokenFamilyRepository, type TokenFamilyRepository } from './auth/token-family-repository.js';
 import { createKeyRepository } from './keys/key-repository.js';
 import { createKeySealer } from './keys/master-key.js';
@@ -25,6 +28,8 @@ export interface Gateway {
   tokens: AccessTokens;
   replay: JtiReplayRepository;
   families: TokenFamilyRepository;
+  guard: BruteForceGuard;
+  throttlePolicy: ThrottlePolicy;
   refreshTtlSeconds: number;
   now: () => number;
   decryptPassword(jwe: string): Promise<DecryptedPassword>;
@@ -49,9 +54,12 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
     encGraceSeconds: config.ENC_KEY_GRACE,
     now,
   });
+  const throttlePolicy = throttlePolicyOf(config);
   return {
     config,
     database: handle,
+    throttlePolicy,
+    guard: createBruteForceGuard(createDatabaseThrottleStore(handle.db, throttlePolicy), now),
     partners,
     banks,
     keys,
@@ -70,5 +78,16 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
       decryptPartnerPassword(jwe, { keys, maxAgeSeconds: config.JWE_MAX_AGE, maxFutureSeconds: config.JWE_MAX_FUTURE, now }),
     partnerAdmin: createPartnerAdmin(partners),
     bankAdmin: createBankAdmin(banks),
+  };
+}
+
+/** Keycloak's defaults in spirit: a lockout history is forgotten after 12 quiet hours. */
+function throttlePolicyOf(config: Config): ThrottlePolicy {
+  return {
+    maxFailures: config.THROTTLE_MAX_FAILURES,
+    windowMs: config.THROTTLE_WINDOW * 1000,
+    lockoutMs: config.THROTTLE_LOCKOUT * 1000,
+    lockoutMaxMs: Math.max(config.THROTTLE_LOCKOUT_MAX, config.THROTTLE_LOCKOUT) * 1000,
+    memoryMs: 12 * 3600 * 1000,
   };
 }

@@ -1,4 +1,5 @@
-import { errors } from '../errors.js';
+import { AppError, errors } from '../errors.js';
+import type { BruteForceGuard } from './brute-force-guard.js';
 import type { Partner } from '../partners/partner.js';
 import type { PartnerRepository } from '../partners/partner-repository.js';
 import { verifyPassword } from '../partners/password-hasher.js';
@@ -13,6 +14,7 @@ export interface AuthenticationDependencies {
   tokens: AccessTokens;
   families: TokenFamilyRepository;
   replay: JtiReplayRepository;
+  guard: BruteForceGuard;
   decryptPassword(jwe: string): Promise<DecryptedPassword>;
 }
 
@@ -20,10 +22,15 @@ export interface AuthenticationDependencies {
  * Proves who is calling, or throws the 401. It says nothing about status, address or reward type: those
  * are the next steps, and they run only once this one has succeeded.
  */
-export function authenticatePartner(credentials: BanksCredentials, deps: AuthenticationDependencies): Promise<Partner> {
-  return credentials.scheme === 'bearer'
-    ? authenticateWithToken(credentials.token, credentials.partnerName, deps)
-    : authenticateWithEncryptedPassword(credentials.partnerName, credentials.jwe, deps);
+export async function authenticatePartner(credentials: BanksCredentials, clientAddress: string, deps: AuthenticationDependencies): Promise<Partner> {
+  if (credentials.scheme === 'password') return authenticateWithEncryptedPassword(credentials.partnerName, credentials.jwe, clientAddress, deps);
+  try {
+    return await authenticateWithToken(credentials.token, credentials.partnerName, deps);
+  } catch (error) {
+    // A valid token is never throttled (it is not a guess); each refused one counts against the address.
+    if (error instanceof AppError && error.status === 401) return deps.guard.fail(error, clientAddress);
+    throw error;
+  }
 }
 
 /**
@@ -33,24 +40,38 @@ export function authenticatePartner(credentials: BanksCredentials, deps: Authent
 export async function authenticateWithPassword(
   login: string,
   password: string,
-  partners: PartnerRepository,
+  clientAddress: string,
+  deps: Pick<AuthenticationDependencies, 'partners' | 'guard'>,
 ): Promise<Partner> {
-  const partner = await partners.findByLogin(login);
+  const partner = await deps.partners.findByLogin(login);
+  // Locked callers are refused before the (deliberately slow) password check.
+  await deps.guard.check(clientAddress, login, partner);
   const valid = await verifyPassword(partner?.passwordHash, password);
-  if (!partner) throw errors.unauthorized('unknown_partner');
-  if (!valid) throw errors.unauthorized('wrong_password');
+  if (!partner) return deps.guard.fail(errors.unauthorized('unknown_partner'), clientAddress, login);
+  if (!valid) return deps.guard.fail(errors.unauthorized('wrong_password'), clientAddress, login, partner);
+  await deps.guard.succeeded(clientAddress, login);
   return partner;
 }
 
 async function authenticateWithEncryptedPassword(
   partnerName: string,
   jwe: string,
+  clientAddress: string,
   deps: AuthenticationDependencies,
 ): Promise<Partner> {
-  const decrypted = await deps.decryptPassword(jwe);
+  await deps.guard.check(clientAddress);
+  let decrypted: DecryptedPassword;
+  try {
+    decrypted = await deps.decryptPassword(jwe);
+  } catch (error) {
+    if (error instanceof AppError) return deps.guard.fail(error, clientAddress);
+    throw error;
+  }
   // The jti is claimed before the (slow) password check: a replayed query string is refused without argon2 work.
-  if (!(await deps.replay.claim(decrypted.jti, decrypted.rememberUntil))) throw errors.unauthorized('replayed_jti');
-  return authenticateWithPassword(partnerName, decrypted.password, deps.partners);
+  if (!(await deps.replay.claim(decrypted.jti, decrypted.rememberUntil))) {
+    return deps.guard.fail(errors.unauthorized('replayed_jti'), clientAddress);
+  }
+  return authenticateWithPassword(partnerName, decrypted.password, clientAddress, deps);
 }
 
 /**

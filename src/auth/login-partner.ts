@@ -1,4 +1,5 @@
 import type { PartnerRepository } from '../partners/partner-repository.js';
+import type { BruteForceGuard } from './brute-force-guard.js';
 import type { AccessTokens } from './access-tokens.js';
 import { authenticateWithPassword } from './authenticate-partner.js';
 import { checkIpAllowed } from './check-ip-allowed.js';
@@ -14,6 +15,7 @@ export interface LoginInput {
 
 export interface LoginDependencies {
   partners: PartnerRepository;
+  guard: BruteForceGuard;
   tokens: AccessTokens;
   families: TokenFamilyRepository;
   refreshTtlSeconds: number;
@@ -36,7 +38,7 @@ export interface Session {
  */
 export async function loginPartner(input: LoginInput, clientAddress: string, deps: LoginDependencies): Promise<Session> {
   const { login, password } = requireParameters(input, ['login', 'password']);
-  const partner = await authenticateWithPassword(login, password, deps.partners);
+  const partner = await authenticateWithPassword(login, password, clientAddress, deps);
   checkPartnerActive(partner);
   checkIpAllowed(partner, clientAddress);
   const refresh = await startTokenFamily(partner, deps.families, deps.refreshTtlSeconds, deps.now());

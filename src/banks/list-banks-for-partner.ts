@@ -25,7 +25,7 @@ export async function listBanksForPartner(
   clientAddress: string,
   deps: BanksDependencies,
 ): Promise<{ partnerLogin: string; banks: PublicBank[] }> {
-  const partner = await authenticatePartner(credentials, deps);
+  const partner = await authenticatePartner(credentials, clientAddress, deps);
   checkPartnerActive(partner);
   checkIpAllowed(partner, clientAddress);
   requireRewardType(partner, SBP_REWARD_TYPE);

@@ -35,7 +35,9 @@ export async function startTestGateway(
   options: { env?: Record<string, string>; now?: () => number; seedBanks?: boolean } = {},
 ): Promise<TestGateway> {
   const handle = await backend.open();
-  const config: Config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'info', ...options.env });
+  // Suites that are not about brute force make many deliberate failures from one address; they get a high
+  // threshold, and the brute-force suite sets its own.
+  const config: Config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'info', THROTTLE_MAX_FAILURES: '1000', ...options.env });
   const gateway = await createGateway(config, handle, { masterKey: TEST_MASTER_KEY, ...(options.now ? { now: options.now } : {}) });
   if (options.seedBanks !== false) {
     const { loadDefaultBanks } = await import('../banks/default-banks.js');
