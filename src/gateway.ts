@@ -5,6 +5,9 @@ import { createBankAdmin, type BankAdmin } from './banks/bank-admin.js';
 import { createBankRepository, type BankRepository } from './banks/bank-repository.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
+import type { AuditRepository } from './audit/audit-repository.js';
+import { createAuditRepository } from './audit/audit-repository.js';
+import { createAuditWriter, type AuditWriter } from './audit/audit-writer.js';
 import { createBruteForceGuard, type BruteForceGuard } from './auth/brute-force-guard.js';
 import type { ThrottlePolicy } from './auth/throttle/throttle-policy.js';
 import { createDatabaseThrottleStore } from './auth/throttle/throttle-store.js';
@@ -35,12 +38,16 @@ export interface Gateway {
   decryptPassword(jwe: string): Promise<DecryptedPassword>;
   partnerAdmin: PartnerAdmin;
   bankAdmin: BankAdmin;
+  audit: AuditWriter;
+  auditLog: AuditRepository;
 }
 
 export interface GatewayOptions {
   /** The key that seals private keys at rest (see resolveMasterKey). */
   masterKey: Buffer;
   now?: () => number;
+  /** Told when a batch of audit entries could not be written yet (they stay queued). */
+  onAuditError?: (error: unknown) => void;
 }
 
 export async function createGateway(config: Config, handle: DatabaseHandle, options: GatewayOptions): Promise<Gateway> {
@@ -55,7 +62,10 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
     now,
   });
   const throttlePolicy = throttlePolicyOf(config);
+  const auditLog = createAuditRepository(handle.db);
   return {
+    auditLog,
+    audit: createAuditWriter(auditLog, options.onAuditError ? { onError: options.onAuditError } : {}),
     config,
     database: handle,
     throttlePolicy,

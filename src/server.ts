@@ -5,9 +5,10 @@ import { resolveAdminToken } from './bootstrap/admin-token.js';
 import { lockDataDir } from './bootstrap/data-dir-lock.js';
 import { createDemoPartner, demoBanner } from './bootstrap/demo-partner.js';
 import type { Config } from './config.js';
-import { openDatabase } from './db/database.js';
+import { openDatabase, type DatabaseHandle } from './db/database.js';
+import { purgeThrottle } from './auth/throttle/throttle-store.js';
 import { migrateToLatest } from './db/migrate.js';
-import { createGateway } from './gateway.js';
+import { createGateway, type Gateway } from './gateway.js';
 import { resolveMasterKey } from './keys/master-key.js';
 import { buildAdminApp } from './http/admin-app.js';
 import { buildApp } from './http/app.js';
@@ -19,8 +20,15 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** How often forgotten JWE jtis are purged from the replay table. */
-const REPLAY_PURGE_INTERVAL_MS = 60_000;
+/** How often rows nobody can use any more (JWE jtis, token families, throttle counters) are deleted. */
+const PURGE_INTERVAL_MS = 60_000;
+
+async function purgeExpired(gateway: Gateway, handle: DatabaseHandle): Promise<void> {
+  const now = gateway.now();
+  await gateway.replay.purgeExpired(new Date(now));
+  await gateway.families.purgeExpired(new Date(now));
+  await purgeThrottle(handle.db, gateway.throttlePolicy, now);
+}
 
 /**
  * Starts the gateway: opens and migrates the database, loads (or creates) the keys, seeds an empty bank
@@ -31,9 +39,13 @@ export async function startServer(config: Config, logger: Logger, print: (text: 
   const unlock = config.DATABASE_URL ? () => {} : lockDataDir(config.DATA_DIR);
   const handle = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: config.DATABASE_POOL_SIZE });
   const apps: FastifyInstance[] = [];
+  let gateway: Gateway | undefined;
   try {
     await migrateToLatest(handle.db);
-    const gateway = await createGateway(config, handle, { masterKey: resolveMasterKey(config.MASTER_KEY, config.DATA_DIR) });
+    gateway = await createGateway(config, handle, {
+      masterKey: resolveMasterKey(config.MASTER_KEY, config.DATA_DIR),
+      onAuditError: (error) => logger.warn({ err: error }, 'audit entries not written yet; they stay queued'),
+    });
     if (await gateway.banks.seedIfEmpty(loadDefaultBanks())) logger.info('bank registry was empty: filled with the default SBP bank list');
     const adminToken = resolveAdminToken(config.ADMIN_TOKEN, config.DATA_DIR);
 
@@ -51,9 +63,10 @@ export async function startServer(config: Config, logger: Logger, print: (text: 
     const demo = await createDemoPartner(gateway);
     if (demo) print(demoBanner(publicUrl, demo));
 
+    const live = gateway;
     const purge = setInterval(() => {
-      gateway.replay.purgeExpired().catch((error: unknown) => logger.warn({ err: error }, 'replay purge failed'));
-    }, REPLAY_PURGE_INTERVAL_MS);
+      purgeExpired(live, handle).catch((error: unknown) => logger.warn({ err: error }, 'purge of expired rows failed'));
+    }, PURGE_INTERVAL_MS);
     purge.unref();
 
     return {
@@ -61,13 +74,16 @@ export async function startServer(config: Config, logger: Logger, print: (text: 
       adminUrl,
       async close() {
         clearInterval(purge);
+        // In-flight requests finish (and record their audit entries) before the trail is drained.
         await Promise.all(apps.map((instance) => instance.close()));
+        await live.audit.close();
         await handle.close();
         unlock();
       },
     };
   } catch (error) {
     await Promise.allSettled(apps.map((instance) => instance.close()));
+    await gateway?.audit.close(1_000).catch(() => {});
     await handle.close().catch(() => {});
     unlock();
     throw error;

@@ -18,17 +18,20 @@ export interface PublicBank {
 
 /**
  * The banks operation after its 422 checks: authenticate (401), then blocked (403), address (403) and the
- * `sbp` reward type (403), in that fixed order, then the list in its stable order.
+ * `sbp` reward type (403), in that fixed order, then the list in its stable order. `onAuthenticated` learns
+ * who proved their identity, even when a later check refuses them (for the audit trail).
  */
 export async function listBanksForPartner(
   credentials: BanksCredentials,
   clientAddress: string,
   deps: BanksDependencies,
-): Promise<{ partnerLogin: string; banks: PublicBank[] }> {
+  onAuthenticated: (login: string) => void = () => {},
+): Promise<PublicBank[]> {
   const partner = await authenticatePartner(credentials, clientAddress, deps);
+  onAuthenticated(partner.login);
   checkPartnerActive(partner);
   checkIpAllowed(partner, clientAddress);
   requireRewardType(partner, SBP_REWARD_TYPE);
   const banks = await deps.banks.list();
-  return { partnerLogin: partner.login, banks: banks.map((bank) => ({ name: bank.name, bic: bank.bic })) };
+  return banks.map((bank) => ({ name: bank.name, bic: bank.bic }));
 }

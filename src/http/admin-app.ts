@@ -3,9 +3,11 @@ import type { Logger } from 'pino';
 import type { Gateway } from '../gateway.js';
 import { fastifyOptions } from './app.js';
 import { adminAuth } from './plugins/admin-auth.js';
+import { auditTrail } from './plugins/audit-trail.js';
 import { errorHandler } from './plugins/error-handler.js';
 import { requestLog } from './plugins/request-log.js';
 import { securityHeaders } from './plugins/security-headers.js';
+import { adminAuditRoutes } from './routes/admin/audit.js';
 import { adminBankRoutes } from './routes/admin/banks.js';
 import { adminKeyRoutes } from './routes/admin/keys.js';
 import { adminPartnerRoutes } from './routes/admin/partners.js';
@@ -25,9 +27,11 @@ export async function buildAdminApp({ gateway, logger, adminToken }: AdminAppDep
   await app.register(errorHandler, { validation: 'detailed' });
   await app.register(requestLog);
   await app.register(securityHeaders);
+  await app.register(auditTrail, { writer: gateway.audit });
   await app.register(adminAuth, { adminToken });
   await app.register(adminPartnerRoutes, { gateway });
   await app.register(adminBankRoutes, { gateway });
   await app.register(adminKeyRoutes, { gateway });
+  await app.register(adminAuditRoutes, { gateway });
   return app;
 }

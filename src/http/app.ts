@@ -2,6 +2,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import type { Logger } from 'pino';
 import { trustedProxies } from '../config.js';
 import type { Gateway } from '../gateway.js';
+import { auditTrail } from './plugins/audit-trail.js';
 import { clientErrorHandler, errorHandler } from './plugins/error-handler.js';
 import { openApi } from './plugins/openapi.js';
 import { requestLog } from './plugins/request-log.js';
@@ -55,6 +56,7 @@ export async function buildApp({ gateway, logger }: AppDependencies): Promise<Fa
   await app.register(errorHandler, { validation: 'parameter' });
   await app.register(requestLog);
   await app.register(securityHeaders);
+  await app.register(auditTrail, { writer: gateway.audit });
   await app.register(openApi, { providerSegment: gateway.config.PROVIDER_SEGMENT, version: API_VERSION });
   await app.register(loginRoutes, { gateway });
   await app.register(sessionRoutes, { gateway });

@@ -76,6 +76,7 @@ export async function startTestGateway(
     },
     async close() {
       await Promise.all([app.close(), admin.close()]);
+      await gateway.audit.close(1_000).catch(() => {});
       await handle.close();
     },
   };

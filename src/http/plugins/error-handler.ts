@@ -32,7 +32,10 @@ export const errorHandler = fp<ErrorHandlerOptions>(
 );
 
 export function sendError(reply: FastifyReply, error: AppError, request?: FastifyRequest): FastifyReply {
-  if (request && error.extra.reason) request.authFailure = error.extra.reason;
+  if (request) {
+    request.errorCode = error.code;
+    if (error.extra.reason) request.authFailure = error.extra.reason;
+  }
   for (const [name, value] of Object.entries(error.extra.headers ?? {})) reply.header(name, value);
   const body: { description_status: string; errors?: ErrorDetail[] } = { description_status: error.description };
   if (error.extra.details) body.errors = error.extra.details;

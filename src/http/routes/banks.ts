@@ -67,8 +67,9 @@ export async function banksRoutes(app: FastifyInstance, { gateway }: { gateway: 
       const query = request.query as BanksQuery;
       if (query.partnerName) request.auditPartner = query.partnerName.slice(0, 256);
       const credentials = readBanksCredentials(query, request.headers.authorization);
-      const { partnerLogin, banks } = await listBanksForPartner(credentials, request.ip, gateway);
-      request.auditPartner = partnerLogin;
+      const banks = await listBanksForPartner(credentials, request.ip, gateway, (login) => {
+        request.auditPartner = login;
+      });
       return { banks };
     },
   );

@@ -35,15 +35,21 @@ export async function adminBankRoutes(app: FastifyInstance, { gateway }: { gatew
   app.get('/admin/v1/banks', { schema: { response: { 200: Type.Object({ banks: Type.Array(AdminBank) }), ...errorResponses } } }, async () => ({
     banks: await banks.list(),
   }));
-  app.put('/admin/v1/banks', { schema: { body: ReplaceBanksBody, response: { 200: BankChangesResponse, ...errorResponses } } }, async (request) =>
-    banks.replaceAll(request.body),
-  );
-  app.post('/admin/v1/banks', { schema: { body: BankInput, response: { 201: AdminBank, ...errorResponses } } }, async (request, reply) => {
-    reply.code(201);
-    return banks.add(request.body);
+  app.put('/admin/v1/banks', { config: { audit: 'banks.replace' }, schema: { body: ReplaceBanksBody, response: { 200: BankChangesResponse, ...errorResponses } } }, async (request) => {
+    const changes = await banks.replaceAll(request.body);
+    request.auditDetails = { ...changes };
+    return changes;
   });
-  app.delete('/admin/v1/banks/:bic', { schema: { params: BicParams, response: errorResponses } }, async (request, reply) => {
-    await banks.remove((request.params as Static<typeof BicParams>).bic);
+  app.post('/admin/v1/banks', { config: { audit: 'bank.add' }, schema: { body: BankInput, response: { 201: AdminBank, ...errorResponses } } }, async (request, reply) => {
+    const bank = await banks.add(request.body);
+    request.auditDetails = { after: { bic: bank.bic, name: bank.name, nameEn: bank.nameEn, sbpMemberId: bank.sbpMemberId } };
+    reply.code(201);
+    return bank;
+  });
+  app.delete('/admin/v1/banks/:bic', { config: { audit: 'bank.remove' }, schema: { params: BicParams, response: errorResponses } }, async (request, reply) => {
+    const { bic } = request.params as Static<typeof BicParams>;
+    await banks.remove(bic);
+    request.auditDetails = { bic };
     return reply.code(204).send();
   });
   await app.register(async (importScope) => {
@@ -53,6 +59,7 @@ export async function adminBankRoutes(app: FastifyInstance, { gateway }: { gatew
     importScope.post(
       '/admin/v1/banks/import',
       {
+        config: { audit: 'banks.import' },
         bodyLimit: IMPORT_BODY_LIMIT,
         schema: {
           querystring: ImportQuery,
@@ -62,7 +69,9 @@ export async function adminBankRoutes(app: FastifyInstance, { gateway }: { gatew
       async (request) => {
         const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
         const mode = (request.query as Static<typeof ImportQuery>).mode ?? 'replace';
-        return banks.importFile(body, request.headers['content-type'], mode);
+        const report = await banks.importFile(body, request.headers['content-type'], mode);
+        request.auditDetails = { mode, ...report };
+        return report;
       },
     );
   });

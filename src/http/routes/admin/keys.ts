@@ -22,7 +22,7 @@ export async function adminKeyRoutes(app: FastifyInstance, { gateway }: { gatewa
     await gateway.keys.reload();
     return { keys: gateway.keys.list() };
   });
-  app.post('/admin/v1/keys/rotate', { schema: { body: RotateBody, response: { 201: KeyView, ...errorResponses } } }, async (request, reply) => {
+  app.post('/admin/v1/keys/rotate', { config: { audit: 'key.rotate' }, schema: { body: RotateBody, response: { 201: KeyView, ...errorResponses } } }, async (request, reply) => {
     const { use } = request.body as Static<typeof RotateBody>;
     const key = await gateway.keys.rotate(use);
     request.auditDetails = { use, kid: key.kid };

@@ -51,9 +51,13 @@ const errorResponses = { '4xx': ErrorBody, '5xx': ErrorBody };
 /** The partner registry: create, list, show, change and remove partners. Responses never carry a hash. */
 export async function adminPartnerRoutes(app: FastifyInstance, { gateway }: { gateway: Gateway }): Promise<void> {
   const partners = gateway.partnerAdmin;
-  app.post('/admin/v1/partners', { schema: { body: CreatePartnerBody, response: { 201: PartnerView, ...errorResponses } } }, async (request, reply) => {
+  app.post('/admin/v1/partners', { config: { audit: 'partner.create' }, schema: { body: CreatePartnerBody, response: { 201: PartnerView, ...errorResponses } } }, async (request, reply) => {
+    const body = request.body as Static<typeof CreatePartnerBody>;
+    request.auditPartner = body.login;
+    const created = await partners.create(body);
+    request.auditDetails = { after: auditable(created) };
     reply.code(201);
-    return partners.create(request.body as Static<typeof CreatePartnerBody>);
+    return created;
   });
   app.get('/admin/v1/partners', { schema: { response: { 200: Type.Object({ partners: Type.Array(PartnerView) }), ...errorResponses } } }, async () => ({
     partners: await partners.list(),
@@ -63,11 +67,28 @@ export async function adminPartnerRoutes(app: FastifyInstance, { gateway }: { ga
   );
   app.patch(
     '/admin/v1/partners/:login',
-    { schema: { params: LoginParams, body: UpdatePartnerBody, response: { 200: PartnerView, ...errorResponses } } },
-    async (request) => partners.update((request.params as Static<typeof LoginParams>).login, request.body as Static<typeof UpdatePartnerBody>),
+    { config: { audit: 'partner.update' }, schema: { params: LoginParams, body: UpdatePartnerBody, response: { 200: PartnerView, ...errorResponses } } },
+    async (request) => {
+      const { login } = request.params as Static<typeof LoginParams>;
+      const body = request.body as Static<typeof UpdatePartnerBody>;
+      request.auditPartner = login;
+      const before = await partners.get(login);
+      const after = await partners.update(login, body);
+      request.auditDetails = { before: auditable(before), after: auditable(after), passwordChanged: body.password !== undefined };
+      return after;
+    },
   );
-  app.delete('/admin/v1/partners/:login', { schema: { params: LoginParams, response: errorResponses } }, async (request, reply) => {
-    await partners.remove((request.params as Static<typeof LoginParams>).login);
+  app.delete('/admin/v1/partners/:login', { config: { audit: 'partner.delete' }, schema: { params: LoginParams, response: errorResponses } }, async (request, reply) => {
+    const { login } = request.params as Static<typeof LoginParams>;
+    request.auditPartner = login;
+    const before = await partners.get(login);
+    await partners.remove(login);
+    request.auditDetails = { before: auditable(before) };
     return reply.code(204).send();
   });
+}
+
+/** What the audit trail keeps of a partner: the settings an operator changes, never a password or hash. */
+function auditable(partner: { status: string; ipAllowlist: string[]; rewardTypes: string[] }) {
+  return { status: partner.status, ipAllowlist: partner.ipAllowlist, rewardTypes: partner.rewardTypes };
 }

@@ -1,0 +1,122 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { encryptPassword } from '../testing/encrypt-password.js';
+import { testBackends } from '../testing/test-databases.js';
+import { startTestGateway, TEST_ADMIN_TOKEN, type TestGateway } from '../testing/test-gateway.js';
+
+interface Entry {
+  id: string;
+  at: string;
+  action: string;
+  outcome: string;
+  status: number;
+  partner: string | null;
+  clientAddress: string | null;
+  reason: string | null;
+  requestId: string | null;
+  details: Record<string, unknown> | null;
+}
+
+for (const backend of testBackends()) {
+  describe(`audit trail on ${backend.name}`, () => {
+    let t: TestGateway;
+    before(async () => {
+      t = await startTestGateway(backend);
+    });
+    after(() => t.close());
+
+    const admin = (method: string, url: string, payload?: unknown) =>
+      t.admin.inject({ method: method as 'GET', url, headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` }, ...(payload === undefined ? {} : { payload: payload as object }) });
+    const audit = async (query: string) => {
+      const response = await admin('GET', `/admin/v1/audit?${query}`);
+      assert.equal(response.statusCode, 200, response.body);
+      return response.json() as { entries: Entry[]; nextCursor: string | null };
+    };
+
+    it('records logins, refreshes, logouts and banks calls with partner, address, outcome, status, reason and request id', async () => {
+      const partner = await t.addPartner();
+      const jwks = (await t.app.inject({ method: 'GET', url: '/.well-known/jwks.json' })).json();
+      const wrong = await t.app.inject({ method: 'POST', url: '/api/v1/login/', payload: { login: partner.login, password: 'wrong password' } });
+      const session = (await t.app.inject({ method: 'POST', url: '/api/v1/login/', payload: partner })).json();
+      const refreshed = (await t.app.inject({ method: 'POST', url: '/api/v1/token/refresh/', payload: { refresh_token: session.refresh_token } })).json();
+      await t.app.inject({ method: 'POST', url: '/partner/provider/sbp/banks/', headers: { authorization: `Bearer ${refreshed.access_token}` } });
+      const jwe = await encryptPassword(partner.password, jwks);
+      const url = `/partner/provider/sbp/banks/?partnerName=${partner.login}&partnerPassword=${jwe}&useAuthByCert=Y`;
+      await t.app.inject({ method: 'POST', url });
+      await t.app.inject({ method: 'POST', url });
+      await t.app.inject({ method: 'POST', url: '/partner/provider/sbp/banks/', headers: { authorization: `Bearer ${refreshed.access_token}` }, remoteAddress: '192.0.2.1' });
+      await t.app.inject({ method: 'POST', url: '/api/v1/logout/', headers: { authorization: `Bearer ${refreshed.access_token}` } });
+
+      const { entries } = await audit(`partner=${partner.login}`);
+      const seen = entries.reverse().map((e) => `${e.action}:${e.outcome}:${e.status}:${e.reason ?? ''}`);
+      assert.deepEqual(seen, [
+        'login:failure:401:wrong_password',
+        'login:success:200:',
+        'refresh:success:200:',
+        'banks:success:200:',
+        'banks:success:200:',
+        'banks:failure:401:replayed_jti',
+        'banks:failure:403:ip_not_allowed',
+        'logout:success:204:',
+      ]);
+      assert.ok(entries.every((e) => e.requestId && e.at && e.partner === partner.login));
+      assert.equal(entries.at(-2)!.clientAddress, '192.0.2.1');
+      const loggedIds = t.logs.map((line) => JSON.parse(line).reqId);
+      assert.ok(loggedIds.includes(entries[0]!.requestId), 'the audit entry and the log line share the request id');
+      const stored = JSON.stringify(entries);
+      for (const secret of [partner.password, jwe, session.access_token, session.refresh_token, refreshed.refresh_token]) assert.ok(!stored.includes(secret));
+      assert.ok(wrong.statusCode === 401);
+    });
+
+    it('records admin changes with before and after, never a password or hash', async () => {
+      const partner = await t.addPartner();
+      await admin('PATCH', `/admin/v1/partners/${partner.login}`, { status: 'blocked', password: 'secret new password', ipAllowlist: ['10.0.0.0/8'] });
+      await admin('POST', '/admin/v1/banks', { bic: '044030002', name: 'Аудит Банк' });
+      await admin('DELETE', '/admin/v1/banks/044030002');
+      const { entries } = await audit('action=partner.update');
+      const change = entries.find((e) => e.partner === partner.login)!;
+      assert.equal(change.outcome, 'success');
+      assert.deepEqual(change.details, {
+        before: { status: 'active', ipAllowlist: ['127.0.0.1/32', '::1/128'], rewardTypes: ['sbp'] },
+        after: { status: 'blocked', ipAllowlist: ['10.0.0.0/8'], rewardTypes: ['sbp'] },
+        passwordChanged: true,
+      });
+      const everything = JSON.stringify((await audit('limit=1000')).entries);
+      assert.ok(!everything.includes('secret new password') && !everything.includes('argon2'));
+      assert.equal((await audit('action=bank.add')).entries[0]!.details!.after!.constructor, Object);
+      assert.deepEqual((await audit('action=bank.remove')).entries[0]!.details, { bic: '044030002' });
+    });
+
+    it('filters by partner, outcome, reason and time, and pages with a cursor', async () => {
+      const partner = await t.addPartner();
+      const since = new Date().toISOString();
+      for (let i = 0; i < 5; i++) await t.app.inject({ method: 'POST', url: '/api/v1/login/', payload: { login: partner.login, password: `wrong ${i}` } });
+      await t.app.inject({ method: 'POST', url: '/api/v1/login/', payload: partner });
+      const failures = await audit(`partner=${partner.login}&outcome=failure&reason=wrong_password&from=${since}`);
+      assert.equal(failures.entries.length, 5);
+      assert.equal((await audit(`partner=${partner.login}&outcome=success`)).entries.length, 1);
+      assert.equal((await audit(`partner=${partner.login}&to=${since}`)).entries.length, 0);
+      const pages: string[] = [];
+      let cursor: string | null = '';
+      while (cursor !== null) {
+        const page: { entries: Entry[]; nextCursor: string | null } = await audit(`partner=${partner.login}&limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+        pages.push(...page.entries.map((e) => e.id));
+        cursor = page.nextCursor;
+      }
+      assert.equal(pages.length, 6);
+      assert.equal(new Set(pages).size, 6);
+      assert.deepEqual([...pages].sort((a, b) => Number(b) - Number(a)), pages, 'newest first');
+      const newer = await audit(`partner=${partner.login}&after=${pages.at(-1)}`);
+      assert.equal(newer.entries.length, 5, 'following from an id gives what came after it, oldest first');
+      assert.equal((await admin('GET', '/admin/v1/audit?limit=0')).statusCode, 422);
+      assert.equal((await admin('GET', '/admin/v1/audit?outcome=maybe')).statusCode, 422);
+    });
+
+    it('records a refused admin request too', async () => {
+      await t.admin.inject({ method: 'DELETE', url: '/admin/v1/partners/anyone', headers: { authorization: 'Bearer wrong-token' } });
+      const refused = (await audit('action=partner.delete&outcome=failure')).entries[0]!;
+      assert.equal(refused.status, 401);
+      assert.equal(refused.reason, 'bad_admin_token');
+    });
+  });
+}

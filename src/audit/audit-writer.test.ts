@@ -1,0 +1,65 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { sql } from 'kysely';
+import type { DatabaseHandle } from '../db/database.js';
+import { testBackends } from '../testing/test-databases.js';
+import type { AuditEntry } from './audit-entry.js';
+import { createAuditRepository } from './audit-repository.js';
+import { createAuditWriter } from './audit-writer.js';
+
+const entry = (i: number): AuditEntry => ({
+  at: new Date(),
+  action: 'login',
+  outcome: i % 2 === 0 ? 'success' : 'failure',
+  status: i % 2 === 0 ? 200 : 401,
+  partner: `p${i % 3}`,
+  clientAddress: '127.0.0.1',
+  reason: i % 2 === 0 ? null : 'wrong_password',
+  requestId: `r${i}`,
+  details: null,
+});
+
+for (const backend of testBackends()) {
+  describe(`audit writer on ${backend.name}`, () => {
+    let handle: DatabaseHandle;
+    before(async () => {
+      handle = await backend.open();
+    });
+    after(() => handle.close());
+
+    const count = async () => Number((await sql<{ n: string }>`select count(*) as n from audit_log`.execute(handle.db)).rows[0]!.n);
+
+    it('writes every entry accepted before close, in batches off the request path', async () => {
+      const start = await count();
+      const writer = createAuditWriter(createAuditRepository(handle.db), { intervalMs: 10_000, batchSize: 300 });
+      for (let i = 0; i < 1000; i++) writer.record(entry(i));
+      await writer.close();
+      assert.equal(writer.pending(), 0);
+      assert.equal((await count()) - start, 1000);
+    });
+
+    it('keeps entries queued while the table cannot be written, and writes them once it can', async () => {
+      const start = await count();
+      const errors: unknown[] = [];
+      const writer = createAuditWriter(createAuditRepository(handle.db), { intervalMs: 10_000, onError: (error) => errors.push(error) });
+      await sql`alter table audit_log rename to audit_log_away`.execute(handle.db);
+      try {
+        for (let i = 0; i < 10; i++) writer.record(entry(i));
+        await assert.rejects(writer.flush());
+        assert.equal(writer.pending(), 10);
+      } finally {
+        await sql`alter table audit_log_away rename to audit_log`.execute(handle.db);
+      }
+      await writer.close();
+      assert.equal((await count()) - start, 10);
+    });
+
+    it('is append-only: the database refuses updates and deletes', async () => {
+      const writer = createAuditWriter(createAuditRepository(handle.db));
+      writer.record(entry(1));
+      await writer.close();
+      await assert.rejects(sql`update audit_log set partner = 'someone-else'`.execute(handle.db), /append-only/);
+      await assert.rejects(sql`delete from audit_log`.execute(handle.db), /append-only/);
+    });
+  });
+}

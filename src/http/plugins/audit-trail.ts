@@ -1,0 +1,30 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { AuditWriter } from '../../audit/audit-writer.js';
+
+/**
+ * Records one audit entry for every request to a route that names an `audit` action in its config: time,
+ * partner, client address, outcome, status, reason code and request id, plus what an admin change did.
+ * Secrets never reach it: the entry is built from what the routes chose to set, not from the request.
+ */
+export const auditTrail = fp<{ writer: AuditWriter }>(
+  async (app: FastifyInstance, { writer }) => {
+    app.addHook('onResponse', async (request, reply) => {
+      const action = request.routeOptions.config?.audit;
+      if (!action) return;
+      const succeeded = reply.statusCode < 400;
+      writer.record({
+        at: new Date(),
+        action,
+        outcome: succeeded ? 'success' : 'failure',
+        status: reply.statusCode,
+        partner: request.auditPartner ?? null,
+        clientAddress: request.ip,
+        reason: succeeded ? null : (request.authFailure ?? request.errorCode ?? null),
+        requestId: request.id,
+        details: request.auditDetails ?? null,
+      });
+    });
+  },
+  { name: 'audit-trail', fastify: '5.x' },
+);
