@@ -1,0 +1,111 @@
+import { kindOfResponse, parseRetryAfter, PartnerApiError, type PartnerApiOperation } from './partner-api-error.js';
+
+/**
+ * One HTTP exchange with the gateway.
+ *
+ * @example
+ * ```ts
+ * const request: GatewayRequest = { operation: 'jwks', method: 'GET', url: new URL('https://api.example/.well-known/jwks.json') };
+ * ```
+ */
+export interface GatewayRequest {
+  operation: PartnerApiOperation;
+  method: 'GET' | 'POST';
+  url: URL;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+/**
+ * How to send: the fetch, the caller's signal, the attempt's time limit and the clock (for `Retry-After`).
+ *
+ * @example
+ * ```ts
+ * const options: SendOptions = { fetch, signal, timeoutMs: 10_000, now: Date.now };
+ * ```
+ */
+export interface SendOptions {
+  fetch: typeof globalThis.fetch;
+  /** The caller's signal: its abort rejects with its own reason, never as a PartnerApiError. */
+  signal?: AbortSignal | undefined;
+  timeoutMs: number;
+  now: () => number;
+}
+
+/**
+ * Sends one request (no retries) and returns the parsed JSON body of a 2xx answer. Anything else becomes a
+ * PartnerApiError; the caller's abort is rethrown as is, so callers can tell "I gave up" from "it failed".
+ *
+ * @example
+ * ```ts
+ * const jwks = await sendRequest(request, { fetch, timeoutMs: 10_000, now: Date.now });
+ * ```
+ */
+export async function sendRequest(request: GatewayRequest, options: SendOptions): Promise<unknown> {
+  const { signal: callerSignal, timeoutMs } = options;
+  callerSignal?.throwIfAborted();
+  // Combined by hand rather than with AbortSignal.any: it works on every Node 20 and the listener on a
+  // long-lived caller signal is removed after each attempt.
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new DOMException(`No answer within ${timeoutMs} ms`, 'TimeoutError'));
+  }, timeoutMs);
+  const forwardAbort = () => controller.abort(callerSignal?.reason);
+  callerSignal?.addEventListener('abort', forwardAbort, { once: true });
+  try {
+    const response = await options.fetch(request.url, {
+      method: request.method,
+      headers: { accept: 'application/json', ...request.headers },
+      ...(request.body === undefined ? {} : { body: request.body }),
+      signal: controller.signal,
+    });
+    const text = await response.text();
+    return interpret(request.operation, response, text, options.now());
+  } catch (error) {
+    if (error instanceof PartnerApiError) throw error;
+    if (callerSignal?.aborted) throw callerSignal.reason;
+    const description = timedOut
+      ? `No answer within ${timeoutMs} ms`
+      : `The gateway could not be reached (${networkCode(error)})`;
+    throw new PartnerApiError({ kind: 'network', status: 0, description, operation: request.operation });
+  } finally {
+    clearTimeout(timer);
+    callerSignal?.removeEventListener('abort', forwardAbort);
+  }
+}
+
+function interpret(operation: PartnerApiOperation, response: Response, text: string, nowMs: number): unknown {
+  let body: unknown;
+  try {
+    body = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  if (response.ok) {
+    if (body === undefined) {
+      throw new PartnerApiError({ kind: 'unavailable', status: response.status, description: 'The gateway answered with a body that is not JSON', operation });
+    }
+    return body;
+  }
+  const given = (body as { description_status?: unknown } | undefined)?.description_status;
+  const description = typeof given === 'string' && given ? given : `The gateway answered HTTP ${response.status} without a description`;
+  throw new PartnerApiError({
+    kind: kindOfResponse(response.status, description),
+    status: response.status,
+    description,
+    operation,
+    retryAfterSeconds: parseRetryAfter(response.headers.get('retry-after'), nowMs),
+  });
+}
+
+// The code, or a cause's message only when it cannot hold a URL: some fetch errors quote the whole URL,
+// and a banks URL may carry a JWE.
+function networkCode(error: unknown): string {
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } } | undefined)?.cause;
+  if (typeof cause?.code === 'string') return cause.code;
+  if (typeof cause?.message === 'string' && cause.message && !/[/?]/.test(cause.message)) return cause.message;
+  const name = (error as { name?: unknown } | undefined)?.name;
+  return typeof name === 'string' ? name : 'unknown error';
+}
