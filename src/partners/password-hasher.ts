@@ -21,11 +21,19 @@ export function hashPassword(password: string): Promise<string> {
  */
 let dummyHash: Promise<string> | undefined;
 
+let verifications = 0;
+
+/** How many argon2 verifications this process has run (for metrics, and to show an unknown login costs one too). */
+export function argon2Verifications(): number {
+  return verifications;
+}
+
 /**
  * Verifies `password` against `passwordHash`, or against the dummy hash when there is no partner, and
  * always performs one full argon2 verification.
  */
 export async function verifyPassword(passwordHash: string | undefined, password: string): Promise<boolean> {
+  verifications++;
   if (passwordHash === undefined) {
     dummyHash ??= hash(crypto.randomUUID(), ARGON2_OPTIONS);
     await verify(await dummyHash, password).catch(() => false);
