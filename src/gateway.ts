@@ -10,7 +10,11 @@ import { createAuditRepository } from './audit/audit-repository.js';
 import { createAuditWriter, type AuditWriter } from './audit/audit-writer.js';
 import { createBruteForceGuard, type BruteForceGuard } from './auth/brute-force-guard.js';
 import type { ThrottlePolicy } from './auth/throttle/throttle-policy.js';
-import { createDatabaseThrottleStore } from './auth/throttle/throttle-store.js';
+import { createRedisThrottleStore } from './auth/throttle/redis-throttle-store.js';
+import { createDatabaseThrottleStore, type ThrottleStore } from './auth/throttle/throttle-store.js';
+import { createRedisJtiReplayStore } from './auth/redis-jti-replay-store.js';
+import { withFallback } from './auth/with-fallback.js';
+import { Redis } from 'ioredis';
 import { createTokenFamilyRepository, type TokenFamilyRepository } from './auth/token-family-repository.js';
 import { createKeyRepository } from './keys/key-repository.js';
 import { createKeySealer } from './keys/master-key.js';
@@ -40,6 +44,8 @@ export interface Gateway {
   bankAdmin: BankAdmin;
   audit: AuditWriter;
   auditLog: AuditRepository;
+  /** Drains the audit trail and closes the Redis connection (the database handle is the caller's). */
+  close(): Promise<void>;
 }
 
 export interface GatewayOptions {
@@ -48,6 +54,8 @@ export interface GatewayOptions {
   now?: () => number;
   /** Told when a batch of audit entries could not be written yet (they stay queued). */
   onAuditError?: (error: unknown) => void;
+  /** Told when Redis fails and a call falls back to the database. */
+  onRedisError?: (error: unknown) => void;
 }
 
 export async function createGateway(config: Config, handle: DatabaseHandle, options: GatewayOptions): Promise<Gateway> {
@@ -63,13 +71,29 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
   });
   const throttlePolicy = throttlePolicyOf(config);
   const auditLog = createAuditRepository(handle.db);
+  const audit = createAuditWriter(auditLog, options.onAuditError ? { onError: options.onAuditError } : {});
+  let throttle: ThrottleStore = createDatabaseThrottleStore(handle.db, throttlePolicy);
+  let replay = createJtiReplayRepository(handle.db);
+  let redis: Redis | undefined;
+  if (config.REDIS_URL) {
+    // Fail fast rather than queue: a command Redis cannot take now goes to the database instead.
+    redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 0, enableOfflineQueue: false, connectTimeout: 1_000, commandTimeout: 1_000 });
+    redis.on('error', (error) => options.onRedisError?.(error));
+    const onFallback = options.onRedisError ?? (() => {});
+    throttle = withFallback(createRedisThrottleStore(redis, throttlePolicy), throttle, onFallback);
+    replay = withFallback(createRedisJtiReplayStore(redis, now), replay, onFallback);
+  }
   return {
     auditLog,
-    audit: createAuditWriter(auditLog, options.onAuditError ? { onError: options.onAuditError } : {}),
+    audit,
+    async close() {
+      await audit.close();
+      redis?.disconnect();
+    },
     config,
     database: handle,
     throttlePolicy,
-    guard: createBruteForceGuard(createDatabaseThrottleStore(handle.db, throttlePolicy), now),
+    guard: createBruteForceGuard(throttle, now),
     partners,
     banks,
     keys,
@@ -80,7 +104,7 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
       ttlSeconds: config.TOKEN_TTL,
       now,
     }),
-    replay: createJtiReplayRepository(handle.db),
+    replay,
     families: createTokenFamilyRepository(handle.db),
     refreshTtlSeconds: config.REFRESH_TTL,
     now,

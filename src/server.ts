@@ -45,6 +45,7 @@ export async function startServer(config: Config, logger: Logger, print: (text: 
     gateway = await createGateway(config, handle, {
       masterKey: resolveMasterKey(config.MASTER_KEY, config.DATA_DIR),
       onAuditError: (error) => logger.warn({ err: error }, 'audit entries not written yet; they stay queued'),
+      onRedisError: everyTenSeconds((error) => logger.warn({ err: error }, 'Redis unavailable; using the database')),
     });
     if (await gateway.banks.seedIfEmpty(loadDefaultBanks())) logger.info('bank registry was empty: filled with the default SBP bank list');
     const adminToken = resolveAdminToken(config.ADMIN_TOKEN, config.DATA_DIR);
@@ -76,14 +77,14 @@ export async function startServer(config: Config, logger: Logger, print: (text: 
         clearInterval(purge);
         // In-flight requests finish (and record their audit entries) before the trail is drained.
         await Promise.all(apps.map((instance) => instance.close()));
-        await live.audit.close();
+        await live.close();
         await handle.close();
         unlock();
       },
     };
   } catch (error) {
     await Promise.allSettled(apps.map((instance) => instance.close()));
-    await gateway?.audit.close(1_000).catch(() => {});
+    await gateway?.close().catch(() => {});
     await handle.close().catch(() => {});
     unlock();
     throw error;
@@ -95,4 +96,14 @@ function urlOf(app: FastifyInstance, host: string): string {
   const port = typeof address === 'object' && address ? address.port : 0;
   const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
   return `http://${shown}:${port}`;
+}
+
+/** Calls `log` at most once every ten seconds, so that an outage does not flood the log. */
+function everyTenSeconds(log: (error: unknown) => void): (error: unknown) => void {
+  let last = 0;
+  return (error) => {
+    if (Date.now() - last < 10_000) return;
+    last = Date.now();
+    log(error);
+  };
 }
