@@ -1,0 +1,68 @@
+import type { AdminClient } from '../admin-client.js';
+import { print, table, type CliIo } from '../cli-io.js';
+import { parseCommand } from '../parse-command.js';
+
+interface AuditEntry {
+  id: string;
+  at: string;
+  action: string;
+  outcome: string;
+  status: number | null;
+  partner: string | null;
+  clientAddress: string | null;
+  reason: string | null;
+  requestId: string | null;
+}
+
+export const AUDIT_USAGE = `Usage: partner-gateway audit [--partner <login>] [--outcome success|failure] [--reason <code>]
+                            [--action <action>] [--from <ISO time>] [--to <ISO time>] [--limit <n>]
+                            [--follow] [--json]
+
+Shows the audit trail, newest first; --follow then prints new entries as they come (Ctrl-C to stop).
+
+Examples:
+  partner-gateway audit --partner acme --outcome failure
+  partner-gateway audit --follow --json`;
+
+/**
+ * `partner-gateway audit`: reads the audit trail through the admin API, or follows it.
+ *
+ * @example
+ * ```sh
+ * partner-gateway audit --reason wrong_password --limit 20
+ * ```
+ */
+export async function auditCommand(args: string[], io: CliIo, client: AdminClient, options: { pollMs?: number; signal?: AbortSignal } = {}): Promise<void> {
+  const filters = ['partner', 'outcome', 'reason', 'action', 'from', 'to', 'limit'] as const;
+  const { values } = parseCommand(
+    args,
+    { ...Object.fromEntries(filters.map((name) => [name, { type: 'string' as const }])), follow: { type: 'boolean' }, json: { type: 'boolean' } },
+    [],
+    AUDIT_USAGE,
+  );
+  if (values.help) return print(io, AUDIT_USAGE);
+  const query = new URLSearchParams();
+  const given = values as Record<string, unknown>;
+  for (const name of filters) if (typeof given[name] === 'string') query.set(name, given[name] as string);
+  const show = (entries: AuditEntry[]) => {
+    if (entries.length === 0) return;
+    if (values.json) {
+      for (const entry of entries) print(io, JSON.stringify(entry));
+      return;
+    }
+    print(io, table(['ID', 'TIME', 'ACTION', 'OUTCOME', 'STATUS', 'PARTNER', 'ADDRESS', 'REASON'], entries.map((e) => [e.id, e.at, e.action, e.outcome, String(e.status ?? ''), e.partner ?? '', e.clientAddress ?? '', e.reason ?? ''])));
+  };
+  const first = await client.request<{ entries: AuditEntry[] }>('GET', `/admin/v1/audit?${query}`);
+  show([...first.entries].reverse());
+  if (!values.follow) return;
+  let last = first.entries[0]?.id ?? '0';
+  query.delete('limit');
+  while (!options.signal?.aborted) {
+    await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 1_000));
+    if (options.signal?.aborted) return;
+    query.set('after', last);
+    const next = await client.request<{ entries: AuditEntry[] }>('GET', `/admin/v1/audit?${query}`);
+    show(next.entries);
+    last = next.entries.at(-1)?.id ?? last;
+  }
+}

@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { cliHarness } from '../../testing/cli-harness.js';
+import { testBackends } from '../../testing/test-databases.js';
+import { startTestGateway, TEST_ADMIN_TOKEN, type TestGateway } from '../../testing/test-gateway.js';
+import { createAdminClient } from '../admin-client.js';
+import { CliError } from '../cli-io.js';
+import { auditCommand } from './audit-command.js';
+import { keysCommand } from './keys-command.js';
+
+describe('partner-gateway keys and audit commands against a running admin API', () => {
+  let t: TestGateway;
+  let env: Record<string, string>;
+  before(async () => {
+    t = await startTestGateway(testBackends()[0]!);
+    env = { ADMIN_URL: await t.admin.listen({ host: '127.0.0.1', port: 0 }), ADMIN_TOKEN: TEST_ADMIN_TOKEN };
+  });
+  after(() => t.close());
+
+  const run = async (command: typeof keysCommand, args: string[]) => {
+    const harness = cliHarness(env);
+    await command(args, harness.io, createAdminClient(harness.io));
+    return harness.stdout();
+  };
+
+  it('lists the keys and rotates one use after confirmation', async () => {
+    const before = await run(keysCommand, ['list']);
+    assert.match(before, /^KID\s+USE\s+ALG\s+STATE/m);
+    assert.equal(before.match(/active/g)?.length, 2);
+    await assert.rejects(run(keysCommand, ['rotate', '--use', 'enc']), (error: CliError) => error.exitCode === 2 && /--yes/.test(error.message));
+    const rotated = await run(keysCommand, ['rotate', '--use', 'enc', '--yes']);
+    assert.match(rotated, /Rotated enc: \S+ is now active/);
+    const after = JSON.parse(await run(keysCommand, ['list', '--json'])) as Array<{ use: string; active: boolean }>;
+    assert.equal(after.filter((key) => key.use === 'enc').length, 2);
+    assert.equal(after.filter((key) => key.use === 'enc' && key.active).length, 1);
+    await assert.rejects(run(keysCommand, ['rotate', '--use', 'both', '--yes']), /--use must be sig or enc/);
+  });
+
+  it('shows the audit trail with filters, and follows new entries', async () => {
+    const partner = await t.addPartner();
+    await t.app.inject({ method: 'POST', url: '/api/v1/login/', payload: { login: partner.login, password: 'wrong password' } });
+    const shown = await run(auditCommand as typeof keysCommand, ['--partner', partner.login, '--outcome', 'failure']);
+    assert.match(shown, new RegExp(`login\\s+failure\\s+401\\s+${partner.login}\\s+127\\.0\\.0\\.1\\s+wrong_password`));
+
+    const controller = new AbortController();
+    const harness = cliHarness(env);
+    const following = auditCommand(['--partner', partner.login, '--follow', '--json'], harness.io, createAdminClient(harness.io), { pollMs: 20, signal: controller.signal });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await t.app.inject({ method: 'POST', url: '/api/v1/login/', payload: partner });
+    for (let i = 0; i < 100 && !harness.stdout().includes('"outcome":"success"'); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    controller.abort();
+    await following;
+    const lines = harness.stdout().trim().split('\n').map((line) => JSON.parse(line));
+    assert.deepEqual(lines.map((entry) => entry.outcome), ['failure', 'success']);
+  });
+});

@@ -1,0 +1,66 @@
+import type { AdminClient } from '../admin-client.js';
+import { CliError, print, table, type CliIo } from '../cli-io.js';
+import { parseCommand } from '../parse-command.js';
+
+interface KeyView {
+  kid: string;
+  use: 'sig' | 'enc';
+  alg: string;
+  active: boolean;
+  createdAt: string;
+  retiredAt: string | null;
+  usableUntil: string | null;
+}
+
+export const KEYS_USAGE = `Usage: partner-gateway keys <command> [options]
+
+Commands:
+  list [--json]                 the keys in service: active, and retired ones still in their grace period
+  rotate [--use sig|enc] --yes  make a new key active at once (both uses unless --use); the retired key keeps
+                                verifying (sig: the token lifetime) or decrypting (enc: ENC_KEY_GRACE), then drops out
+
+Examples:
+  partner-gateway keys list
+  partner-gateway keys rotate --use enc --yes`;
+
+/**
+ * `partner-gateway keys ...`: lists and rotates the signing and encryption keys through the admin API.
+ *
+ * @example
+ * ```sh
+ * partner-gateway keys rotate --use sig --yes
+ * ```
+ */
+export async function keysCommand(args: string[], io: CliIo, client: AdminClient): Promise<void> {
+  const [command, ...rest] = args;
+  switch (command) {
+    case 'list': {
+      const usage = 'Usage: partner-gateway keys list [--json]';
+      const { values } = parseCommand(rest, { json: { type: 'boolean' } }, [], usage);
+      if (values.help) return print(io, usage);
+      const { keys } = await client.request<{ keys: KeyView[] }>('GET', '/admin/v1/keys');
+      if (values.json) return print(io, JSON.stringify(keys, null, 2));
+      return print(io, table(['KID', 'USE', 'ALG', 'STATE', 'CREATED', 'USABLE UNTIL'], keys.map((k) => [k.kid, k.use, k.alg, k.active ? 'active' : 'retired', k.createdAt, k.usableUntil ?? '-'])));
+    }
+    case 'rotate': {
+      const usage = 'Usage: partner-gateway keys rotate [--use sig|enc] --yes';
+      const { values } = parseCommand(rest, { use: { type: 'string' }, yes: { type: 'boolean' } }, [], usage);
+      if (values.help) return print(io, usage);
+      const uses = values.use === undefined ? (['sig', 'enc'] as const) : [values.use];
+      if (!uses.every((use) => use === 'sig' || use === 'enc')) throw new CliError(`--use must be sig or enc\n${usage}`, 2);
+      if (!values.yes) throw new CliError(`Rotation changes the keys partners use; confirm with --yes\n${usage}`, 2);
+      for (const use of uses) {
+        const key = await client.request<KeyView>('POST', '/admin/v1/keys/rotate', { use });
+        print(io, `Rotated ${use}: ${key.kid} is now active`);
+      }
+      return;
+    }
+    case undefined:
+    case '--help':
+    case '-h':
+    case 'help':
+      return print(io, KEYS_USAGE);
+    default:
+      throw new CliError(`Unknown keys command ${command}\n\n${KEYS_USAGE}`, 2);
+  }
+}
