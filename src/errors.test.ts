@@ -27,6 +27,7 @@ describe('error catalogue', () => {
       errors.malformedBody().description,
       errors.payloadTooLarge().description,
       errors.unsupportedMediaType('application/json').description,
+      errors.throttled(60).description,
       texts.internal,
     ];
     for (const file of ['docs/integration.md', 'README.md']) {

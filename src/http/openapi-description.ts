@@ -16,6 +16,7 @@ export function openApiDescription(providerSegment: string): string {
     [400, errors.malformedBody().description, 'Send a valid JSON body.'],
     [413, errors.payloadTooLarge().description, 'Login bodies are limited to 64 KiB.'],
     [415, errors.unsupportedMediaType('application/json').description, 'Send Content-Type: application/json to login.'],
+    [429, errors.throttled(60).description, 'Too many failed authentications: wait Retry-After seconds and fix your credentials.'],
     [500, texts.internal, 'Retry later with exponential backoff.'],
   ];
   return [
@@ -23,7 +24,7 @@ export function openApiDescription(providerSegment: string): string {
     '',
     '## Authentication',
     '',
-    '1. `POST /api/v1/login/` with `{"login", "password"}` returns `access_token` (a JWT, RFC 9068, ES256), `token_type: "bearer"` and `expires_in` seconds. Send `Authorization: Bearer <access_token>`; log in again before it expires.',
+    '1. `POST /api/v1/login/` with `{"login", "password"}` returns `access_token` (a JWT, RFC 9068, ES256), `token_type: "bearer"`, `expires_in` seconds and a single-use `refresh_token`. Send `Authorization: Bearer <access_token>`; before it expires, renew it at `POST /api/v1/token/refresh/` (never reuse a refresh token: that revokes the login) or log in again.',
     `2. Or call \`POST /partner/${providerSegment}/sbp/banks/\` with \`partnerName\`, \`partnerPassword\` and \`useAuthByCert=Y\` in the query string, partnerPassword being encrypted:`,
     '',
     '## Encrypting partnerPassword (JWE)',

@@ -56,6 +56,7 @@ export async function banksRoutes(app: FastifyInstance, { gateway }: { gateway: 
               texts.notEncrypted,
               errors.parameterInvalid('useAuthByCert').description,
             ],
+            429: [errors.throttled(60).description],
             500: [texts.internal],
           }),
           '4xx': ErrorBody,

@@ -59,6 +59,7 @@ export async function loginRoutes(app: FastifyInstance, { gateway }: { gateway: 
             403: [texts.blocked, texts.ipNotAllowed],
             413: [errors.payloadTooLarge().description],
             415: [errors.unsupportedMediaType('application/json').description],
+            429: [errors.throttled(60).description],
             422: [errors.parameterMissing('login').description, errors.parameterMissing('password').description, errors.parameterInvalid('login').description],
             500: [texts.internal],
           }),

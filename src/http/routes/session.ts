@@ -33,6 +33,7 @@ export async function sessionRoutes(app: FastifyInstance, { gateway }: { gateway
             401: [texts.unauthorized],
             403: [texts.blocked, texts.ipNotAllowed],
             422: [errors.parameterMissing('refresh_token').description],
+            429: [errors.throttled(60).description],
             500: [texts.internal],
           }),
           '4xx': ErrorBody,
