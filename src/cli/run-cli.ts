@@ -1,6 +1,7 @@
 import { createAdminClient } from './admin-client.js';
 import { CliError, print, type CliIo } from './cli-io.js';
 import { bankCommand } from './commands/bank-command.js';
+import { clientCommand } from './commands/client-command.js';
 import { partnerCommand } from './commands/partner-command.js';
 
 export const USAGE = `Usage: partner-gateway <command> [options]
@@ -9,8 +10,9 @@ Commands:
   serve          start the gateway (what npm start does); configured by environment variables
   partner ...    manage partners: add, list, show, block, unblock, set-ips, set-rewards, passwd, remove
   bank ...       manage the bank list: list, add, remove, import
+  client ...     call the partner API as a partner: login, banks (no admin token needed)
 
-Every command but serve talks to a running gateway's admin API:
+partner and bank talk to a running gateway's admin API:
   ADMIN_URL      admin API address (default http://127.0.0.1:8081)
   ADMIN_TOKEN    admin token (default: the one the gateway wrote into DATA_DIR/admin-token)
   DATA_DIR       where to look for admin-token (default ./data)
@@ -38,6 +40,9 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         return 0;
       case 'bank':
         await bankCommand(rest, io, createAdminClient(io));
+        return 0;
+      case 'client':
+        await clientCommand(rest, io);
         return 0;
       case undefined:
       case 'help':
