@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { CompactEncrypt, importJWK, type CryptoKey, type JWK } from 'jose';
 import { PartnerApiError } from './partner-api-error.js';
-import { waitFor } from './wait-for.js';
+import { singleFlight, waitFor } from './single-flight.js';
 
 const KEY_ALG = 'RSA-OAEP-256';
 const CONTENT_ENC = 'A256GCM';
@@ -24,7 +24,11 @@ interface EncryptionKey {
  */
 export class PasswordEncryptor {
   #loaded: EncryptionKey | undefined;
-  #pending: Promise<EncryptionKey> | undefined;
+  readonly #fetch = singleFlight(async () => {
+    const key = await pickEncryptionKey(await this.loadJwks());
+    this.#loaded = key;
+    return key;
+  });
 
   constructor(
     /** One fetch of the JWKS (the client retries around it). */
@@ -50,23 +54,6 @@ export class PasswordEncryptor {
     if (this.#loaded && this.#loaded.kid !== usedKid) return true;
     const { kid } = await waitFor(this.#fetch(), signal);
     return kid !== usedKid;
-  }
-
-  #fetch(): Promise<EncryptionKey> {
-    if (!this.#pending) {
-      const pending = this.loadJwks()
-        .then(pickEncryptionKey)
-        .then((key) => {
-          this.#loaded = key;
-          return key;
-        })
-        .finally(() => {
-          this.#pending = undefined;
-        });
-      pending.catch(() => {});
-      this.#pending = pending;
-    }
-    return this.#pending;
   }
 }
 

@@ -1,4 +1,4 @@
-import { waitFor } from './wait-for.js';
+import { singleFlight, waitFor } from './single-flight.js';
 
 /**
  * An access token and when it stops being accepted.
@@ -40,7 +40,11 @@ export const MIN_RENEWAL_MARGIN_MS = 30_000;
  */
 export class TokenManager {
   #current: AccessToken | undefined;
-  #pending: Promise<AccessToken> | undefined;
+  readonly #renew = singleFlight(async () => {
+    const token = await this.obtain();
+    this.#current = token;
+    return token;
+  });
 
   constructor(
     private readonly obtain: () => Promise<AccessToken>,
@@ -69,23 +73,6 @@ export class TokenManager {
    */
   reject(token: AccessToken): void {
     if (this.#current === token) this.#current = undefined;
-  }
-
-  #renew(): Promise<AccessToken> {
-    if (!this.#pending) {
-      const pending = this.obtain()
-        .then((token) => {
-          this.#current = token;
-          return token;
-        })
-        .finally(() => {
-          this.#pending = undefined;
-        });
-      // Every waiter may have given up; a failed renewal must not then become an unhandled rejection.
-      pending.catch(() => {});
-      this.#pending = pending;
-    }
-    return this.#pending;
   }
 
   #needsRenewal(token: AccessToken): boolean {

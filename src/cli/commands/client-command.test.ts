@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
-import { PassThrough, Readable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
+import { cliHarness } from '../../testing/cli-harness.js';
 import { testBackends } from '../../testing/test-databases.js';
 import { startTestGateway, type TestGateway } from '../../testing/test-gateway.js';
 import { runCli } from '../run-cli.js';
@@ -21,14 +21,9 @@ describe('partner-gateway client against a listening gateway', () => {
   after(() => t.close());
 
   async function cli(args: string[], stdin = '') {
-    const stdout = new PassThrough();
-    const stderr = new PassThrough();
-    const out: string[] = [];
-    const err: string[] = [];
-    stdout.on('data', (chunk) => out.push(String(chunk)));
-    stderr.on('data', (chunk) => err.push(String(chunk)));
-    const code = await runCli(['client', ...args], { env: {}, stdin: Readable.from([stdin]), stdout, stderr });
-    return { code, stdout: out.join(''), stderr: err.join('') };
+    const { io, stdout, stderr } = cliHarness({}, stdin);
+    const code = await runCli(['client', ...args], io);
+    return { code, stdout: stdout(), stderr: stderr() };
   }
   const as = (who: { login: string }) => ['--auth-url', url, '--api-url', url, '--login', who.login, '--password-stdin'];
 
