@@ -60,6 +60,20 @@ export const ConfigSchema = Type.Object({
   THROTTLE_WINDOW: Type.Integer({ default: 900, minimum: 1, maximum: 86400, description: 'Seconds over which failed authentications are counted.' }),
   THROTTLE_LOCKOUT: Type.Integer({ default: 60, minimum: 1, maximum: 86400, description: 'Seconds of the first lockout; each further lockout doubles it.' }),
   THROTTLE_LOCKOUT_MAX: Type.Integer({ default: 900, minimum: 1, maximum: 86400, description: 'Longest lockout in seconds.' }),
+  CACHE_TTL_MS: Type.Integer({
+    default: 1000,
+    minimum: 0,
+    maximum: 60000,
+    description: 'How long partners, token revocation state and the bank list are cached; changes made on another instance are seen within it.',
+  }),
+  PASSWORD_CACHE_TTL: Type.Integer({
+    default: 300,
+    minimum: 0,
+    maximum: 86400,
+    description: 'Seconds a successful encrypted-password check is remembered (as a keyed HMAC); 0 hashes every call.',
+  }),
+  ARGON2_CONCURRENCY: Type.Optional(Type.Integer({ minimum: 1, maximum: 64, description: 'argon2 verifications at once; default: the number of CPU cores.' })),
+  ARGON2_QUEUE: Type.Integer({ default: 64, minimum: 0, maximum: 100000, description: 'argon2 verifications allowed to wait; beyond that, 503 with Retry-After.' }),
   TOKEN_ISSUER: Type.String({ default: 'partner-gateway', minLength: 1, description: 'The `iss` claim of issued access tokens.' }),
   TOKEN_AUDIENCE: Type.String({ default: 'partner-api', minLength: 1, description: 'The `aud` claim of issued access tokens.' }),
   JWE_MAX_AGE: Type.Integer({

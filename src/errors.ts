@@ -102,6 +102,8 @@ export const errors = {
       reason: 'throttled',
       headers: { 'retry-after': String(Math.max(1, retryAfterSeconds)) },
     }),
+  busy: () =>
+    new AppError('busy', 503, 'Service is busy; repeat the request later', { headers: { 'retry-after': '1' } }),
   notReady: () => new AppError('not_ready', 503, 'Service is not ready; repeat the operation later'),
   internal: () => new AppError('internal', 500, texts.internal),
 };

@@ -2,7 +2,13 @@ import { createAccessTokens, type AccessTokens } from './auth/access-tokens.js';
 import { decryptPartnerPassword, type DecryptedPassword } from './auth/decrypt-partner-password.js';
 import { createJtiReplayRepository, type JtiReplayRepository } from './auth/jti-replay-repository.js';
 import { createBankAdmin, type BankAdmin } from './banks/bank-admin.js';
-import { createBankRepository, type BankRepository } from './banks/bank-repository.js';
+import { createBankRepository } from './banks/bank-repository.js';
+import { createCachedBankRepository, type BankCatalog } from './banks/cached-bank-repository.js';
+import { createCachedTokenFamilyRepository } from './auth/cached-token-family-repository.js';
+import { createMemoryJtiReplayStore } from './auth/memory-jti-replay-store.js';
+import { createCachedPartnerRepository } from './partners/cached-partner-repository.js';
+import { createPasswordVerifier, type PasswordVerifier } from './partners/password-verifier.js';
+import { availableParallelism } from 'node:os';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
 import type { AuditRepository } from './audit/audit-repository.js';
@@ -30,7 +36,8 @@ export interface Gateway {
   config: Config;
   database: Pick<DatabaseHandle, 'ping' | 'kind'>;
   partners: PartnerRepository;
-  banks: BankRepository;
+  banks: BankCatalog;
+  passwords: PasswordVerifier;
   keys: KeyStore;
   tokens: AccessTokens;
   replay: JtiReplayRepository;
@@ -60,8 +67,8 @@ export interface GatewayOptions {
 
 export async function createGateway(config: Config, handle: DatabaseHandle, options: GatewayOptions): Promise<Gateway> {
   const now = options.now ?? (() => Date.now());
-  const partners = createPartnerRepository(handle.db);
-  const banks = createBankRepository(handle.db);
+  const partners = createCachedPartnerRepository(createPartnerRepository(handle.db), config.CACHE_TTL_MS, now);
+  const banks = createCachedBankRepository(createBankRepository(handle.db), config.CACHE_TTL_MS, now);
   const keys = await loadKeyStore({
     repository: createKeyRepository(handle.db, createKeySealer(options.masterKey)),
     // A retired signing key verifies for a token lifetime plus a minute of clock margin.
@@ -73,7 +80,8 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
   const auditLog = createAuditRepository(handle.db);
   const audit = createAuditWriter(auditLog, options.onAuditError ? { onError: options.onAuditError } : {});
   let throttle: ThrottleStore = createDatabaseThrottleStore(handle.db, throttlePolicy);
-  let replay = createJtiReplayRepository(handle.db);
+  // PGlite has one owner process, so its replay cache can live in memory; PostgreSQL serves several instances.
+  let replay = handle.kind === 'pglite' ? createMemoryJtiReplayStore(now) : createJtiReplayRepository(handle.db);
   let redis: Redis | undefined;
   if (config.REDIS_URL) {
     // Fail fast rather than queue: a command Redis cannot take now goes to the database instead.
@@ -105,7 +113,13 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
       now,
     }),
     replay,
-    families: createTokenFamilyRepository(handle.db),
+    families: createCachedTokenFamilyRepository(createTokenFamilyRepository(handle.db), config.CACHE_TTL_MS, now),
+    passwords: createPasswordVerifier({
+      concurrency: config.ARGON2_CONCURRENCY ?? availableParallelism(),
+      maxQueue: config.ARGON2_QUEUE,
+      rememberMs: config.PASSWORD_CACHE_TTL * 1000,
+      now,
+    }),
     refreshTtlSeconds: config.REFRESH_TTL,
     now,
     decryptPassword: (jwe) =>

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { SignJWT, jwtVerify, type JWTHeaderParameters } from 'jose';
+import { TtlCache } from '../cache/ttl-cache.js';
 import { errors } from '../errors.js';
 import { SIGNING_ALG, type KeyStore } from '../keys/key-store.js';
 import type { Partner } from '../partners/partner.js';
@@ -11,6 +12,8 @@ export interface AccessTokenOptions {
   /** Lifetime in seconds; becomes `expires_in` and `exp - iat`. */
   ttlSeconds: number;
   now?: () => number;
+  /** Verified tokens remembered until they expire, so a token is checked cryptographically once (0 disables). */
+  verifiedCacheSize?: number;
 }
 
 export interface IssuedToken {
@@ -50,6 +53,9 @@ export const invalidTokenHeader = { 'www-authenticate': 'Bearer error="invalid_t
  */
 export function createAccessTokens(options: AccessTokenOptions): AccessTokens {
   const now = options.now ?? (() => Date.now());
+  // A token's claims never change, and whether it is revoked is checked on every use anyway (partner
+  // generation, family), so a verified token can be trusted until its exp without verifying it again.
+  const verified = new TtlCache<string, AccessTokenClaims>(0, Math.max(1, options.verifiedCacheSize ?? 100_000), now);
   return {
     async issue(partner, familyId) {
       const issuedAt = Math.floor(now() / 1000);
@@ -67,6 +73,8 @@ export function createAccessTokens(options: AccessTokenOptions): AccessTokens {
     },
     async verify(token) {
       if (token.length > MAX_TOKEN_LENGTH) throw errors.unauthorized('invalid_token', invalidTokenHeader);
+      const known = verified.get(token);
+      if (known) return known;
       try {
         const { payload } = await jwtVerify(token, async (header: JWTHeaderParameters) => {
           const key = header.kid === undefined ? undefined : await options.keys.verificationKey(header.kid);
@@ -83,7 +91,7 @@ export function createAccessTokens(options: AccessTokenOptions): AccessTokens {
         if (typeof payload.client_id !== 'string' || typeof payload.sid !== 'string' || !Number.isInteger(payload.gen)) {
           throw new Error('malformed claims');
         }
-        return {
+        const claims = {
           partnerId: payload.sub!,
           login: payload.client_id,
           jti: payload.jti!,
@@ -91,6 +99,8 @@ export function createAccessTokens(options: AccessTokenOptions): AccessTokens {
           familyId: payload.sid,
           generation: payload.gen as number,
         };
+        if (options.verifiedCacheSize !== 0) verified.set(token, claims, claims.expiresAt * 1000 - now());
+        return claims;
       } catch {
         throw errors.unauthorized('invalid_token', invalidTokenHeader);
       }

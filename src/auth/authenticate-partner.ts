@@ -2,7 +2,7 @@ import { AppError, errors } from '../errors.js';
 import type { BruteForceGuard } from './brute-force-guard.js';
 import type { Partner } from '../partners/partner.js';
 import type { PartnerRepository } from '../partners/partner-repository.js';
-import { verifyPassword } from '../partners/password-hasher.js';
+import type { PasswordVerifier } from '../partners/password-verifier.js';
 import { invalidTokenHeader, type AccessTokens } from './access-tokens.js';
 import type { DecryptedPassword } from './decrypt-partner-password.js';
 import type { JtiReplayRepository } from './jti-replay-repository.js';
@@ -15,6 +15,7 @@ export interface AuthenticationDependencies {
   families: TokenFamilyRepository;
   replay: JtiReplayRepository;
   guard: BruteForceGuard;
+  passwords: PasswordVerifier;
   decryptPassword(jwe: string): Promise<DecryptedPassword>;
 }
 
@@ -41,12 +42,13 @@ export async function authenticateWithPassword(
   login: string,
   password: string,
   clientAddress: string,
-  deps: Pick<AuthenticationDependencies, 'partners' | 'guard'>,
+  deps: Pick<AuthenticationDependencies, 'partners' | 'guard' | 'passwords'>,
+  options: { remember?: boolean } = {},
 ): Promise<Partner> {
   const partner = await deps.partners.findByLogin(login);
   // Locked callers are refused before the (deliberately slow) password check.
   await deps.guard.check(clientAddress, login, partner);
-  const valid = await verifyPassword(partner?.passwordHash, password);
+  const valid = await deps.passwords.verify(partner, password, options);
   if (!partner) return deps.guard.fail(errors.unauthorized('unknown_partner'), clientAddress, login);
   if (!valid) return deps.guard.fail(errors.unauthorized('wrong_password'), clientAddress, login, partner);
   await deps.guard.succeeded(clientAddress, login);
@@ -71,7 +73,8 @@ async function authenticateWithEncryptedPassword(
   if (!(await deps.replay.claim(decrypted.jti, decrypted.rememberUntil))) {
     return deps.guard.fail(errors.unauthorized('replayed_jti'), clientAddress);
   }
-  return authenticateWithPassword(partnerName, decrypted.password, clientAddress, deps);
+  // The encrypted-password scheme sends the password on every call: a recent success is remembered.
+  return authenticateWithPassword(partnerName, decrypted.password, clientAddress, deps, { remember: true });
 }
 
 /**

@@ -13,7 +13,7 @@ for (const backend of testBackends()) {
     let t: TestGateway;
     let clock = Date.now();
     before(async () => {
-      t = await startTestGateway(backend, { now: () => clock, env: { THROTTLE_MAX_FAILURES: '10', THROTTLE_LOCKOUT: '60', THROTTLE_LOCKOUT_MAX: '900' } });
+      t = await startTestGateway(backend, { now: () => clock, env: { THROTTLE_MAX_FAILURES: '10', THROTTLE_LOCKOUT: '60', THROTTLE_LOCKOUT_MAX: '900', ARGON2_QUEUE: '1000' } });
     });
     after(() => t.close());
 

@@ -1,4 +1,5 @@
 import type { PartnerRepository } from '../partners/partner-repository.js';
+import type { PasswordVerifier } from '../partners/password-verifier.js';
 import type { BruteForceGuard } from './brute-force-guard.js';
 import type { AccessTokens } from './access-tokens.js';
 import { authenticateWithPassword } from './authenticate-partner.js';
@@ -16,6 +17,7 @@ export interface LoginInput {
 export interface LoginDependencies {
   partners: PartnerRepository;
   guard: BruteForceGuard;
+  passwords: PasswordVerifier;
   tokens: AccessTokens;
   families: TokenFamilyRepository;
   refreshTtlSeconds: number;

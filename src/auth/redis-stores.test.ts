@@ -27,7 +27,8 @@ describe('Redis for counters and the replay cache', { skip: url ? false : 'TEST_
 
   it('counts failures across instances: five on one and five on the other lock the address on both', async () => {
     const attacker = randomAddress();
-    const login = (t: TestGateway, password: string) => t.app.inject({ method: 'POST', url: '/api/v1/login/', payload: { login: 'anyone', password }, remoteAddress: attacker });
+    const name = `anyone-${randomInt(1e9)}`;
+    const login = (t: TestGateway, password: string) => t.app.inject({ method: 'POST', url: '/api/v1/login/', payload: { login: name, password }, remoteAddress: attacker });
     for (let i = 0; i < 5; i++) assert.equal((await login(a, `a${i}`)).statusCode, 401);
     for (let i = 0; i < 5; i++) assert.equal((await login(b, `b${i}`)).statusCode, 401);
     assert.equal((await login(a, 'again')).statusCode, 429);

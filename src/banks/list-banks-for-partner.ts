@@ -4,10 +4,10 @@ import { checkPartnerActive } from '../auth/check-partner-active.js';
 import type { BanksCredentials } from '../auth/read-banks-credentials.js';
 import { requireRewardType } from '../auth/require-reward-type.js';
 import { SBP_REWARD_TYPE } from '../partners/partner.js';
-import type { BankRepository } from './bank-repository.js';
+import type { BankCatalog } from './cached-bank-repository.js';
 
 export interface BanksDependencies extends AuthenticationDependencies {
-  banks: BankRepository;
+  banks: Pick<BankCatalog, 'publicJson'>;
 }
 
 /** The seed's bank shape: exactly a name and a BIC. */
@@ -18,7 +18,8 @@ export interface PublicBank {
 
 /**
  * The banks operation after its 422 checks: authenticate (401), then blocked (403), address (403) and the
- * `sbp` reward type (403), in that fixed order, then the list in its stable order. `onAuthenticated` learns
+ * `sbp` reward type (403), in that fixed order, then the list in its stable order, as the serialized
+ * `{"banks": [...]}` body. `onAuthenticated` learns
  * who proved their identity, even when a later check refuses them (for the audit trail).
  */
 export async function listBanksForPartner(
@@ -26,12 +27,12 @@ export async function listBanksForPartner(
   clientAddress: string,
   deps: BanksDependencies,
   onAuthenticated: (login: string) => void = () => {},
-): Promise<PublicBank[]> {
+): Promise<string> {
   const partner = await authenticatePartner(credentials, clientAddress, deps);
   onAuthenticated(partner.login);
   checkPartnerActive(partner);
   checkIpAllowed(partner, clientAddress);
   requireRewardType(partner, SBP_REWARD_TYPE);
-  const banks = await deps.banks.list();
-  return banks.map((bank) => ({ name: bank.name, bic: bank.bic }));
+  // The response body itself, serialized once per change of the list rather than once per request.
+  return deps.banks.publicJson();
 }

@@ -64,14 +64,14 @@ export async function banksRoutes(app: FastifyInstance, { gateway }: { gateway: 
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const query = request.query as BanksQuery;
       if (query.partnerName) request.auditPartner = query.partnerName.slice(0, 256);
       const credentials = readBanksCredentials(query, request.headers.authorization);
-      const banks = await listBanksForPartner(credentials, request.ip, gateway, (login) => {
+      const body = await listBanksForPartner(credentials, request.ip, gateway, (login) => {
         request.auditPartner = login;
       });
-      return { banks };
+      return reply.type('application/json; charset=utf-8').send(body);
     },
   );
   app.route({

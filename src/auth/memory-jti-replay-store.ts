@@ -1,0 +1,32 @@
+import type { JtiReplayRepository } from './jti-replay-repository.js';
+
+/**
+ * The JWE replay cache in this process's memory. Only correct where one process is the whole gateway: the
+ * embedded PGlite database has a single owner, so with it this is exact and costs no database write per call.
+ */
+export function createMemoryJtiReplayStore(now: () => number): JtiReplayRepository {
+  const seen = new Map<string, number>();
+  let lastPurge = now();
+  const purge = () => {
+    const at = now();
+    let purged = 0;
+    for (const [jti, until] of seen) {
+      if (until <= at) {
+        seen.delete(jti);
+        purged++;
+      }
+    }
+    lastPurge = at;
+    return purged;
+  };
+  return {
+    async claim(jti, rememberUntil) {
+      if (now() - lastPurge > 10_000) purge();
+      const until = seen.get(jti);
+      if (until !== undefined && until > now()) return false;
+      seen.set(jti, rememberUntil.getTime());
+      return true;
+    },
+    purgeExpired: async () => purge(),
+  };
+}

@@ -1,0 +1,58 @@
+import type { Bank } from './bank.js';
+import type { BankRepository, StoredBank } from './bank-repository.js';
+
+export interface BankCatalog extends BankRepository {
+  /** The banks response body, `{"banks":[{"name","bic"}...]}`, serialized once per change. */
+  publicJson(): Promise<string>;
+  invalidate(): void;
+}
+
+/**
+ * The bank list kept in memory with its response body serialized once, for `ttlMs` (CACHE_TTL) at most;
+ * every write through this repository drops it at once.
+ */
+export function createCachedBankRepository(inner: BankRepository, ttlMs: number, now: () => number): BankCatalog {
+  let cached: { banks: StoredBank[]; json: string; expiresAt: number } | undefined;
+  let loading: Promise<{ banks: StoredBank[]; json: string }> | undefined;
+  let version = 0;
+
+  async function load() {
+    if (cached && cached.expiresAt > now()) return cached;
+    // One load in flight however many requests wait for it.
+    loading ??= (async () => {
+      const started = version;
+      try {
+        const banks = await inner.list();
+        const json = JSON.stringify({ banks: banks.map((bank) => ({ name: bank.name, bic: bank.bic })) });
+        if (started === version) cached = { banks, json, expiresAt: now() + ttlMs };
+        return { banks, json };
+      } finally {
+        loading = undefined;
+      }
+    })();
+    return loading;
+  }
+
+  const invalidate = () => {
+    version++;
+    cached = undefined;
+  };
+  const writing = async <T>(write: () => Promise<T>): Promise<T> => {
+    try {
+      return await write();
+    } finally {
+      invalidate();
+    }
+  };
+
+  return {
+    list: async () => (await load()).banks,
+    publicJson: async () => (await load()).json,
+    count: () => inner.count(),
+    add: (bank: Bank) => writing(() => inner.add(bank)),
+    remove: (bic: string) => writing(() => inner.remove(bic)),
+    apply: (banks, mode) => writing(() => inner.apply(banks, mode)),
+    seedIfEmpty: (banks) => writing(() => inner.seedIfEmpty(banks)),
+    invalidate,
+  };
+}

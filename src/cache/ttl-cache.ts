@@ -1,0 +1,48 @@
+/**
+ * A small map with per-entry expiry and a size bound (the oldest entry goes first). Expiry is the safety net
+ * for changes made by other instances; changes made through this instance invalidate entries explicitly.
+ */
+export class TtlCache<K, V> {
+  private readonly entries = new Map<K, { value: V; expiresAt: number }>();
+  hits = 0;
+  misses = 0;
+
+  constructor(
+    private readonly ttlMs: number,
+    private readonly maxEntries: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  get(key: K): V | undefined {
+    const entry = this.entries.get(key);
+    if (entry === undefined || entry.expiresAt <= this.now()) {
+      if (entry !== undefined) this.entries.delete(key);
+      this.misses++;
+      return undefined;
+    }
+    this.hits++;
+    return entry.value;
+  }
+
+  set(key: K, value: V, ttlMs = this.ttlMs): void {
+    if (ttlMs <= 0) return;
+    this.entries.delete(key);
+    if (this.entries.size >= this.maxEntries) {
+      const oldest = this.entries.keys().next();
+      if (!oldest.done) this.entries.delete(oldest.value);
+    }
+    this.entries.set(key, { value, expiresAt: this.now() + ttlMs });
+  }
+
+  delete(key: K): void {
+    this.entries.delete(key);
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
