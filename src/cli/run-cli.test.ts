@@ -96,7 +96,7 @@ describe('partner-gateway CLI against a running admin API', () => {
   });
 
   it('prints help for every command and a usage error for unknown ones', async () => {
-    for (const args of [['--help'], ['partner', '--help'], ['bank', '--help'], ['partner', 'add', '--help'], ['bank', 'import', '--help'], ['partner', 'set-ips', '--help']]) {
+    for (const args of [['--help'], ['partner', '--help'], ['bank', '--help'], ['keys', '--help'], ['audit', '--help'], ['partner', 'add', '--help'], ['bank', 'import', '--help'], ['partner', 'set-ips', '--help']]) {
       const result = await cli(args);
       assert.equal(result.code, 0, args.join(' '));
       assert.match(result.stdout, /Usage: partner-gateway/);

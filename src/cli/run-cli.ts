@@ -1,7 +1,9 @@
 import { createAdminClient } from './admin-client.js';
 import { CliError, print, type CliIo } from './cli-io.js';
+import { auditCommand } from './commands/audit-command.js';
 import { bankCommand } from './commands/bank-command.js';
 import { clientCommand } from './commands/client-command.js';
+import { keysCommand } from './commands/keys-command.js';
 import { partnerCommand } from './commands/partner-command.js';
 
 export const USAGE = `Usage: partner-gateway <command> [options]
@@ -10,9 +12,11 @@ Commands:
   serve          start the gateway (what npm start does); configured by environment variables
   partner ...    manage partners: add, list, show, block, unblock, set-ips, set-rewards, passwd, remove
   bank ...       manage the bank list: list, add, remove, import
+  keys ...       list and rotate the signing and encryption keys
+  audit          show or --follow the audit trail
   client ...     call the partner API as a partner: login, banks (no admin token needed)
 
-partner and bank talk to a running gateway's admin API:
+partner, bank, keys and audit talk to a running gateway's admin API:
   ADMIN_URL      admin API address (default http://127.0.0.1:8081)
   ADMIN_TOKEN    admin token (default: the one the gateway wrote into DATA_DIR/admin-token)
   DATA_DIR       where to look for admin-token (default ./data)
@@ -40,6 +44,12 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         return 0;
       case 'bank':
         await bankCommand(rest, io, createAdminClient(io));
+        return 0;
+      case 'keys':
+        await keysCommand(rest, io, createAdminClient(io));
+        return 0;
+      case 'audit':
+        await auditCommand(rest, io, createAdminClient(io));
         return 0;
       case 'client':
         await clientCommand(rest, io);
