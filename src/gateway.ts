@@ -101,7 +101,7 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
     config,
     database: handle,
     throttlePolicy,
-    guard: createBruteForceGuard(throttle, now),
+    guard: createBruteForceGuard(throttle, now, config.CACHE_TTL_MS),
     partners,
     banks,
     keys,

@@ -1,0 +1,67 @@
+/**
+ * One load generator run, in its own process so that it never shares an event loop with the server it
+ * measures. Input: a JSON LoadSpec as the first argument. Output: one JSON LoadResult line on stdout.
+ */
+import { readFileSync } from 'node:fs';
+import autocannon, { type Request } from 'autocannon';
+
+export interface LoadSpec {
+  url: string;
+  method: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+  connections: number;
+  durationSec: number;
+  /** A file of request paths, one per line, each used once (fresh JWEs); cycles if exhausted. */
+  pathsFile?: string;
+}
+
+export interface LoadResult {
+  ok: number;
+  failed: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  statuses: Record<string, number>;
+}
+
+const spec = JSON.parse(process.argv[2]!) as LoadSpec;
+const paths = spec.pathsFile ? readFileSync(spec.pathsFile, 'utf8').split('\n').filter(Boolean) : undefined;
+let next = 0;
+const statuses: Record<string, number> = {};
+
+const instance = autocannon(
+  {
+    url: spec.url,
+    method: spec.method,
+    connections: spec.connections,
+    duration: spec.durationSec,
+    headers: spec.headers ?? {},
+    ...(spec.body !== undefined ? { body: spec.body } : {}),
+    ...(paths
+      ? {
+          requests: [
+            {
+              setupRequest: (request: Request): Request => ({ ...request, path: paths[next++ % paths.length]! }),
+            },
+          ],
+        }
+      : {}),
+  },
+  (error, result) => {
+    if (error) throw error;
+    const ok = result['2xx'];
+    const output: LoadResult = {
+      ok,
+      failed: result.non2xx + result.errors + result.timeouts,
+      rps: Math.round(ok / result.duration),
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      statuses,
+    };
+    process.stdout.write(`${JSON.stringify(output)}\n`);
+  },
+);
+instance.on('response', (_client: unknown, statusCode: number) => {
+  statuses[statusCode] = (statuses[statusCode] ?? 0) + 1;
+});
