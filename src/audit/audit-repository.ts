@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { AuditEntry, StoredAuditEntry } from './audit-entry.js';
 
@@ -26,22 +26,25 @@ export function createAuditRepository(db: Kysely<Database>): AuditRepository {
   return {
     async append(entries) {
       if (entries.length === 0) return;
-      await db
-        .insertInto('audit_log')
-        .values(
-          entries.map((entry) => ({
-            at: entry.at,
-            action: entry.action,
-            outcome: entry.outcome,
-            status: entry.status,
-            partner: entry.partner,
-            client_address: entry.clientAddress,
-            reason: entry.reason,
-            request_id: entry.requestId,
-            details: entry.details === null ? null : JSON.stringify(entry.details),
-          })),
-        )
-        .execute();
+      // The whole batch travels as one JSON parameter: one serialization in Node instead of ten parameters
+      // per row, which matters when every banks call is audited.
+      const rows = JSON.stringify(
+        entries.map((entry) => ({
+          at: entry.at.toISOString(),
+          action: entry.action,
+          outcome: entry.outcome,
+          status: entry.status,
+          partner: entry.partner,
+          client_address: entry.clientAddress,
+          reason: entry.reason,
+          request_id: entry.requestId,
+          details: entry.details,
+        })),
+      );
+      await sql`insert into audit_log (at, action, outcome, status, partner, client_address, reason, request_id, details)
+        select at, action, outcome, status, partner, client_address, reason, request_id, details
+        from jsonb_to_recordset(${rows}::jsonb) as entry(at timestamptz, action text, outcome text, status integer, partner text,
+          client_address text, reason text, request_id text, details jsonb)`.execute(db);
     },
     async query(query) {
       let select = db.selectFrom('audit_log').selectAll();

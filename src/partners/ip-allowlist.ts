@@ -40,15 +40,44 @@ function networkAddress(address: ipaddr.IPv4 | ipaddr.IPv6, prefix: number): ipa
  * it carries. An empty allowlist allows nothing.
  */
 export function isAddressAllowed(clientAddress: string, allowlist: readonly string[]): boolean {
-  if (allowlist.length === 0 || !ipaddr.isValid(clientAddress)) return false;
-  const address = ipaddr.process(clientAddress);
+  if (allowlist.length === 0) return false;
+  const address = parsedAddress(clientAddress);
+  if (address === null) return false;
   for (const entry of allowlist) {
-    try {
-      const range = ipaddr.parseCIDR(entry);
-      if (range[0].kind() === address.kind() && address.match(range)) return true;
-    } catch {
-      // A stored entry is always normalized; an unparsable one simply matches nothing.
-    }
+    const range = parsedCidr(entry);
+    if (range !== null && range[0].kind() === address.kind() && address.match(range)) return true;
   }
   return false;
+}
+
+type Address = ipaddr.IPv4 | ipaddr.IPv6;
+
+// Parsing is most of the cost of this check, and the same few addresses and rules come back on every
+// request: both are memoized, in maps bounded so that a flood of distinct addresses cannot grow them.
+const MEMO_LIMIT = 10_000;
+const addresses = new Map<string, Address | null>();
+const cidrs = new Map<string, [Address, number] | null>();
+
+function memo<T>(cache: Map<string, T>, key: string, compute: () => T): T {
+  const known = cache.get(key);
+  if (known !== undefined) return known;
+  const value = compute();
+  if (cache.size >= MEMO_LIMIT) cache.clear();
+  cache.set(key, value);
+  return value;
+}
+
+function parsedAddress(text: string): Address | null {
+  return memo(addresses, text, () => (ipaddr.isValid(text) ? ipaddr.process(text) : null));
+}
+
+function parsedCidr(text: string): [Address, number] | null {
+  return memo(cidrs, text, () => {
+    try {
+      return ipaddr.parseCIDR(text);
+    } catch {
+      // A stored entry is always normalized; an unparsable one simply matches nothing.
+      return null;
+    }
+  });
 }

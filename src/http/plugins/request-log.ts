@@ -55,6 +55,7 @@ export function redactUrl(url: string): string {
 export const requestLog = fp(
   async (app: FastifyInstance) => {
     app.addHook('onResponse', async (request: FastifyRequest, reply) => {
+      if (!(request.log as unknown as { isLevelEnabled(level: string): boolean }).isLevelEnabled('info')) return;
       request.log.info(
         {
           method: request.method,
