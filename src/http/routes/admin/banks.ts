@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
 import type { Gateway } from '../../../gateway.js';
 import { ErrorBody } from '../error-body.js';
+import { previewBankImport } from './bank-import-preview.js';
 
 export const AdminBank = Type.Object({
   bic: Type.String(),
@@ -22,7 +23,10 @@ export const BankChangesResponse = Type.Object({
   removed: Type.Array(Type.String()),
 });
 
-const ImportQuery = Type.Object({ mode: Type.Optional(Type.Union([Type.Literal('replace'), Type.Literal('merge')])) });
+const ImportQuery = Type.Object({
+  mode: Type.Optional(Type.Union([Type.Literal('replace'), Type.Literal('merge')])),
+  dryRun: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')], { description: 'true: report what the import would do, change nothing' })),
+});
 const BicParams = Type.Object({ bic: Type.String() });
 const errorResponses = { '4xx': ErrorBody, '5xx': ErrorBody };
 
@@ -68,7 +72,13 @@ export async function adminBankRoutes(app: FastifyInstance, { gateway }: { gatew
       },
       async (request) => {
         const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-        const mode = (request.query as Static<typeof ImportQuery>).mode ?? 'replace';
+        const query = request.query as Static<typeof ImportQuery>;
+        const mode = query.mode ?? 'replace';
+        if (query.dryRun === 'true') {
+          const preview = previewBankImport(body, request.headers['content-type'], mode, await banks.list());
+          request.auditDetails = { mode, dryRun: true, received: preview.received };
+          return preview;
+        }
         const report = await banks.importFile(body, request.headers['content-type'], mode);
         request.auditDetails = { mode, ...report };
         return report;
