@@ -10,6 +10,7 @@ import { securityHeaders } from './plugins/security-headers.js';
 import { adminAuditRoutes } from './routes/admin/audit.js';
 import { adminBankRoutes } from './routes/admin/banks.js';
 import { adminKeyRoutes } from './routes/admin/keys.js';
+import { adminPartnerActivityRoutes } from './routes/admin/partner-activity.js';
 import { adminPartnerRoutes } from './routes/admin/partners.js';
 
 export interface AdminAppDependencies {
@@ -33,5 +34,6 @@ export async function buildAdminApp({ gateway, logger, adminToken }: AdminAppDep
   await app.register(adminBankRoutes, { gateway });
   await app.register(adminKeyRoutes, { gateway });
   await app.register(adminAuditRoutes, { gateway });
+  await app.register(adminPartnerActivityRoutes, { gateway });
   return app;
 }
