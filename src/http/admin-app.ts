@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Gateway } from '../gateway.js';
 import { fastifyOptions } from './app.js';
 import { adminAuth } from './plugins/admin-auth.js';
+import { adminConsole } from './plugins/admin-console.js';
 import { auditTrail } from './plugins/audit-trail.js';
 import { errorHandler } from './plugins/error-handler.js';
 import { requestLog } from './plugins/request-log.js';
@@ -35,5 +36,6 @@ export async function buildAdminApp({ gateway, logger, adminToken }: AdminAppDep
   await app.register(adminKeyRoutes, { gateway });
   await app.register(adminAuditRoutes, { gateway });
   await app.register(adminPartnerActivityRoutes, { gateway });
+  await app.register(adminConsole, {});
   return app;
 }
