@@ -1,0 +1,87 @@
+import type { ComponentChildren, JSX } from 'preact';
+import { ApiError, type Problem } from '../api';
+
+/** Messages by form field, plus those that concern the form as a whole. */
+export interface FormErrors {
+  fields: Record<string, string[]>;
+  form: string[];
+}
+
+export const noErrors: FormErrors = { fields: {}, form: [] };
+
+export function hasErrors(errors: FormErrors): boolean {
+  return errors.form.length > 0 || Object.values(errors.fields).some((messages) => messages.length > 0);
+}
+
+/** The field a problem concerns, by the root of its path: `ipAllowlist[1]` → ipAllowlist, `body.bic` → bic. */
+function rootField(field: string): string {
+  return field.replace(/^body\./, '').replace(/[[.].*$/, '');
+}
+
+/**
+ * Sorts an API error's problems onto the form's fields; what names no field of the form goes above the form
+ * with the API's description. A refusal without a list (409 "already exists") goes to `conflictField` when
+ * given, else above the form.
+ */
+export function errorsFrom(error: unknown, fields: readonly string[], conflictField?: string): FormErrors {
+  if (!(error instanceof ApiError)) return { fields: {}, form: [error instanceof Error ? error.message : String(error)] };
+  if (error.problems.length === 0) {
+    if (conflictField && error.status === 409) return { fields: { [conflictField]: [error.description] }, form: [] };
+    return { fields: {}, form: [error.description] };
+  }
+  const result: FormErrors = { fields: {}, form: [] };
+  const leftOver: Problem[] = [];
+  for (const problem of error.problems) {
+    const field = problem.field === undefined ? undefined : rootField(problem.field);
+    if (field !== undefined && fields.includes(field)) (result.fields[field] ??= []).push(problem.message);
+    else leftOver.push(problem);
+  }
+  result.form = leftOver.length > 0 ? [error.description, ...leftOver.map(describeProblem)] : ['Correct the fields marked below.'];
+  return result;
+}
+
+export function describeProblem(problem: Problem): string {
+  const where = problem.field ?? (problem.line !== undefined ? `line ${problem.line}` : undefined);
+  return where ? `${where}: ${problem.message}` : problem.message;
+}
+
+/** The form-level errors, announced when they appear. */
+export function FormAlert({ errors, title = 'This could not be saved' }: { errors: string[]; title?: string }) {
+  if (errors.length === 0) return null;
+  return (
+    <div class="alert" role="alert">
+      <p class="alert-title">{title}</p>
+      {errors.length === 1 ? <p>{errors[0]}</p> : <ul>{errors.map((message) => <li>{message}</li>)}</ul>}
+    </div>
+  );
+}
+
+interface FieldProps {
+  id: string;
+  label: string;
+  hint?: ComponentChildren;
+  errors?: string[] | undefined;
+  /** Renders the control with the attributes that tie it to its label, hint and errors. */
+  children: (control: { id: string; 'aria-describedby'?: string; 'aria-invalid'?: 'true' }) => JSX.Element;
+}
+
+/** A labelled control with its hint and, right below it, the messages about its value. */
+export function Field({ id, label, hint, errors = [], children }: FieldProps) {
+  const describedBy = [hint ? `${id}-hint` : '', errors.length > 0 ? `${id}-error` : ''].filter(Boolean).join(' ');
+  return (
+    <div class={`field${errors.length > 0 ? ' field-invalid' : ''}`}>
+      <label for={id}>{label}</label>
+      {hint && (
+        <p class="hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      )}
+      {children({ id, ...(describedBy ? { 'aria-describedby': describedBy } : {}), ...(errors.length > 0 ? { 'aria-invalid': 'true' as const } : {}) })}
+      {errors.length > 0 && (
+        <div class="field-error" id={`${id}-error`} data-field-error={id}>
+          {errors.length === 1 ? <p>{errors[0]}</p> : <ul>{errors.map((message) => <li>{message}</li>)}</ul>}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,165 @@
+import { useState } from 'preact/hooks';
+import { ApiError, type AuditPage as AuditPageBody, call, withQuery } from '../api';
+import { AuditTable } from '../components/audit-table';
+import { errorsFrom, Field, FormAlert, type FormErrors, noErrors } from '../components/forms';
+import { PageTitle, useLoad } from '../components/page';
+import { navigate } from '../router';
+
+const ACTIONS = ['login', 'refresh', 'logout', 'banks', 'partner.create', 'partner.update', 'partner.delete', 'bank.add', 'bank.remove', 'banks.replace', 'banks.import', 'key.rotate'];
+const REASONS = [
+  'unknown_partner',
+  'wrong_password',
+  'blocked',
+  'ip_not_allowed',
+  'reward_type_unavailable',
+  'throttled',
+  'undecryptable',
+  'unknown_kid',
+  'iat_out_of_window',
+  'replayed_jti',
+  'invalid_token',
+  'token_revoked',
+  'invalid_refresh_token',
+  'refresh_token_reused',
+  'partner_mismatch',
+  'validation_failed',
+];
+const FILTERS = ['partner', 'outcome', 'action', 'reason', 'from', 'to', 'limit'] as const;
+type Filters = Record<(typeof FILTERS)[number], string>;
+
+/**
+ * The audit trail, newest first, with the API's filters. The filters and the page live in the address
+ * (`#/audit?partner=acme&outcome=failure&cursor=…`), so a search can be bookmarked and Back goes to the
+ * newer page.
+ */
+export function AuditPage({ query }: { query: URLSearchParams }) {
+  const applied = Object.fromEntries(FILTERS.map((name) => [name, query.get(name) ?? ''])) as Filters;
+  const cursor = query.get('cursor') ?? '';
+  const key = query.toString();
+  const page = useLoad(() => call<AuditPageBody>('GET', withQuery('/admin/v1/audit', { ...applied, limit: applied.limit || '50', cursor })), key);
+  const apiErrors: FormErrors = page.error ? errorsFrom(page.error, FILTERS) : noErrors;
+
+  return (
+    <>
+      <PageTitle title="Audit" />
+      <FilterForm key={key} applied={applied} apiErrors={apiErrors} />
+      {page.loading && page.data === undefined && <p aria-busy="true">Loading the audit trail…</p>}
+      {page.error && !(page.error instanceof ApiError && page.error.problems.length > 0) && <FormAlert errors={[page.error.description]} title="The audit trail could not be loaded" />}
+      {page.data && !page.error && (
+        <>
+          <p class="count" aria-live="polite">
+            {page.data.entries.length === 0 ? 'No entries match.' : `${page.data.entries.length} entr${page.data.entries.length === 1 ? 'y' : 'ies'}${cursor ? ', older page' : ''}.`}
+          </p>
+          <AuditTable entries={page.data.entries} caption="Audit entries, newest first" />
+          <nav class="pager" aria-label="Audit pages">
+            {cursor && <a href={auditHref(applied, '')}>Newest entries</a>}
+            {page.data.nextCursor && <a href={auditHref(applied, page.data.nextCursor)}>Older entries</a>}
+          </nav>
+        </>
+      )}
+    </>
+  );
+}
+
+function auditHref(filters: Filters, cursor: string): string {
+  const search = new URLSearchParams();
+  for (const name of FILTERS) if (filters[name]) search.set(name, filters[name]);
+  if (cursor) search.set('cursor', cursor);
+  const text = search.toString();
+  return text ? `#/audit?${text}` : '#/audit';
+}
+
+/** `2024-05-01T10:00:00.000Z` ↔ what a datetime-local input holds, in the browser's time zone. */
+function toLocalInput(iso: string): string {
+  const date = new Date(iso);
+  if (!iso || Number.isNaN(date.getTime())) return '';
+  const local = new Date(date.getTime() - date.getTimezoneOffset() * 60_000);
+  return local.toISOString().slice(0, 16);
+}
+
+function fromLocalInput(value: string): string {
+  if (!value) return '';
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? value : date.toISOString();
+}
+
+function FilterForm({ applied, apiErrors }: { applied: Filters; apiErrors: FormErrors }) {
+  const [values, setValues] = useState<Filters>({ ...applied, from: toLocalInput(applied.from), to: toLocalInput(applied.to) });
+  const [errors, setErrors] = useState<FormErrors>(noErrors);
+  const shown = errors === noErrors ? apiErrors : errors;
+  const set = (name: keyof Filters) => (event: Event) => setValues({ ...values, [name]: (event.currentTarget as HTMLInputElement).value });
+
+  function submit(event: Event) {
+    event.preventDefault();
+    const next: Filters = { ...values, partner: values.partner.trim(), reason: values.reason.trim(), from: fromLocalInput(values.from), to: fromLocalInput(values.to) };
+    if (next.from && next.to && next.from >= next.to) {
+      setErrors({ fields: { to: ['must be later than From'] }, form: [] });
+      return;
+    }
+    setErrors(noErrors);
+    navigate(auditHref(next, ''));
+  }
+
+  return (
+    <form class="filters audit-filters" role="search" aria-label="Audit filters" onSubmit={submit} noValidate>
+      <FormAlert errors={shown.form} title="The search was refused" />
+      <Field id="audit-partner" label="Partner" errors={shown.fields.partner}>
+        {(control) => <input {...control} spellcheck={false} value={values.partner} onInput={set('partner')} />}
+      </Field>
+      <Field id="audit-outcome" label="Outcome" errors={shown.fields.outcome}>
+        {(control) => (
+          <select {...control} value={values.outcome} onChange={set('outcome')}>
+            <option value="">Any</option>
+            <option value="success">Success</option>
+            <option value="failure">Failure</option>
+          </select>
+        )}
+      </Field>
+      <Field id="audit-action" label="Action" errors={shown.fields.action}>
+        {(control) => (
+          <select {...control} value={values.action} onChange={set('action')}>
+            <option value="">Any</option>
+            {ACTIONS.map((action) => (
+              <option key={action} value={action}>
+                {action}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <Field id="audit-reason" label="Reason" errors={shown.fields.reason}>
+        {(control) => <input {...control} list="audit-reasons" spellcheck={false} value={values.reason} onInput={set('reason')} />}
+      </Field>
+      <datalist id="audit-reasons">
+        {REASONS.map((reason) => (
+          <option key={reason} value={reason} />
+        ))}
+      </datalist>
+      <Field id="audit-from" label="From" errors={shown.fields.from}>
+        {(control) => <input {...control} type="datetime-local" value={values.from} onInput={set('from')} />}
+      </Field>
+      <Field id="audit-to" label="To (before)" errors={shown.fields.to}>
+        {(control) => <input {...control} type="datetime-local" value={values.to} onInput={set('to')} />}
+      </Field>
+      <Field id="audit-limit" label="Per page" errors={shown.fields.limit}>
+        {(control) => (
+          <select {...control} value={values.limit || '50'} onChange={set('limit')}>
+            {['25', '50', '100', '500'].map((limit) => (
+              <option key={limit} value={limit}>
+                {limit}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <div class="actions">
+        <button type="submit" class="primary">
+          Search
+        </button>
+        <a class="button" href="#/audit">
+          Clear
+        </a>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,116 @@
+import { useState } from 'preact/hooks';
+import { announce } from '../announce';
+import { call, type Key } from '../api';
+import { ConfirmDialog } from '../components/confirm-dialog';
+import { errorsFrom, FormAlert } from '../components/forms';
+import { LoadState, PageTitle, useLoad } from '../components/page';
+import { Time } from '../components/time';
+
+const USES = {
+  sig: {
+    name: 'signing',
+    purpose: 'signs access tokens (ES256)',
+    grace: 'The retired key keeps verifying the tokens it signed until they expire (token lifetime + 60 s), then drops out of the JWKS.',
+  },
+  enc: {
+    name: 'encryption',
+    purpose: 'decrypts the partnerPassword JWEs partners encrypt to it (RSA-OAEP-256)',
+    grace: 'The retired key keeps decrypting for its grace period (ENC_KEY_GRACE, 7 days by default), so partners that cached the JWKS keep working; then it drops out.',
+  },
+} as const;
+
+/** The keys in service, newest first, and their rotation. */
+export function KeysPage() {
+  const keys = useLoad(() => call<{ keys: Key[] }>('GET', '/admin/v1/keys').then((body) => body.keys), 'keys');
+  const [rotating, setRotating] = useState<'sig' | 'enc' | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string[]>([]);
+
+  async function rotate(use: 'sig' | 'enc') {
+    setBusy(true);
+    setError([]);
+    try {
+      const key = await call<Key>('POST', '/admin/v1/keys/rotate', { use });
+      announce(`A new ${USES[use].name} key is active: ${key.kid}.`);
+      await keys.reload();
+    } catch (failure) {
+      setError(errorsFrom(failure, []).form);
+    } finally {
+      setBusy(false);
+      setRotating(null);
+    }
+  }
+
+  const sorted = [...(keys.data ?? [])].sort((a, b) => Number(b.active) - Number(a.active) || b.createdAt.localeCompare(a.createdAt));
+  return (
+    <>
+      <PageTitle title="Keys" />
+      <p>The keys live in the database, their private halves sealed under MASTER_KEY; this page never sees a private half.</p>
+      <FormAlert errors={error} title="The key was not rotated" />
+      <div class="actions">
+        {(['sig', 'enc'] as const).map((use) => (
+          <button key={use} type="button" onClick={() => setRotating(use)}>
+            Rotate the {USES[use].name} key…
+          </button>
+        ))}
+      </div>
+      <LoadState loaded={keys} what="keys" />
+      {keys.data && (
+        <div class="table-scroll">
+          <table>
+            <caption class="visually-hidden">Keys in service</caption>
+            <thead>
+              <tr>
+                <th scope="col">Key id (kid)</th>
+                <th scope="col">Use</th>
+                <th scope="col">Algorithm</th>
+                <th scope="col">State</th>
+                <th scope="col">Created</th>
+                <th scope="col">Retired</th>
+                <th scope="col">Usable until</th>
+              </tr>
+            </thead>
+            <tbody>
+              {sorted.map((key) => (
+                <tr key={key.kid}>
+                  <th scope="row">
+                    <code>{key.kid}</code>
+                  </th>
+                  <td>{USES[key.use].name}</td>
+                  <td>{key.alg}</td>
+                  <td>
+                    <span class={`badge ${key.active ? 'badge-active' : 'badge-retired'}`}>{key.active ? 'active' : 'retired'}</span>
+                  </td>
+                  <td>
+                    <Time value={key.createdAt} />
+                  </td>
+                  <td>
+                    <Time value={key.retiredAt} />
+                  </td>
+                  <td>{key.active ? <span class="muted">while active</span> : <Time value={key.usableUntil} />}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <ConfirmDialog
+        open={rotating !== null}
+        title={`Rotate the ${rotating ? USES[rotating].name : ''} key?`}
+        confirmLabel="Rotate now"
+        busy={busy}
+        onConfirm={() => rotating && void rotate(rotating)}
+        onCancel={() => setRotating(null)}
+      >
+        {rotating && (
+          <>
+            <p>
+              A new key that {USES[rotating].purpose} becomes active at once, on every instance.
+            </p>
+            <p>{USES[rotating].grace}</p>
+          </>
+        )}
+      </ConfirmDialog>
+    </>
+  );
+}

@@ -1,0 +1,101 @@
+import { useState } from 'preact/hooks';
+import { announce } from '../announce';
+import { call, type Partner } from '../api';
+import { allowlistProblems, splitAllowlist } from '../cidr';
+import { errorsFrom, Field, FormAlert, type FormErrors, hasErrors, noErrors } from '../components/forms';
+import { PageTitle } from '../components/page';
+import { ShownOnce } from '../components/secret';
+import { generatePassword } from '../password';
+import { LOGIN_PATTERN, rewardTypeProblems, splitRewardTypes } from '../reward-types';
+import { navigate, partnerHref } from '../router';
+
+export const ALLOWLIST_HINT = 'One address or CIDR per line (203.0.113.7, 203.0.113.0/24, 2001:db8::/32). An empty list allows no address.';
+export const REWARDS_HINT = 'Separated by commas. The banks operation needs sbp.';
+
+/** A new partner, with a strong password generated here and shown once. */
+export function NewPartnerPage() {
+  const [login, setLogin] = useState('');
+  const [allowlist, setAllowlist] = useState('');
+  const [rewards, setRewards] = useState('sbp');
+  const [status, setStatus] = useState<'active' | 'blocked'>('active');
+  const [errors, setErrors] = useState<FormErrors>(noErrors);
+  const [busy, setBusy] = useState(false);
+  const [created, setCreated] = useState<{ partner: Partner; password: string } | null>(null);
+
+  async function submit(event: Event) {
+    event.preventDefault();
+    const ipAllowlist = splitAllowlist(allowlist);
+    const rewardTypes = splitRewardTypes(rewards);
+    const checked: FormErrors = { fields: {}, form: [] };
+    if (!LOGIN_PATTERN.test(login.trim())) {
+      checked.fields.login = ['3 to 64 characters: letters, digits and . _ @ -, starting with a letter or digit.'];
+    }
+    const badEntries = allowlistProblems(ipAllowlist);
+    if (badEntries.length > 0) checked.fields.ipAllowlist = badEntries;
+    const badTypes = rewardTypeProblems(rewardTypes);
+    if (badTypes.length > 0) checked.fields.rewardTypes = badTypes;
+    if (hasErrors(checked)) {
+      setErrors({ ...checked, form: ['Correct the fields marked below.'] });
+      return;
+    }
+    setErrors(noErrors);
+    setBusy(true);
+    const password = generatePassword();
+    try {
+      const partner = await call<Partner>('POST', '/admin/v1/partners', { login: login.trim(), password, ipAllowlist, rewardTypes, status });
+      setCreated({ partner, password });
+      announce(`Partner ${partner.login} was created.`);
+    } catch (error) {
+      setErrors(errorsFrom(error, ['login', 'ipAllowlist', 'rewardTypes', 'status', 'password'], 'login'));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  if (created) {
+    return (
+      <>
+        <PageTitle title={`Partner ${created.partner.login} created`} />
+        <ShownOnce label={`Password of ${created.partner.login}`} secret={created.password} onDone={() => navigate(partnerHref(created.partner.login))} />
+      </>
+    );
+  }
+
+  return (
+    <>
+      <PageTitle title="New partner" />
+      <p>
+        The partner's password is generated when you create it (24 random characters) and shown once.
+      </p>
+      <FormAlert errors={errors.form} title="The partner was not created" />
+      <form onSubmit={submit} noValidate class="form">
+        <Field id="login" label="Login" hint="3 to 64 characters: letters, digits and . _ @ -" errors={errors.fields.login}>
+          {(control) => <input {...control} autoComplete="off" spellcheck={false} value={login} onInput={(event) => setLogin(event.currentTarget.value)} />}
+        </Field>
+        <Field id="ipAllowlist" label="IP allowlist" hint={ALLOWLIST_HINT} errors={errors.fields.ipAllowlist}>
+          {(control) => <textarea {...control} rows={4} spellcheck={false} value={allowlist} onInput={(event) => setAllowlist(event.currentTarget.value)} />}
+        </Field>
+        <Field id="rewardTypes" label="Reward types" hint={REWARDS_HINT} errors={errors.fields.rewardTypes}>
+          {(control) => <input {...control} spellcheck={false} value={rewards} onInput={(event) => setRewards(event.currentTarget.value)} />}
+        </Field>
+        <Field id="status" label="Status" errors={errors.fields.status}>
+          {(control) => (
+            <select {...control} value={status} onChange={(event) => setStatus(event.currentTarget.value as 'active' | 'blocked')}>
+              <option value="active">Active: may call the API</option>
+              <option value="blocked">Blocked: refused until unblocked</option>
+            </select>
+          )}
+        </Field>
+        {errors.fields.password && <FormAlert errors={errors.fields.password} />}
+        <div class="actions">
+          <button type="submit" class="primary" disabled={busy}>
+            {busy ? 'Creating…' : 'Create partner'}
+          </button>
+          <a class="button" href="#/partners">
+            Cancel
+          </a>
+        </div>
+      </form>
+    </>
+  );
+}
