@@ -28,17 +28,19 @@ export interface Loaded<T> {
 
 /** Loads what a page shows, again whenever `key` changes or `reload` is called. */
 export function useLoad<T>(load: () => Promise<T>, key: string): Loaded<T> {
-  const [state, setState] = useState<{ data: T | undefined; error: ApiError | undefined; loading: boolean }>({ data: undefined, error: undefined, loading: true });
+  const [state, setState] = useState<{ key: string; data: T | undefined; error: ApiError | undefined; loading: boolean }>({ key, data: undefined, error: undefined, loading: true });
   const generation = useRef(0);
   const reload = useCallback(async () => {
     const mine = ++generation.current;
-    setState((previous) => ({ ...previous, loading: true }));
+    // Reloading the same thing keeps it on screen meanwhile; something else (another page of the audit trail)
+    // is not shown until it has arrived.
+    setState((previous) => (previous.key === key ? { ...previous, loading: true } : { key, data: undefined, error: undefined, loading: true }));
     try {
       const data = await load();
-      if (mine === generation.current) setState({ data, error: undefined, loading: false });
+      if (mine === generation.current) setState({ key, data, error: undefined, loading: false });
     } catch (error) {
       const failure = error instanceof ApiError ? error : new ApiError(0, String(error));
-      if (mine === generation.current) setState((previous) => ({ data: previous.data, error: failure, loading: false }));
+      if (mine === generation.current) setState((previous) => ({ key, data: previous.key === key ? previous.data : undefined, error: failure, loading: false }));
     }
     // `load` is a new closure on every render; `key` says when what it loads has changed.
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -46,7 +48,9 @@ export function useLoad<T>(load: () => Promise<T>, key: string): Loaded<T> {
   useEffect(() => {
     void reload();
   }, [reload]);
-  return { ...state, reload };
+  // Until the effect has run for a new key, what is in state belongs to the old one.
+  if (state.key !== key) return { data: undefined, error: undefined, loading: true, reload };
+  return { data: state.data, error: state.error, loading: state.loading, reload };
 }
 
 /** What a page shows while loading, or when loading failed. */
