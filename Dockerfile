@@ -1,0 +1,30 @@
+# The Partner Gateway as a production image: the build stage installs everything and compiles (the root
+# `prepare` script runs the TypeScript build); the runtime stage installs production dependencies only,
+# without lifecycle scripts (`prepare` would need TypeScript), and takes the compiled output from the build.
+
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+# The whole context (.dockerignore keeps node_modules, dist, data and secrets out): whatever the build script
+# compiles is here. `npm ci` runs `prepare`, which builds the client and the gateway into packages/client/dist/
+# and dist/.
+COPY . .
+RUN npm ci --no-audit --no-fund
+
+FROM node:20-bookworm-slim AS runtime
+ENV NODE_ENV=production
+WORKDIR /app
+COPY package.json package-lock.json ./
+COPY packages/client/package.json packages/client/
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+COPY --from=build /app/dist dist
+COPY --from=build /app/packages/client/dist packages/client/dist
+COPY bin bin
+# The bank registry is filled from seeds/sbp-banks.json on first start.
+COPY seeds seeds
+# DATA_DIR (default ./data) is only used by the embedded database; it must be writable by the runtime user.
+RUN mkdir -p data && chown node:node data
+USER node
+EXPOSE 8080 8081
+HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+CMD ["node", "dist/src/main.js"]
