@@ -1,0 +1,315 @@
+/**
+ * `npm run soak`: a bounded soak test. The production build (`npm run soak` builds it first), in production
+ * mode, on PostgreSQL in a schema of its own (BENCH_DATABASE_URL, else TEST_DATABASE_URL, else the local test
+ * database), under a moderate mixed load for SOAK_MINUTES (default 10): bearer-token banks calls,
+ * encrypted-password banks calls with fresh JWEs, logins and a chain of refreshes. The HTTP load comes from
+ * autocannon in separate processes (one per kind, restarted every round so that the JWEs stay fresh and the
+ * access token never expires); the refresh chain runs here, one at a time. The gateway's RSS is sampled
+ * every 10 s from /proc/<pid>/status.
+ *
+ * It prints requests served, errors (any non-2xx or socket error: must be 0), RSS at minute 1 and at the end
+ * and the growth between them (must be under 10 %), writes bench/soak-results.json, and exits 1 when a
+ * target is missed. It stops by itself (a watchdog ends it a few minutes after its planned end) and talks to
+ * 127.0.0.1 only: it refuses a database elsewhere.
+ *
+ * `node --import tsx bench/soak.ts --load '<spec>'` is the load process: bench/load.ts's LoadSpec plus a
+ * `rate` (requests per second over all connections), which bench/load.ts has no way to set; it prints one
+ * LoadResult line, as bench/load.ts does.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import autocannon, { type Request } from 'autocannon';
+import { CompactEncrypt, importJWK, type JWK } from 'jose';
+import pg from 'pg';
+import { projectFile } from '../src/project-root.js';
+import type { LoadResult, LoadSpec } from './load.js';
+
+type SoakLoadSpec = LoadSpec & { rate: number };
+
+if (process.argv[2] === '--load') runLoad(JSON.parse(process.argv[3]!) as SoakLoadSpec);
+else await soak();
+
+/** The load process: autocannon at a fixed overall rate, one LoadResult line on stdout. */
+function runLoad(spec: SoakLoadSpec): void {
+  const paths = spec.pathsFile ? readFileSync(spec.pathsFile, 'utf8').split('\n').filter(Boolean) : undefined;
+  let next = 0;
+  const statuses: Record<string, number> = {};
+  const instance = autocannon(
+    {
+      url: spec.url,
+      method: spec.method,
+      connections: spec.connections,
+      duration: spec.durationSec,
+      overallRate: spec.rate,
+      headers: spec.headers ?? {},
+      ...(spec.body !== undefined ? { body: spec.body } : {}),
+      ...(paths ? { requests: [{ setupRequest: (request: Request): Request => ({ ...request, path: paths[next++ % paths.length]! }) }] } : {}),
+    },
+    (error, result) => {
+      if (error) throw error;
+      const ok = result['2xx'];
+      const output: LoadResult = {
+        ok,
+        failed: result.non2xx + result.errors + result.timeouts,
+        rps: Math.round(ok / result.duration),
+        p50: result.latency.p50,
+        p99: result.latency.p99,
+        statuses,
+      };
+      process.stdout.write(`${JSON.stringify(output)}\n`);
+    },
+  );
+  instance.on('response', (_client: unknown, statusCode: number) => {
+    statuses[statusCode] = (statuses[statusCode] ?? 0) + 1;
+  });
+}
+
+async function soak(): Promise<void> {
+  const MINUTES = Number(process.env.SOAK_MINUTES ?? 10);
+  if (!(MINUTES >= 2)) throw new Error('SOAK_MINUTES must be at least 2 (RSS is compared from minute 1 on)');
+  const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const databaseHost = new URL(DATABASE_URL).hostname;
+  if (!['127.0.0.1', 'localhost', '[::1]'].includes(databaseHost)) {
+    throw new Error(`the soak talks to 127.0.0.1 only; the database is on ${databaseHost}`);
+  }
+  const SCHEMA = `soak_${randomBytes(4).toString('hex')}`;
+  const ADMIN_TOKEN = randomBytes(24).toString('hex');
+  const PASSWORD = 'soak partner password';
+  const LOGIN = 'soak';
+  const ROUND_SEC = 30;
+  const SAMPLE_MS = 10_000;
+  /** Requests per second of each kind: moderate, far under the gateway's capacity (docs/performance.md). */
+  const RATES = { bearerBanks: 100, encryptedBanks: 40, login: 4, refresh: 1 };
+  const tsx = ['--import', 'tsx'];
+
+  const children = new Set<ChildProcess>();
+  let schemaCreated = false;
+  let schemaDropped = false;
+  const workDir = mkdtempSync(join(tmpdir(), 'soak-'));
+  process.on('exit', () => {
+    for (const child of children) child.kill('SIGKILL');
+    if (schemaCreated && !schemaDropped) spawn('psql', [DATABASE_URL, '-c', `drop schema if exists ${SCHEMA} cascade`], { stdio: 'ignore', detached: true }).unref();
+    rmSync(workDir, { recursive: true, force: true });
+  });
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => process.exit(130));
+  // The watchdog: whatever happens, the soak ends a few minutes after its planned end.
+  setTimeout(() => {
+    process.stderr.write('soak: watchdog expired, stopping\n');
+    process.exit(1);
+  }, (MINUTES * 60 + 300) * 1000).unref();
+
+  const sql = async (text: string) => {
+    const client = new pg.Client({ connectionString: DATABASE_URL });
+    await client.connect();
+    try {
+      await client.query(text);
+    } finally {
+      await client.end();
+    }
+  };
+
+  // The gateway: production build, production mode, its own schema, ports chosen by the system, and an
+  // environment of its settings only (nothing inherited, so no REDIS_URL or other host from the caller).
+  await sql(`create schema ${SCHEMA}`);
+  schemaCreated = true;
+  const gateway = spawn(process.execPath, [projectFile('dist/src/main.js')], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      NODE_ENV: 'production',
+      DATA_DIR: join(workDir, 'data'),
+      DATABASE_URL: `${DATABASE_URL}${DATABASE_URL.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${SCHEMA}`)}`,
+      MASTER_KEY: randomBytes(32).toString('hex'),
+      ADMIN_TOKEN,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      ADMIN_HOST: '127.0.0.1',
+      ADMIN_PORT: '0',
+      LOG_LEVEL: 'info',
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  children.add(gateway);
+  const gatewayExited = new Promise<number | null>((resolve) => gateway.once('exit', (code) => resolve(code)));
+  const logErrors: string[] = [];
+  const listening = new Promise<{ publicUrl: string; adminUrl: string }>((resolve, reject) => {
+    gateway.once('exit', (code) => reject(new Error(`the gateway exited with ${code} before listening`)));
+    createInterface({ input: gateway.stdout! }).on('line', (line) => {
+      let entry: { level?: number; msg?: string; publicUrl?: string; adminUrl?: string };
+      try {
+        entry = JSON.parse(line);
+      } catch {
+        return;
+      }
+      if (entry.msg === 'partner gateway listening' && entry.publicUrl && entry.adminUrl) resolve({ publicUrl: entry.publicUrl, adminUrl: entry.adminUrl });
+      if ((entry.level ?? 0) >= 50) logErrors.push(line.slice(0, 500));
+    });
+  });
+  const { publicUrl, adminUrl } = await listening;
+  for (const url of [publicUrl, adminUrl]) {
+    if (new URL(url).hostname !== '127.0.0.1') throw new Error(`the gateway listens on ${url}, not on 127.0.0.1`);
+  }
+  const pid = gateway.pid!;
+  const banksUrl = `${publicUrl}/partner/provider/sbp/banks/`;
+
+  const created = await fetch(`${adminUrl}/admin/v1/partners`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ login: LOGIN, password: PASSWORD, ipAllowlist: ['127.0.0.1'], rewardTypes: ['sbp'] }),
+  });
+  if (created.status !== 201) throw new Error(`cannot create the partner: ${created.status} ${await created.text()}`);
+
+  // What this process sends itself (logins for the round's token, the refresh chain) counts as load too.
+  const own = { ok: 0, failed: 0, statuses: {} as Record<string, number> };
+  const countOwn = (status: number | 'socket error') => {
+    own.statuses[status] = (own.statuses[status] ?? 0) + 1;
+    if (typeof status === 'number' && status >= 200 && status < 300) own.ok++;
+    else own.failed++;
+  };
+  async function post(path: string, body: unknown): Promise<{ access_token: string; refresh_token: string } | undefined> {
+    try {
+      const response = await fetch(`${publicUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      countOwn(response.status);
+      return response.ok ? ((await response.json()) as { access_token: string; refresh_token: string }) : undefined;
+    } catch {
+      countOwn('socket error');
+      return undefined;
+    }
+  }
+  const login = () => post('/api/v1/login/', { login: LOGIN, password: PASSWORD });
+
+  const { keys } = (await (await fetch(`${publicUrl}/.well-known/jwks.json`)).json()) as { keys: JWK[] };
+  const encJwk = keys.find((key) => key.use === 'enc')!;
+  const encKey = await importJWK(encJwk, 'RSA-OAEP-256');
+  async function jwePaths(count: number, round: number): Promise<string> {
+    const lines: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const jwe = await new CompactEncrypt(new TextEncoder().encode(PASSWORD))
+        .setProtectedHeader({ alg: 'RSA-OAEP-256', enc: 'A256GCM', kid: encJwk.kid!, iat: Math.floor(Date.now() / 1000), jti: randomUUID() })
+        .encrypt(encKey);
+      lines.push(`/partner/provider/sbp/banks/?partnerName=${LOGIN}&partnerPassword=${jwe}&useAuthByCert=Y`);
+    }
+    const file = join(workDir, `paths-${round}.txt`);
+    writeFileSync(file, lines.join('\n'));
+    return file;
+  }
+
+  function load(spec: SoakLoadSpec): Promise<LoadResult> {
+    const child = spawn(process.execPath, [...tsx, projectFile('bench/soak.ts'), '--load', JSON.stringify(spec)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    children.add(child);
+    return new Promise((resolve, reject) => {
+      let output = '';
+      child.stdout!.on('data', (chunk) => (output += String(chunk)));
+      child.once('exit', (code) => {
+        children.delete(child);
+        const line = output.split('\n').find((text) => text.startsWith('{'));
+        if (code === 0 && line) resolve(JSON.parse(line) as LoadResult);
+        else reject(new Error(`a load process exited with ${code}`));
+      });
+    });
+  }
+
+  const rssMb = () => Math.round((Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024) * 10) / 10;
+  const samples: Array<{ atSec: number; rssMb: number }> = [];
+  const startedAt = Date.now();
+  const sample = () => samples.push({ atSec: Math.round((Date.now() - startedAt) / 1000), rssMb: rssMb() });
+  sample();
+  const sampler = setInterval(sample, SAMPLE_MS);
+
+  // The refresh chain: one refresh a second, each spending the last refresh token (a failure starts a new chain).
+  let chain = (await login())?.refresh_token;
+  let refreshing = false;
+  const refresher = setInterval(() => {
+    if (refreshing) return;
+    refreshing = true;
+    (chain ? post('/api/v1/token/refresh/', { refresh_token: chain }) : login())
+      .then((session) => (chain = session?.refresh_token))
+      .finally(() => (refreshing = false));
+  }, 1000 / RATES.refresh);
+
+  const kinds: Record<string, { ok: number; failed: number; statuses: Record<string, number> }> = {};
+  const add = (kind: string, result: { ok: number; failed: number; statuses: Record<string, number> }) => {
+    const total = (kinds[kind] ??= { ok: 0, failed: 0, statuses: {} });
+    total.ok += result.ok;
+    total.failed += result.failed;
+    for (const [status, count] of Object.entries(result.statuses)) total.statuses[status] = (total.statuses[status] ?? 0) + count;
+  };
+
+  const endAt = startedAt + MINUTES * 60_000;
+  let round = 0;
+  let crashedLoads = 0;
+  while (Date.now() < endAt - 2_000) {
+    const durationSec = Math.max(1, Math.min(ROUND_SEC, Math.round((endAt - Date.now()) / 1000)));
+    const token = (await login())?.access_token;
+    const paths = await jwePaths(Math.ceil(RATES.encryptedBanks * durationSec * 1.5) + 20, round++);
+    const runs: Array<[string, Promise<LoadResult>]> = [
+      ['bearer banks', load({ url: banksUrl, method: 'POST', headers: { authorization: `Bearer ${token ?? 'none'}` }, connections: 4, durationSec, rate: RATES.bearerBanks })],
+      ['encrypted-password banks', load({ url: publicUrl, method: 'POST', connections: 4, durationSec, rate: RATES.encryptedBanks, pathsFile: paths })],
+      [
+        'login',
+        load({
+          url: `${publicUrl}/api/v1/login/`,
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ login: LOGIN, password: PASSWORD }),
+          connections: 2,
+          durationSec,
+          rate: RATES.login,
+        }),
+      ],
+    ];
+    for (const [kind, run] of runs) {
+      try {
+        add(kind, await run);
+      } catch (error) {
+        crashedLoads++;
+        process.stderr.write(`soak: ${kind}: ${(error as Error).message}\n`);
+      }
+    }
+    rmSync(paths, { force: true });
+    process.stderr.write(`soak: ${Math.round((Date.now() - startedAt) / 1000)} s, RSS ${rssMb()} MB\n`);
+  }
+  clearInterval(refresher);
+  while (refreshing) await new Promise((resolve) => setTimeout(resolve, 50));
+  // RSS is compared under load: the last sample taken while the load ran is "the end"; the one taken now,
+  // with the load stopped, is kept for the record.
+  clearInterval(sampler);
+  const end = samples.at(-1)!;
+  sample();
+  const afterLoad = samples.at(-1)!;
+  add('own logins and refreshes', own);
+
+  gateway.kill('SIGTERM');
+  const exitCode = await gatewayExited;
+  children.delete(gateway);
+  await sql(`drop schema ${SCHEMA} cascade`);
+  schemaDropped = true;
+
+  const served = Object.values(kinds).reduce((sum, kind) => sum + kind.ok + kind.failed, 0);
+  const errors = Object.values(kinds).reduce((sum, kind) => sum + kind.failed, 0) + crashedLoads;
+  const minute1 = samples.find((entry) => entry.atSec >= 60) ?? end;
+  const growthPct = Math.round(((end.rssMb - minute1.rssMb) / minute1.rssMb) * 1000) / 10;
+  const targets = [
+    { target: 'errors (non-2xx or socket errors) = 0', met: errors === 0, value: String(errors) },
+    { target: 'RSS growth from minute 1 to the end < 10%', met: growthPct < 10, value: `${growthPct}%` },
+    { target: 'no error lines in the gateway log, clean exit', met: logErrors.length === 0 && exitCode === 0, value: `${logErrors.length} lines, exit ${exitCode}` },
+  ];
+
+  console.log(`\nsoak: ${MINUTES} min, production gateway on PostgreSQL, rates per second ${JSON.stringify(RATES)}`);
+  for (const [kind, total] of Object.entries(kinds)) console.log(`  ${kind.padEnd(26)} ${String(total.ok + total.failed).padStart(8)} requests, ${total.failed} failed ${JSON.stringify(total.statuses)}`);
+  console.log(`requests served: ${served}`);
+  console.log(`errors:          ${errors}`);
+  console.log(`RSS at minute 1: ${minute1.rssMb} MB (${minute1.atSec} s)`);
+  console.log(`RSS at the end:  ${end.rssMb} MB (${end.atSec} s; ${afterLoad.rssMb} MB once the load stopped)`);
+  console.log(`growth:          ${growthPct}%`);
+  for (const line of logErrors.slice(0, 5)) console.log(`gateway log: ${line}`);
+  for (const target of targets) console.log(`${target.met ? 'met    ' : 'NOT MET'} ${target.target}: ${target.value}`);
+  writeFileSync(
+    projectFile('bench/soak-results.json'),
+    `${JSON.stringify({ at: new Date().toISOString(), minutes: MINUTES, node: process.version, database: 'postgresql', rates: RATES, served, errors, kinds, rssSamples: samples, rssMinute1Mb: minute1.rssMb, rssEndMb: end.rssMb, rssAfterLoadMb: afterLoad.rssMb, growthPct, gatewayLogErrors: logErrors.length, targets }, null, 2)}\n`,
+  );
+  process.exit(targets.every((target) => target.met) ? 0 : 1);
+}
