@@ -9,7 +9,10 @@ export default defineConfig({
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
   build: {
     outDir: fileURLToPath(new URL('../dist/console', import.meta.url)),
-    emptyOutDir: true,
+    // Not emptied first: a running gateway, or the browser test of another `npm test` in the same tree,
+    // keeps finding the assets it was serving. Asset names carry their content hash, so nothing stale is ever
+    // referenced; old ones only take a little room.
+    emptyOutDir: false,
     // Nothing inline, so that the page runs under `script-src 'self'` (see CONSOLE_CSP).
     modulePreload: { polyfill: false },
     assetsInlineLimit: 0,

@@ -28,7 +28,9 @@ describe('admin console form checks', () => {
       '10.0.0.0/08',
       '010.0.0.1',
     ];
-    for (const entry of entries) assert.deepEqual(checkCidr(entry), normalizeCidr(entry), entry);
+    for (const entry of entries) {
+      assert.deepEqual(checkCidr(entry), normalizeCidr(entry), `${entry}: console/src/cidr.ts must agree with src/partners/ip-allowlist.ts`);
+    }
   });
 
   it('splits an allowlist typed one per line or with commas, and lists every bad entry', () => {
