@@ -56,6 +56,7 @@ export const ConfigSchema = Type.Object({
     description: 'Seconds a retired encryption key keeps decrypting (and stays in the JWKS) after a rotation.',
   }),
   REDIS_URL: Type.Optional(Type.String({ minLength: 1, description: 'Redis for the throttling counters and the JWE replay cache; the database is used when unset.' })),
+  REDIS_KEY_PREFIX: Type.String({ default: 'partner-gateway:', maxLength: 100, description: 'Prefix of every Redis key, so that several gateways can share one Redis.' }),
   THROTTLE_MAX_FAILURES: Type.Integer({ default: 10, minimum: 1, maximum: 10000, description: 'Failed authentications per window before a lockout.' }),
   THROTTLE_WINDOW: Type.Integer({ default: 900, minimum: 1, maximum: 86400, description: 'Seconds over which failed authentications are counted.' }),
   THROTTLE_LOCKOUT: Type.Integer({ default: 60, minimum: 1, maximum: 86400, description: 'Seconds of the first lockout; each further lockout doubles it.' }),

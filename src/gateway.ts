@@ -51,8 +51,8 @@ export interface Gateway {
   bankAdmin: BankAdmin;
   audit: AuditWriter;
   auditLog: AuditRepository;
-  /** Drains the audit trail and closes the Redis connection (the database handle is the caller's). */
-  close(): Promise<void>;
+  /** Drains the audit trail (trying for up to `timeoutMs`) and closes Redis and the change feed (the database handle is the caller's). */
+  close(timeoutMs?: number): Promise<void>;
 }
 
 export interface GatewayOptions {
@@ -63,12 +63,20 @@ export interface GatewayOptions {
   onAuditError?: (error: unknown) => void;
   /** Told when Redis fails and a call falls back to the database. */
   onRedisError?: (error: unknown) => void;
+  /** Told when the change feed between instances loses its connection (it reconnects by itself). */
+  onFeedError?: (error: unknown) => void;
 }
 
 export async function createGateway(config: Config, handle: DatabaseHandle, options: GatewayOptions): Promise<Gateway> {
   const now = options.now ?? (() => Date.now());
-  const partners = createCachedPartnerRepository(createPartnerRepository(handle.db), config.CACHE_TTL_MS, now);
-  const banks = createCachedBankRepository(createBankRepository(handle.db), config.CACHE_TTL_MS, now);
+  const feed = handle.changeFeed(options.onFeedError);
+  const partners = createCachedPartnerRepository(createPartnerRepository(handle.db), config.CACHE_TTL_MS, now, (change) =>
+    feed.publish({ kind: 'partner', ...change }),
+  );
+  const banks = createCachedBankRepository(createBankRepository(handle.db), config.CACHE_TTL_MS, now, () => feed.publish({ kind: 'banks' }));
+  const families = createCachedTokenFamilyRepository(createTokenFamilyRepository(handle.db), config.CACHE_TTL_MS, now, (id) =>
+    feed.publish({ kind: 'family', id }),
+  );
   const keys = await loadKeyStore({
     repository: createKeyRepository(handle.db, createKeySealer(options.masterKey)),
     // A retired signing key verifies for a token lifetime plus a minute of clock margin.
@@ -76,6 +84,18 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
     encGraceSeconds: config.ENC_KEY_GRACE,
     now,
   });
+  feed.subscribe((change) => {
+    if (change.kind === 'partner') partners.invalidate(change);
+    else if (change.kind === 'family') families.invalidate(change.id);
+    else if (change.kind === 'banks') banks.invalidate();
+    else keys.reload().catch(() => {});
+  });
+  const rotate = keys.rotate.bind(keys);
+  keys.rotate = async (use) => {
+    const key = await rotate(use);
+    feed.publish({ kind: 'keys' });
+    return key;
+  };
   const throttlePolicy = throttlePolicyOf(config);
   const auditLog = createAuditRepository(handle.db);
   const audit = createAuditWriter(auditLog, options.onAuditError ? { onError: options.onAuditError } : {});
@@ -88,15 +108,19 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
     redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 0, enableOfflineQueue: false, connectTimeout: 1_000, commandTimeout: 1_000 });
     redis.on('error', (error) => options.onRedisError?.(error));
     const onFallback = options.onRedisError ?? (() => {});
-    throttle = withFallback(createRedisThrottleStore(redis, throttlePolicy), throttle, onFallback);
-    replay = withFallback(createRedisJtiReplayStore(redis, now), replay, onFallback);
+    throttle = withFallback(createRedisThrottleStore(redis, throttlePolicy, `${config.REDIS_KEY_PREFIX}throttle:`), throttle, onFallback);
+    replay = withFallback(createRedisJtiReplayStore(redis, now, `${config.REDIS_KEY_PREFIX}jti:`), replay, onFallback);
   }
   return {
     auditLog,
     audit,
-    async close() {
-      await audit.close();
-      redis?.disconnect();
+    async close(timeoutMs) {
+      try {
+        await audit.close(timeoutMs);
+      } finally {
+        redis?.disconnect();
+        await feed.close();
+      }
     },
     config,
     database: handle,
@@ -113,7 +137,7 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
       now,
     }),
     replay,
-    families: createCachedTokenFamilyRepository(createTokenFamilyRepository(handle.db), config.CACHE_TTL_MS, now),
+    families,
     passwords: createPasswordVerifier({
       concurrency: config.ARGON2_CONCURRENCY ?? availableParallelism(),
       maxQueue: config.ARGON2_QUEUE,

@@ -69,12 +69,15 @@ async function authenticateWithEncryptedPassword(
     if (error instanceof AppError) return deps.guard.fail(error, clientAddress);
     throw error;
   }
-  // The jti is claimed before the (slow) password check: a replayed query string is refused without argon2 work.
+  // The encrypted-password scheme sends the password on every call: a recent success is remembered, so a
+  // replay usually costs an HMAC, not argon2. The jti is claimed only once the password is checked: a call
+  // refused before that (503 when the argon2 queue is full, 500) leaves its JWE unspent, so a load balancer
+  // may retry it on another instance.
+  const partner = await authenticateWithPassword(partnerName, decrypted.password, clientAddress, deps, { remember: true });
   if (!(await deps.replay.claim(decrypted.jti, decrypted.rememberUntil))) {
-    return deps.guard.fail(errors.unauthorized('replayed_jti'), clientAddress);
+    return deps.guard.fail(errors.unauthorized('replayed_jti'), clientAddress, partnerName, partner);
   }
-  // The encrypted-password scheme sends the password on every call: a recent success is remembered.
-  return authenticateWithPassword(partnerName, decrypted.password, clientAddress, deps, { remember: true });
+  return partner;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { STALE_IF_ERROR_MS } from '../partners/cached-partner-repository.js';
 import type { Bank } from './bank.js';
 import type { BankRepository, StoredBank } from './bank-repository.js';
 
@@ -11,8 +12,11 @@ export interface BankCatalog extends BankRepository {
  * The bank list kept in memory with its response body serialized once, for `ttlMs` (CACHE_TTL) at most;
  * every write through this repository drops it at once.
  */
-export function createCachedBankRepository(inner: BankRepository, ttlMs: number, now: () => number): BankCatalog {
+export function createCachedBankRepository(inner: BankRepository, ttlMs: number, now: () => number, onChange: () => void = () => {}): BankCatalog {
   let cached: { banks: StoredBank[]; json: string; expiresAt: number } | undefined;
+  // The last list read, kept through invalidations for STALE_IF_ERROR_MS: what partners get while the
+  // database is unreachable (the list changes rarely, and an old list beats no list).
+  let lastKnown: { banks: StoredBank[]; json: string; readAt: number } | undefined;
   let loading: Promise<{ banks: StoredBank[]; json: string }> | undefined;
   let version = 0;
 
@@ -22,9 +26,16 @@ export function createCachedBankRepository(inner: BankRepository, ttlMs: number,
     loading ??= (async () => {
       const started = version;
       try {
-        const banks = await inner.list();
+        let banks: StoredBank[];
+        try {
+          banks = await inner.list();
+        } catch (error) {
+          if (lastKnown && now() - lastKnown.readAt < STALE_IF_ERROR_MS) return lastKnown;
+          throw error;
+        }
         const json = JSON.stringify({ banks: banks.map((bank) => ({ name: bank.name, bic: bank.bic })) });
         if (started === version) cached = { banks, json, expiresAt: now() + ttlMs };
+        lastKnown = { banks, json, readAt: now() };
         return { banks, json };
       } finally {
         loading = undefined;
@@ -42,6 +53,7 @@ export function createCachedBankRepository(inner: BankRepository, ttlMs: number,
       return await write();
     } finally {
       invalidate();
+      onChange();
     }
   };
 

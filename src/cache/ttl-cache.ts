@@ -1,6 +1,7 @@
 /**
  * A small map with per-entry expiry and a size bound (the oldest entry goes first). Expiry is the safety net
  * for changes made by other instances; changes made through this instance invalidate entries explicitly.
+ * An expired entry is kept `staleMs` longer for `getStale`: what to answer when the source cannot be asked.
  */
 export class TtlCache<K, V> {
   private readonly entries = new Map<K, { value: V; expiresAt: number }>();
@@ -11,17 +12,24 @@ export class TtlCache<K, V> {
     private readonly ttlMs: number,
     private readonly maxEntries: number,
     private readonly now: () => number = Date.now,
+    private readonly staleMs = 0,
   ) {}
 
   get(key: K): V | undefined {
     const entry = this.entries.get(key);
     if (entry === undefined || entry.expiresAt <= this.now()) {
-      if (entry !== undefined) this.entries.delete(key);
+      if (entry !== undefined && entry.expiresAt + this.staleMs <= this.now()) this.entries.delete(key);
       this.misses++;
       return undefined;
     }
     this.hits++;
     return entry.value;
+  }
+
+  /** The value even if expired, as long as it is within the stale window; for when the source is down. */
+  getStale(key: K): V | undefined {
+    const entry = this.entries.get(key);
+    return entry !== undefined && entry.expiresAt + this.staleMs > this.now() ? entry.value : undefined;
   }
 
   set(key: K, value: V, ttlMs = this.ttlMs): void {

@@ -4,6 +4,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
+import { createLocalChangeFeed, createPostgresChangeFeed, type ChangeFeed } from './change-feed.js';
 import type { Database } from './schema.js';
 
 export type DatabaseKind = 'pglite' | 'postgres';
@@ -14,6 +15,10 @@ export interface DatabaseHandle {
   db: Kysely<Database>;
   /** Resolves when the database answers a trivial query within `timeoutMs`, rejects otherwise. */
   ping(timeoutMs?: number): Promise<void>;
+  /** How instances sharing this database tell each other about changes (nothing to do on PGlite). */
+  changeFeed(onError?: (error: unknown) => void): ChangeFeed;
+  /** Connection pool figures, for the metrics (PostgreSQL only). */
+  poolStats(): { total: number; idle: number; waiting: number } | undefined;
   close(): Promise<void>;
 }
 
@@ -56,6 +61,8 @@ async function openPglite(dataDir: string | undefined): Promise<DatabaseHandle> 
     kind: 'pglite',
     db,
     ping: (timeoutMs) => ping(db, timeoutMs),
+    changeFeed: () => createLocalChangeFeed(),
+    poolStats: () => undefined,
     close: () => db.destroy(),
   };
 }
@@ -77,6 +84,9 @@ function openPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
     kind: 'postgres',
     db,
     ping: (timeoutMs) => ping(db, timeoutMs),
+    changeFeed: (onError) =>
+      createPostgresChangeFeed(url, { ...(options.searchPath ? { searchPath: options.searchPath } : {}), ...(onError ? { onError } : {}) }),
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: () => db.destroy(),
   };
 }

@@ -3,13 +3,32 @@ import type { Partner } from './partner.js';
 import type { PartnerRepository } from './partner-repository.js';
 
 /**
+ * While the database is unreachable, a partner seen within this long is still answered from memory, so
+ * bearer calls of active partners survive an outage. Entries dropped by a change on this instance are not
+ * kept (a block here is never undone by staleness); a change made on another instance just before the
+ * outage may go unseen until the database is back.
+ */
+export const STALE_IF_ERROR_MS = 5 * 60_000;
+
+export interface CachedPartnerRepository extends PartnerRepository {
+  /** Drops what is cached of a partner (a change announced by another instance). */
+  invalidate(change: { login: string; id?: string }): void;
+  cache: TtlCache<string, Partner | null>;
+}
+
+/**
  * Partner records kept in memory for `ttlMs` (CACHE_TTL), so that the bearer path does not ask the
  * database on every request. Every write through this repository (the admin API's only path) drops the
  * partner's entries at once, so a change made on this instance applies to the very next request; a change
  * made on another instance applies within `ttlMs`.
  */
-export function createCachedPartnerRepository(inner: PartnerRepository, ttlMs: number, now: () => number): PartnerRepository & { invalidateAll(): void; cache: TtlCache<string, Partner | null> } {
-  const cache = new TtlCache<string, Partner | null>(ttlMs, 200_000, now);
+export function createCachedPartnerRepository(
+  inner: PartnerRepository,
+  ttlMs: number,
+  now: () => number,
+  onChange: (change: { login: string; id?: string }) => void = () => {},
+): CachedPartnerRepository {
+  const cache = new TtlCache<string, Partner | null>(ttlMs, 200_000, now, STALE_IF_ERROR_MS);
   const byId = (id: string) => `id:${id}`;
   const byLogin = (login: string) => `login:${login}`;
   const remember = (partner: Partner | undefined, key: string) => {
@@ -20,39 +39,49 @@ export function createCachedPartnerRepository(inner: PartnerRepository, ttlMs: n
     }
     return partner;
   };
-  const forget = (partner: Partner | undefined, login: string) => {
+  const forget = (partner: { id?: string } | undefined, login: string) => {
     cache.delete(byLogin(login));
-    if (partner) cache.delete(byId(partner.id));
+    if (partner?.id) cache.delete(byId(partner.id));
+  };
+  const lookup = async (key: string, load: () => Promise<Partner | undefined>) => {
+    const cached = cache.get(key);
+    if (cached !== undefined) return cached ?? undefined;
+    try {
+      return remember(await load(), key);
+    } catch (error) {
+      const stale = cache.getStale(key);
+      if (stale) return stale;
+      throw error;
+    }
   };
   return {
     cache,
-    async findByLogin(login) {
-      const cached = cache.get(byLogin(login));
-      return cached !== undefined ? (cached ?? undefined) : remember(await inner.findByLogin(login), byLogin(login));
-    },
-    async findById(id) {
-      const cached = cache.get(byId(id));
-      return cached !== undefined ? (cached ?? undefined) : remember(await inner.findById(id), byId(id));
-    },
+    findByLogin: (login) => lookup(byLogin(login), () => inner.findByLogin(login)),
+    findById: (id) => lookup(byId(id), () => inner.findById(id)),
     list: () => inner.list(),
     count: () => inner.count(),
     async insert(partner) {
       cache.delete(byLogin(partner.login));
-      return inner.insert(partner);
+      const created = await inner.insert(partner);
+      onChange({ login: partner.login });
+      return created;
     },
     async update(login, changes) {
       const before = await inner.findByLogin(login);
       forget(before, login);
       const updated = await inner.update(login, changes);
       forget(updated, login);
+      onChange({ login, ...(before ? { id: before.id } : {}) });
       return updated;
     },
     async delete(login) {
-      forget(await inner.findByLogin(login), login);
+      const before = await inner.findByLogin(login);
+      forget(before, login);
       const deleted = await inner.delete(login);
       cache.delete(byLogin(login));
+      onChange({ login, ...(before ? { id: before.id } : {}) });
       return deleted;
     },
-    invalidateAll: () => cache.clear(),
+    invalidate: (change) => forget(change, change.login),
   };
 }

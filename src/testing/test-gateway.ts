@@ -76,7 +76,7 @@ export async function startTestGateway(
     },
     async close() {
       await Promise.all([app.close(), admin.close()]);
-      await gateway.close().catch(() => {});
+      await gateway.close(1_000).catch(() => {});
       await handle.close();
     },
   };

@@ -42,6 +42,20 @@ export function sendError(reply: FastifyReply, error: AppError, request?: Fastif
   return reply.code(error.status).type('application/json; charset=utf-8').send(body);
 }
 
+/**
+ * Answers the errors Fastify's router raises before any route or hook runs, which would otherwise get
+ * Fastify's own body (`{"error", "code", "message", "statusCode"}`): a path with broken percent-encoding
+ * (`/banks/%FF`) is a 400, a path parameter over `maxParamLength` a 414.
+ */
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  if (error.code === 'FST_ERR_BAD_URL') return sendError(reply, errors.badRequest(), request);
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    return sendError(reply, new AppError('uri_too_long', 414, errors.headersTooLarge().description), request);
+  }
+  request.log.error({ err: error }, 'request failed');
+  return sendError(reply, errors.internal(), request);
+}
+
 function toAppError(error: FastifyError, validation: ErrorHandlerOptions['validation']): AppError {
   if (error instanceof AppError) return error;
   if (error.validation) return fromValidation(error, validation);
@@ -54,6 +68,9 @@ function toAppError(error: FastifyError, validation: ErrorHandlerOptions['valida
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return errors.malformedBody();
   }
+  // Values PostgreSQL cannot store or compare (a NUL byte, invalid UTF-8, a number beyond bigint) can only
+  // come from the request: they are the client's error, not a failure of ours.
+  if (typeof error.code === 'string' && CLIENT_DATA_ERRORS.has(error.code)) return errors.badRequest();
   // secure-json-parse refuses __proto__ and constructor.prototype keys with a 400 SyntaxError.
   if (error instanceof SyntaxError && error.statusCode === 400) return errors.malformedBody();
   if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
@@ -61,6 +78,9 @@ function toAppError(error: FastifyError, validation: ErrorHandlerOptions['valida
   }
   return errors.internal();
 }
+
+/** SQLSTATE codes of data exceptions caused by the values a request carried. */
+const CLIENT_DATA_ERRORS = new Set(['22021', '22P05', '22003', '22P02', '22001']);
 
 function fromValidation(error: FastifyError, mode: ErrorHandlerOptions['validation']): AppError {
   const details: ErrorDetail[] = (error.validation ?? []).map((issue) => {

@@ -1,0 +1,143 @@
+import pg from 'pg';
+
+/** What one instance tells the others it changed, so that they drop what they cached. */
+export type Change =
+  | { kind: 'partner'; login: string; id?: string }
+  | { kind: 'family'; id: string }
+  | { kind: 'banks' }
+  | { kind: 'keys' };
+
+export interface ChangeFeed {
+  publish(change: Change): void;
+  subscribe(listener: (change: Change) => void): void;
+  close(): Promise<void>;
+}
+
+const CHANNEL = 'partner_gateway_changes';
+
+/**
+ * The feed's connections never keep the process alive on their own: the HTTP listeners decide its lifetime,
+ * and a gateway closed without closing its feed (a test, a crash path) must still be able to exit.
+ */
+function unref(client: pg.Client): void {
+  socketOf(client)?.unref?.();
+}
+
+/** Closing is awaited, so for it the sockets count again: the event loop must wait for the goodbye. */
+async function end(client: pg.Client | undefined): Promise<void> {
+  if (!client) return;
+  socketOf(client)?.ref?.();
+  await client.end();
+}
+
+function socketOf(client: pg.Client): { unref?: () => void; ref?: () => void } | undefined {
+  return (client as unknown as { connection?: { stream?: { unref?: () => void; ref?: () => void } } }).connection?.stream;
+}
+
+/** One process, one database (PGlite): there is nobody else to tell. */
+export function createLocalChangeFeed(): ChangeFeed {
+  return { publish: () => {}, subscribe: () => {}, close: async () => {} };
+}
+
+/**
+ * PostgreSQL LISTEN/NOTIFY between the instances sharing a database: a change made through one instance's
+ * admin API (a block, a new password, a logout, a new bank list, a rotated key) reaches the others' caches in
+ * milliseconds rather than at the end of their CACHE_TTL_MS. Notifications are best effort: a publish that
+ * fails, or one sent while a listener was reconnecting, is covered by the cache TTL. The listening
+ * connection reconnects by itself after the database comes back.
+ */
+export function createPostgresChangeFeed(connectionString: string, options: { searchPath?: string; onError?: (error: unknown) => void } = {}): ChangeFeed {
+  const listeners: Array<(change: Change) => void> = [];
+  const channel = options.searchPath ? `${CHANNEL}_${options.searchPath}` : CHANNEL;
+  let client: pg.Client | undefined;
+  let publisher: pg.Client | undefined;
+  let closed = false;
+  let retry: NodeJS.Timeout | undefined;
+
+  const clientConfig = () => ({ connectionString, connectionTimeoutMillis: 2_000 });
+
+  async function listen(): Promise<void> {
+    if (closed) return;
+    const connection = new pg.Client(clientConfig());
+    connection.on('error', (error) => {
+      options.onError?.(error);
+      reconnect(connection);
+    });
+    connection.on('end', () => reconnect(connection));
+    connection.on('notification', (message) => {
+      if (message.channel !== channel || !message.payload) return;
+      let change: Change;
+      try {
+        change = JSON.parse(message.payload) as Change;
+      } catch {
+        return;
+      }
+      for (const listener of listeners) listener(change);
+    });
+    try {
+      await connection.connect();
+      unref(connection);
+      await connection.query(`listen "${channel}"`);
+      if (closed) {
+        connection.removeAllListeners('end');
+        await connection.end();
+        return;
+      }
+      client = connection;
+    } catch (error) {
+      options.onError?.(error);
+      reconnect(connection);
+    }
+  }
+
+  function reconnect(connection: pg.Client): void {
+    if (client === connection) client = undefined;
+    connection.removeAllListeners('end');
+    connection.end().catch(() => {});
+    if (closed || retry) return;
+    retry = setTimeout(() => {
+      retry = undefined;
+      void listen();
+    }, 1_000);
+    retry.unref();
+  }
+
+  void listen();
+
+  return {
+    publish(change) {
+      if (closed) return;
+      void (async () => {
+        try {
+          if (!publisher) {
+            const connection = new pg.Client(clientConfig());
+            connection.on('error', () => {
+              if (publisher === connection) publisher = undefined;
+            });
+            await connection.connect();
+            unref(connection);
+            if (closed) {
+              await connection.end();
+              return;
+            }
+            publisher = connection;
+          }
+          await publisher.query('select pg_notify($1, $2)', [channel, JSON.stringify(change)]);
+        } catch (error) {
+          publisher?.end().catch(() => {});
+          publisher = undefined;
+          options.onError?.(error);
+        }
+      })();
+    },
+    subscribe(listener) {
+      listeners.push(listener);
+    },
+    async close() {
+      closed = true;
+      clearTimeout(retry);
+      client?.removeAllListeners('end');
+      await Promise.allSettled([end(client), end(publisher)]);
+    },
+  };
+}
