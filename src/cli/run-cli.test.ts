@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { PassThrough, Readable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
+import { cliHarness } from '../testing/cli-harness.js';
+import { freePort } from '../testing/free-port.js';
 import { testBackends } from '../testing/test-databases.js';
 import { startTestGateway, TEST_ADMIN_TOKEN, type TestGateway } from '../testing/test-gateway.js';
 import { runCli } from './run-cli.js';
@@ -22,14 +22,9 @@ describe('partner-gateway CLI against a running admin API', () => {
   after(() => t.close());
 
   async function cli(args: string[], stdin = '', extraEnv: Record<string, string> = {}) {
-    const stdout = new PassThrough();
-    const stderr = new PassThrough();
-    const out: string[] = [];
-    const err: string[] = [];
-    stdout.on('data', (chunk) => out.push(String(chunk)));
-    stderr.on('data', (chunk) => err.push(String(chunk)));
-    const code = await runCli(args, { env: { ...env, ...extraEnv }, stdin: Readable.from([stdin]), stdout, stderr });
-    return { code, stdout: out.join(''), stderr: err.join('') };
+    const harness = cliHarness({ ...env, ...extraEnv }, stdin);
+    const code = await runCli(args, harness.io);
+    return { code, stdout: harness.stdout(), stderr: harness.stderr() };
   }
 
   it('adds a partner with the password from stdin, and that partner can log in', async () => {
@@ -125,12 +120,3 @@ describe('partner-gateway CLI against a running admin API', () => {
     );
   });
 });
-
-/** A port nothing listens on: bound once by the OS, then released. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}

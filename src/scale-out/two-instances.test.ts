@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomInt } from 'node:crypto';
-import { createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { projectFile } from '../project-root.js';
 import { encryptPassword } from '../testing/encrypt-password.js';
+import { freePort } from '../testing/free-port.js';
 
 const url = process.env.TEST_DATABASE_URL;
 const redisUrl = process.env.TEST_REDIS_URL;
@@ -16,14 +16,6 @@ interface Instance {
   process: ChildProcess;
   base: string;
   admin: string;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** A gateway as its own process (the real entry point, src/main.ts), on the shared database. */
