@@ -25,14 +25,15 @@ export type PartnerApiErrorKind =
   | 'network';
 
 /**
- * The operation a failure belongs to.
+ * The operation a failure belongs to: `refresh` is a token renewal with the refresh token, `logout` the
+ * end of the session.
  *
  * @example
  * ```ts
  * const operation: PartnerApiOperation = 'banks';
  * ```
  */
-export type PartnerApiOperation = 'login' | 'banks' | 'jwks';
+export type PartnerApiOperation = 'login' | 'refresh' | 'logout' | 'banks' | 'jwks';
 
 /**
  * Every failure the client reports, except the caller's own abort (which rejects with the signal's reason).

@@ -73,6 +73,42 @@ for (const backend of testBackends()) {
       assert.equal(calls.filter((call) => call.path === '/.well-known/jwks.json').length, 1);
     });
 
+    it('logout ends the session at the gateway: the old access and refresh tokens are refused, and the next banks() logs in again', async () => {
+      const { client, logins, logouts, issuedRefreshTokens } = testClient(url, partner);
+      const { accessToken } = await client.login();
+      await client.logout();
+      assert.equal(logouts(), 1);
+      const banks = await fetch(`${url}/partner/provider/sbp/banks/`, { method: 'POST', headers: { authorization: `Bearer ${accessToken}` } });
+      assert.equal(banks.status, 401);
+      const refresh = await fetch(`${url}/api/v1/token/refresh/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ refresh_token: issuedRefreshTokens[0] }) });
+      assert.equal(refresh.status, 401);
+      assert.deepEqual(await client.banks(), seeded);
+      assert.equal(logins(), 2);
+    });
+
+    it('logout sends nothing without a session, and nothing more the second time', async () => {
+      const { client, calls, logouts } = testClient(url, partner);
+      await client.logout();
+      assert.equal(calls.length, 0);
+      await client.login();
+      await client.logout();
+      await client.logout();
+      assert.equal(logouts(), 1);
+    });
+
+    it('logout treats a 401 as already logged out, forgets the tokens and succeeds', async () => {
+      const other = await t.addPartner();
+      const { client, logins, refreshes, logouts } = testClient(url, other);
+      await client.login();
+      // Blocking revokes every token of the partner; unblocking does not bring them back.
+      await t.gateway.partnerAdmin.update(other.login, { status: 'blocked' });
+      await t.gateway.partnerAdmin.update(other.login, { status: 'active' });
+      await client.logout();
+      assert.deepEqual({ logouts: logouts(), refreshes: refreshes() }, { logouts: 1, refreshes: 1 }, 'the refresh token is tried, and refused too');
+      await client.banks();
+      assert.equal(logins(), 2);
+    });
+
     it('joins paths onto base URLs with or without a trailing slash, and uses the provider segment given', async () => {
       const { client, calls } = testClient(`${url}/`, partner, { provider: 'provider' });
       await client.banks();

@@ -1,8 +1,9 @@
 import { PartnerApiError } from './partner-api-error.js';
 import type { Bank, CallOptions, PartnerClientOptions } from './partner-client-options.js';
 import { PasswordEncryptor } from './password-encryptor.js';
-import { readBanks, readToken } from './read-answers.js';
-import { sendRequest, type GatewayRequest } from './send-request.js';
+import { readBanks, readSession, type Session } from './read-answers.js';
+import { outcomeUnknown, sendRequest, type GatewayRequest } from './send-request.js';
+import { waitFor } from './single-flight.js';
 import { TokenManager, type AccessToken } from './token-manager.js';
 import { sleep, withRetries, type Sleep } from './with-retries.js';
 
@@ -26,7 +27,7 @@ export type { Sleep } from './with-retries.js';
 export class PartnerClient {
   readonly #login: string;
   readonly #password: string;
-  readonly #urls: { login: URL; banks: URL; jwks: URL };
+  readonly #urls: { login: URL; refresh: URL; logout: URL; banks: URL; jwks: URL };
   readonly #fetch: typeof globalThis.fetch;
   readonly #timeoutMs: number;
   readonly #retries: number;
@@ -44,8 +45,11 @@ export class PartnerClient {
     this.#login = options.login;
     this.#password = options.password;
     const api = baseUrl(options.apiUrl, 'apiUrl');
+    const auth = baseUrl(options.authUrl, 'authUrl');
     this.#urls = {
-      login: new URL('api/v1/login/', baseUrl(options.authUrl, 'authUrl')),
+      login: new URL('api/v1/login/', auth),
+      refresh: new URL('api/v1/token/refresh/', auth),
+      logout: new URL('api/v1/logout/', auth),
       banks: new URL(`partner/${encodeURIComponent(options.provider ?? 'provider')}/sbp/banks/`, api),
       jwks: new URL('.well-known/jwks.json', api),
     };
@@ -57,12 +61,13 @@ export class PartnerClient {
     this.#random = internals.random ?? Math.random;
     this.#now = internals.now ?? Date.now;
     // Shared renewals and key fetches belong to no single caller, so they run under the client's defaults.
-    this.#tokens = new TokenManager(() => this.#requestToken({}), this.#now);
+    this.#tokens = new TokenManager({ logIn: () => this.#logIn({}), refresh: (refreshToken) => this.#refresh(refreshToken, {}) }, this.#now);
     this.#encryptor = new PasswordEncryptor(() => this.#attempt({ operation: 'jwks', method: 'GET', url: this.#urls.jwks }, {}), this.#now);
   }
 
   /**
-   * Logs in afresh and returns the new token, which later `banks()` calls then use.
+   * Logs in afresh (never with the refresh token) and returns the new access token, which later `banks()`
+   * calls then use; the refresh token of that login is kept inside the client for renewals.
    *
    * @example
    * ```ts
@@ -71,14 +76,47 @@ export class PartnerClient {
    * ```
    */
   async login(options: CallOptions = {}): Promise<AccessToken> {
-    const token = await this.#requestToken(options);
-    this.#tokens.adopt(token);
-    return token;
+    return this.#tokens.adopt(await this.#logIn(options));
   }
 
   /**
-   * The SBP banks, with the bearer token: logs in on first use, renews the token shortly before it expires,
-   * and logs in once more (then repeats the call once) if the gateway refuses a token.
+   * Ends the session: `POST /api/v1/logout/` with the access token, so that it and every refresh token of
+   * its login stop working at the gateway, then forgets both tokens. A 401 means the session had already
+   * ended and counts as success. If the access token has expired (or the gateway refuses it) while the
+   * refresh token still lives, the client first renews with that refresh token and logs out with the new
+   * access token, so no live refresh token is left behind. Without a session it sends nothing. A later
+   * `banks()` logs in again. If the gateway cannot be reached, it rejects and keeps the tokens, so that
+   * calling it again completes the logout.
+   *
+   * @example
+   * ```ts
+   * process.once('SIGTERM', async () => {
+   *   await client.logout({ signal: AbortSignal.timeout(5_000) });
+   *   process.exit(0);
+   * });
+   * ```
+   */
+  async logout(options: CallOptions = {}): Promise<void> {
+    // A renewal under way would otherwise store a session after this one ended.
+    await waitFor(this.#tokens.idle(), options.signal);
+    const token = this.#tokens.unexpired();
+    if (token && (await this.#logOut(token, options))) return this.#tokens.forget();
+    let renewed: AccessToken | undefined;
+    try {
+      renewed = await waitFor(this.#tokens.refreshOnly(), options.signal);
+    } catch (error) {
+      // Unreachable or failing: the refresh token is kept, so a later logout() can still revoke it. Any other
+      // refusal (a 403) spent it, and nothing is left that this client could use or revoke.
+      if (!(error instanceof PartnerApiError) || error.retryable) throw error;
+    }
+    if (renewed) await this.#logOut(renewed, options);
+    this.#tokens.forget();
+  }
+
+  /**
+   * The SBP banks, with the bearer token: logs in on first use, renews the token shortly before it expires
+   * (with the refresh token, or by logging in when that is not possible), and renews once more (then repeats
+   * the call once) if the gateway refuses a token.
    *
    * @example
    * ```ts
@@ -127,11 +165,33 @@ export class PartnerClient {
     }
   }
 
-  async #requestToken(options: CallOptions): Promise<AccessToken> {
+  async #logIn(options: CallOptions): Promise<Session> {
     const startedAt = this.#now();
     const body = JSON.stringify({ login: this.#login, password: this.#password });
     const request: GatewayRequest = { operation: 'login', method: 'POST', url: this.#urls.login, headers: { 'content-type': 'application/json' }, body };
-    return readToken(await this.#retrying(options, () => this.#attempt(request, options)), startedAt);
+    return readSession(await this.#retrying(options, () => this.#attempt(request, options)), startedAt, 'login');
+  }
+
+  async #refresh(refreshToken: string, options: CallOptions): Promise<Session> {
+    const startedAt = this.#now();
+    const body = JSON.stringify({ refresh_token: refreshToken });
+    const request: GatewayRequest = { operation: 'refresh', method: 'POST', url: this.#urls.refresh, headers: { 'content-type': 'application/json' }, body };
+    // Single-use: a retry after a failure the gateway may have acted on would present a spent token, which
+    // revokes the whole login. Such a failure ends the refresh, and the renewal logs in instead.
+    const retryable = (error: PartnerApiError) => error.retryable && !outcomeUnknown(error);
+    return readSession(await this.#retrying(options, () => this.#attempt(request, options), retryable), startedAt, 'refresh');
+  }
+
+  /** True once the gateway ended the session (204), false if it refused the token (401: expired or already ended). */
+  async #logOut(token: AccessToken, options: CallOptions): Promise<boolean> {
+    const request: GatewayRequest = { operation: 'logout', method: 'POST', url: this.#urls.logout, headers: { authorization: `Bearer ${token.accessToken}` } };
+    try {
+      await this.#retrying(options, () => this.#attempt(request, options));
+      return true;
+    } catch (error) {
+      if (isUnauthorized(error)) return false;
+      throw error;
+    }
   }
 
   async #banksWithToken(token: AccessToken, options: CallOptions): Promise<Bank[]> {
@@ -139,8 +199,8 @@ export class PartnerClient {
     return readBanks(await this.#retrying(options, () => this.#attempt(request, options)));
   }
 
-  #retrying<T>(options: CallOptions, attempt: () => Promise<T>): Promise<T> {
-    return withRetries(attempt, { retries: this.#retries, signal: options.signal, sleep: this.#sleep, random: this.#random });
+  #retrying<T>(options: CallOptions, attempt: () => Promise<T>, retryable?: (error: PartnerApiError) => boolean): Promise<T> {
+    return withRetries(attempt, { retries: this.#retries, signal: options.signal, sleep: this.#sleep, random: this.#random, retryable });
   }
 
   #attempt(request: GatewayRequest, options: CallOptions): Promise<unknown> {

@@ -3,18 +3,53 @@ import type { Bank } from './partner-client-options.js';
 import type { AccessToken } from './token-manager.js';
 
 /**
- * The access token of a login answer; `startedAt` (the client's clock when the login was sent) dates the
- * expiry conservatively.
+ * A refresh token and when it stops being accepted, by the client's clock. Held only inside the client:
+ * never returned, logged or put in an error.
  *
  * @example
  * ```ts
- * const token = readToken({ access_token: 'eyJ...', token_type: 'bearer', expires_in: 900 }, Date.now());
+ * const refresh: RefreshToken = { value: 'Qm9v...', expiresAt: Date.now() + 604_800_000 };
  * ```
  */
-export function readToken(body: unknown, startedAt: number): AccessToken {
-  const { access_token: accessToken, expires_in: expiresIn } = (body ?? {}) as { access_token?: unknown; expires_in?: unknown };
-  if (typeof accessToken !== 'string' || !accessToken || typeof expiresIn !== 'number' || !(expiresIn > 0)) throw unexpected('login');
-  return { accessToken, expiresIn, expiresAt: new Date(startedAt + expiresIn * 1000) };
+export interface RefreshToken {
+  value: string;
+  /** Milliseconds since the epoch: the client's clock when the request was sent plus `refresh_expires_in`. */
+  expiresAt: number;
+}
+
+/**
+ * What a login or refresh answer gives: the access token and, when the gateway sent one, the refresh token.
+ *
+ * @example
+ * ```ts
+ * const { token, refresh }: Session = readSession(body, startedAt, 'login');
+ * ```
+ */
+export interface Session {
+  token: AccessToken;
+  refresh?: RefreshToken | undefined;
+}
+
+/**
+ * The tokens of a login or refresh answer; `startedAt` (the client's clock when the request was sent) dates
+ * both expiries conservatively. A missing or unreadable refresh token only means the next renewal logs in.
+ *
+ * @example
+ * ```ts
+ * const session = readSession({ access_token: 'eyJ...', token_type: 'bearer', expires_in: 900, refresh_token: 'Qm9v...', refresh_expires_in: 604800 }, Date.now(), 'login');
+ * ```
+ */
+export function readSession(body: unknown, startedAt: number, operation: 'login' | 'refresh'): Session {
+  const {
+    access_token: accessToken,
+    expires_in: expiresIn,
+    refresh_token: refreshToken,
+    refresh_expires_in: refreshExpiresIn,
+  } = (body ?? {}) as { access_token?: unknown; expires_in?: unknown; refresh_token?: unknown; refresh_expires_in?: unknown };
+  if (typeof accessToken !== 'string' || !accessToken || typeof expiresIn !== 'number' || !(expiresIn > 0)) throw unexpected(operation);
+  const token: AccessToken = { accessToken, expiresIn, expiresAt: new Date(startedAt + expiresIn * 1000) };
+  if (typeof refreshToken !== 'string' || !refreshToken || typeof refreshExpiresIn !== 'number' || !(refreshExpiresIn > 0)) return { token };
+  return { token, refresh: { value: refreshToken, expiresAt: startedAt + refreshExpiresIn * 1000 } };
 }
 
 /**
@@ -35,6 +70,6 @@ export function readBanks(body: unknown): Bank[] {
 }
 
 // A 2xx the client cannot use is the gateway's failure, not the caller's; retrying would not change it.
-function unexpected(operation: 'login' | 'banks'): PartnerApiError {
+function unexpected(operation: 'login' | 'refresh' | 'banks'): PartnerApiError {
   return new PartnerApiError({ kind: 'unavailable', status: 200, description: `The gateway's ${operation} answer has an unexpected shape`, operation });
 }

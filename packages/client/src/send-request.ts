@@ -33,8 +33,9 @@ export interface SendOptions {
 }
 
 /**
- * Sends one request (no retries) and returns the parsed JSON body of a 2xx answer. Anything else becomes a
- * PartnerApiError; the caller's abort is rethrown as is, so callers can tell "I gave up" from "it failed".
+ * Sends one request (no retries) and returns the parsed JSON body of a 2xx answer (`undefined` for a 204).
+ * Anything else becomes a PartnerApiError; the caller's abort is rethrown as is, so callers can tell "I gave
+ * up" from "it failed".
  *
  * @example
  * ```ts
@@ -66,14 +67,35 @@ export async function sendRequest(request: GatewayRequest, options: SendOptions)
   } catch (error) {
     if (error instanceof PartnerApiError) throw error;
     if (callerSignal?.aborted) throw callerSignal.reason;
-    const description = timedOut
-      ? `No answer within ${timeoutMs} ms`
-      : `The gateway could not be reached (${networkCode(error)})`;
-    throw new PartnerApiError({ kind: 'network', status: 0, description, operation: request.operation });
+    const code = networkCode(error);
+    const description = timedOut ? `No answer within ${timeoutMs} ms` : `The gateway could not be reached (${code})`;
+    const failure = new PartnerApiError({ kind: 'network', status: 0, description, operation: request.operation });
+    if (!timedOut && NOT_SENT_CODES.has(code)) neverSent.add(failure);
+    throw failure;
   } finally {
     clearTimeout(timer);
     callerSignal?.removeEventListener('abort', forwardAbort);
   }
+}
+
+// Failures before a connection exists: the request cannot have reached the gateway.
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+const neverSent = new WeakSet<PartnerApiError>();
+
+/**
+ * Whether a failed request may have been carried out by the gateway without the client learning so: no
+ * answer after the connection was made (a timeout, a reset), or a 502 or 504 from a proxy in between. A
+ * request that must not be repeated (a refresh token is single-use) is not retried after such a failure.
+ *
+ * @example
+ * ```ts
+ * if (outcomeUnknown(error)) forgetRefreshToken();
+ * ```
+ */
+export function outcomeUnknown(error: unknown): boolean {
+  if (!(error instanceof PartnerApiError)) return false;
+  if (error.kind === 'network') return !neverSent.has(error);
+  return error.status === 502 || error.status === 504;
 }
 
 function interpret(operation: PartnerApiOperation, response: Response, text: string, nowMs: number): unknown {
@@ -84,6 +106,7 @@ function interpret(operation: PartnerApiOperation, response: Response, text: str
     body = undefined;
   }
   if (response.ok) {
+    if (response.status === 204) return undefined;
     if (body === undefined) {
       throw new PartnerApiError({ kind: 'unavailable', status: response.status, description: 'The gateway answered with a body that is not JSON', operation });
     }

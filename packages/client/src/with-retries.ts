@@ -53,6 +53,8 @@ export interface RetryPolicy {
   sleep: Sleep;
   /** A number in [0, 1), like Math.random. */
   random: () => number;
+  /** Which failures may be repeated (default: `error.retryable`); narrower for a request that must not be sent twice. */
+  retryable?: ((error: PartnerApiError) => boolean) | undefined;
 }
 
 /**
@@ -70,13 +72,15 @@ export async function withRetries<T>(attempt: () => Promise<T>, policy: RetryPol
     try {
       return await attempt();
     } catch (error) {
-      if (!(error instanceof PartnerApiError) || !error.retryable || failures >= policy.retries) throw error;
+      if (!(error instanceof PartnerApiError) || !(policy.retryable ?? isRetryable)(error) || failures >= policy.retries) throw error;
       const delayMs = retryDelayMs(error, failures, policy.random);
       if (delayMs === undefined) throw error;
       await policy.sleep(delayMs, policy.signal);
     }
   }
 }
+
+const isRetryable = (error: PartnerApiError) => error.retryable;
 
 /**
  * How long to wait before retry number `failures + 1`: what the gateway asked for in `Retry-After`,

@@ -5,7 +5,9 @@ import type { AddressInfo } from 'node:net';
 export type Fault =
   | { status: number; headers?: Record<string, string>; body?: string }
   /** Never answers; the request stays open until the client gives up. */
-  | 'hang';
+  | 'hang'
+  /** Forwards the request, lets the gateway act on it, then drops the connection instead of answering. */
+  | 'lose-answer';
 
 export interface SeenRequest {
   method: string;
@@ -39,7 +41,7 @@ export async function startFaultProxy(target: string, faultFor: (request: SeenRe
     for (const waiter of waiters.filter((w) => requests.length >= w.count)) waiter.resolve();
     const fault = faultFor(seen);
     if (fault === 'hang') return;
-    if (fault) {
+    if (fault && fault !== 'lose-answer') {
       incoming.resume();
       outgoing.writeHead(fault.status, { 'content-type': 'application/json', ...fault.headers });
       outgoing.end(fault.body ?? '');
@@ -48,6 +50,11 @@ export async function startFaultProxy(target: string, faultFor: (request: SeenRe
     const upstream = forward(
       { host: targetUrl.hostname, port: targetUrl.port, method: incoming.method, path: incoming.url, headers: { ...incoming.headers, host: targetUrl.host } },
       (answer) => {
+        if (fault === 'lose-answer') {
+          answer.resume();
+          answer.on('end', () => outgoing.socket?.destroy());
+          return;
+        }
         outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(outgoing);
       },

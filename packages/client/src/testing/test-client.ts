@@ -16,7 +16,19 @@ export interface TestClient {
   delays: number[];
   /** How many login requests the client sent. */
   logins(): number;
+  /** How many refresh requests the client sent. */
+  refreshes(): number;
+  /** How many logout requests the client sent. */
+  logouts(): number;
+  /** The refresh token of every refresh request the client sent, in order. */
+  sentRefreshTokens: string[];
+  /** The refresh token of every login or refresh answer the client received, in order. */
+  issuedRefreshTokens: string[];
 }
+
+const LOGIN = '/api/v1/login/';
+const REFRESH = '/api/v1/token/refresh/';
+const LOGOUT = '/api/v1/logout/';
 
 /**
  * A PartnerClient for `partner` on a gateway at `url` (both hosts), counting its requests and recording its
@@ -25,16 +37,24 @@ export interface TestClient {
 export function testClient(url: string, partner: { login: string; password: string }, options: Partial<PartnerClientOptions> = {}): TestClient {
   const calls: SeenCall[] = [];
   const delays: number[] = [];
+  const sentRefreshTokens: string[] = [];
+  const issuedRefreshTokens: string[] = [];
   const client = new PartnerClient({
     authUrl: url,
     apiUrl: url,
     login: partner.login,
     password: partner.password,
     ...options,
-    fetch: (input, init) => {
+    fetch: async (input, init) => {
       const target = new URL(String(input));
       calls.push({ method: init?.method ?? 'GET', path: target.pathname, query: target.searchParams });
-      return (options.fetch ?? globalThis.fetch)(input, init);
+      if (target.pathname === REFRESH) sentRefreshTokens.push(JSON.parse(String(init?.body)).refresh_token);
+      const response = await (options.fetch ?? globalThis.fetch)(input, init);
+      if ((target.pathname === LOGIN || target.pathname === REFRESH) && response.ok) {
+        const issued = (await response.clone().json().catch(() => ({}))) as { refresh_token?: unknown };
+        if (typeof issued.refresh_token === 'string') issuedRefreshTokens.push(issued.refresh_token);
+      }
+      return response;
     },
     internals: {
       sleep: async (ms, signal) => {
@@ -45,7 +65,8 @@ export function testClient(url: string, partner: { login: string; password: stri
       ...options.internals,
     },
   });
-  return { client, calls, delays, logins: () => calls.filter((call) => call.path === '/api/v1/login/').length };
+  const count = (path: string) => () => calls.filter((call) => call.path === path).length;
+  return { client, calls, delays, logins: count(LOGIN), refreshes: count(REFRESH), logouts: count(LOGOUT), sentRefreshTokens, issuedRefreshTokens };
 }
 
 /** A port nothing listens on: bound once by the OS, then released. */
