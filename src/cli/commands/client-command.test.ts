@@ -34,10 +34,12 @@ describe('partner-gateway client against a listening gateway', () => {
     assert.doesNotMatch(result.stdout + result.stderr, JWT);
   });
 
-  it('prints the token, its lifetime and its expiry with --json', async () => {
+  it('prints the access token, its lifetime and its expiry with --json, never the refresh token', async () => {
     const result = await cli(['login', ...as(partner), '--json'], partner.password);
     assert.equal(result.code, 0, result.stderr);
     const body = JSON.parse(result.stdout);
+    assert.deepEqual(Object.keys(body).sort(), ['access_token', 'expires_at', 'expires_in', 'token_type']);
+    assert.doesNotMatch(result.stdout + result.stderr, /refresh/i);
     assert.match(body.access_token, JWT);
     assert.deepEqual({ token_type: body.token_type, expires_in: body.expires_in }, { token_type: 'bearer', expires_in: 900 });
     assert.ok(!Number.isNaN(Date.parse(body.expires_at)));

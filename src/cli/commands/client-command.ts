@@ -20,7 +20,8 @@ Options:
   --provider <segment>   the provider path segment (default provider)
   --login <login>        the partner login
   --password-stdin       read the API password from standard input; otherwise it is prompted for
-  --json                 print JSON (login: the access token too, which is otherwise never printed)
+  --json                 print JSON (login: the access token too, which is otherwise never printed;
+                         the refresh token never leaves the client)
 
 Exit codes: 0 done, 1 refused or failed, 2 usage error, 3 gateway not reachable.
 
@@ -69,6 +70,7 @@ export async function clientCommand(args: string[], io: CliIo): Promise<void> {
       const client = await connect(io, values, authUrl, authUrl);
       const token = await call(() => client.login());
       if (values.json) {
+        // The refresh token stays inside the SDK; nothing here could print it.
         const { accessToken, expiresIn, expiresAt } = token;
         return print(io, JSON.stringify({ access_token: accessToken, token_type: 'bearer', expires_in: expiresIn, expires_at: expiresAt.toISOString() }, null, 2));
       }
