@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { trustedProxies } from '../config.js';
 import type { Gateway } from '../gateway.js';
 import { auditTrail } from './plugins/audit-trail.js';
-import { clientErrorHandler, errorHandler } from './plugins/error-handler.js';
+import { clientErrorHandler, errorHandler, frameworkErrors } from './plugins/error-handler.js';
 import { openApi } from './plugins/openapi.js';
 import { requestLog } from './plugins/request-log.js';
 import { securityHeaders } from './plugins/security-headers.js';
@@ -37,6 +37,7 @@ export function fastifyOptions(logger: Logger, bodyLimit: number) {
     genReqId: () => crypto.randomUUID(),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     clientErrorHandler,
+    frameworkErrors,
     requestTimeout: 30_000,
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: true } },
   };
