@@ -15,6 +15,8 @@ import { wellKnownRoutes } from './routes/well-known.js';
 export interface AppDependencies {
   gateway: Gateway;
   logger: Logger;
+  /** How long clients may take to send a request; `REQUEST_TIMEOUTS` unless a test needs them short. */
+  timeouts?: RequestTimeouts;
 }
 
 /** The version of the public API the OpenAPI document describes. */
@@ -23,12 +25,31 @@ export const API_VERSION = '1.0.0';
 /** 64 KiB: far more than a login body needs, small enough that nobody can make us buffer much. */
 export const PUBLIC_BODY_LIMIT = 64 * 1024;
 
+/** How long a client may take to send a request before it is answered a JSON 408 and disconnected. */
+export interface RequestTimeouts {
+  /** From the first byte of a request to the end of its headers. */
+  headersMs: number;
+  /** From the first byte of a request to the end of its body; at least `headersMs`. */
+  requestMs: number;
+  /** How often Node looks for connections past either bound: a connection lives at most the bound plus this. */
+  checkIntervalMs: number;
+}
+
+/**
+ * Slow clients (slowloris: headers or a body trickling in a byte at a time) are cut off after 10 s of
+ * headers or 30 s of request, checked every second. A partner's request is a few hundred bytes from a
+ * server, so these are generous. All three go to Node when the server is created: set afterwards (as
+ * Fastify sets requestTimeout), Node's default headersTimeout of 60 s and check interval of 30 s left a
+ * trickling body holding its connection for up to 90 s.
+ */
+export const REQUEST_TIMEOUTS: RequestTimeouts = { headersMs: 10_000, requestMs: 30_000, checkIntervalMs: 1_000 };
+
 /**
  * Shared Fastify settings of both listeners: JSON-only bodies validated without type coercion, the pino
  * logger passed in, a request id on every line, trailing slashes optional, Fastify's own request logging
- * off (ours redacts).
+ * off (ours redacts), slow clients cut off (`REQUEST_TIMEOUTS`).
  */
-export function fastifyOptions(logger: Logger, bodyLimit: number) {
+export function fastifyOptions(logger: Logger, bodyLimit: number, timeouts: RequestTimeouts = REQUEST_TIMEOUTS) {
   return {
     loggerInstance: logger as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
@@ -38,7 +59,12 @@ export function fastifyOptions(logger: Logger, bodyLimit: number) {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     clientErrorHandler,
     frameworkErrors,
-    requestTimeout: 30_000,
+    requestTimeout: timeouts.requestMs,
+    http: {
+      requestTimeout: timeouts.requestMs,
+      headersTimeout: timeouts.headersMs,
+      connectionsCheckingInterval: timeouts.checkIntervalMs,
+    },
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: true } },
   };
 }
@@ -52,8 +78,8 @@ export function fastifyOptions(logger: Logger, bodyLimit: number) {
  * const response = await app.inject({ method: 'POST', url: '/api/v1/login/', payload: { login, password } });
  * ```
  */
-export async function buildApp({ gateway, logger }: AppDependencies): Promise<FastifyInstance> {
-  const app = Fastify({ ...fastifyOptions(logger, PUBLIC_BODY_LIMIT), trustProxy: trustProxySetting(gateway) });
+export async function buildApp({ gateway, logger, timeouts }: AppDependencies): Promise<FastifyInstance> {
+  const app = Fastify({ ...fastifyOptions(logger, PUBLIC_BODY_LIMIT, timeouts), trustProxy: trustProxySetting(gateway) });
   await app.register(errorHandler, { validation: 'parameter' });
   await app.register(requestLog);
   await app.register(securityHeaders);
