@@ -55,7 +55,14 @@ export function parseEd807(bytes: Uint8Array): ParseResult {
     parseTagValue: false,
     isArray: (name) => name === 'BICDirectoryEntry' || name === 'RstrList',
   });
-  const document = parser.parse(xml) as { ED807?: { BICDirectoryEntry?: DirectoryEntry[] } };
+  let document: { ED807?: { BICDirectoryEntry?: DirectoryEntry[] } };
+  try {
+    document = parser.parse(xml) as typeof document;
+  } catch (error) {
+    // Well-formed XML the parser still refuses: an external entity, a broken DOCTYPE, or an element or
+    // attribute named __proto__, constructor or prototype.
+    return { problems: [{ field: 'body', message: `not a readable ED807 directory: ${(error as Error).message}` }] };
+  }
   const directory = document.ED807?.BICDirectoryEntry ?? [];
   const selected = directory.filter(isSbpHeadOffice);
   return {
