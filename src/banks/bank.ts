@@ -13,6 +13,8 @@ export interface Bank {
 const BIC_PATTERN = /^04\d{7}$/;
 const MAX_NAME_LENGTH = 300;
 const SBP_MEMBER_ID_PATTERN = /^\d{12}$/;
+/** No bank's name has a control character, and PostgreSQL text cannot hold U+0000 at all. */
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
 
 /**
  * Checks one bank entry as received (from JSON, CSV or XML) and returns it normalized (trimmed), or the list
@@ -37,6 +39,7 @@ export function validateBank(input: unknown, where: string): { bank: Bank } | { 
   const name = typeof record.name === 'string' ? record.name.trim() : undefined;
   if (!name) problems.push({ field: `${where}.name`, message: 'must be a non-empty string' });
   else if (name.length > MAX_NAME_LENGTH) problems.push({ field: `${where}.name`, message: `must be at most ${MAX_NAME_LENGTH} characters` });
+  else if (CONTROL_CHARACTER.test(name)) problems.push({ field: `${where}.name`, message: 'must not contain control characters' });
   const nameEn = optionalString(record.nameEn, `${where}.nameEn`, problems);
   const sbpMemberId = optionalString(record.sbpMemberId, `${where}.sbpMemberId`, problems);
   if (sbpMemberId && !SBP_MEMBER_ID_PATTERN.test(sbpMemberId)) {
@@ -50,6 +53,10 @@ function optionalString(value: unknown, field: string, problems: ErrorDetail[]):
   if (value === undefined || value === null || value === '') return undefined;
   if (typeof value !== 'string' || value.length > MAX_NAME_LENGTH) {
     problems.push({ field, message: `must be a string of at most ${MAX_NAME_LENGTH} characters` });
+    return undefined;
+  }
+  if (CONTROL_CHARACTER.test(value.trim())) {
+    problems.push({ field, message: 'must not contain control characters' });
     return undefined;
   }
   return value.trim();
