@@ -14,8 +14,8 @@ import { buildApp, REQUEST_TIMEOUTS, type RequestTimeouts } from './app.js';
 
 /** Short bounds for the slow-client tests; production uses REQUEST_TIMEOUTS (10 s / 30 s, checked every second). */
 const SHORT: RequestTimeouts = { headersMs: 600, requestMs: 1_000, checkIntervalMs: 100 };
-/** Bound plus check interval, plus slack for a loaded test machine. */
-const CLOSED_WITHIN_MS = SHORT.requestMs + SHORT.checkIntervalMs + 1_500;
+/** Bound plus check interval, plus slack for a loaded test machine (still far below the 30 s to 90 s at stake). */
+const CLOSED_WITHIN_MS = SHORT.requestMs + SHORT.checkIntervalMs + 3_000;
 
 interface RawAnswer {
   /** Everything the server sent before closing. */
@@ -143,17 +143,20 @@ describe('slow, oversized and malformed requests on real listeners', () => {
   });
 
   it('keeps answering other clients while slow ones are held', async () => {
+    const started = Date.now();
     const slow = Array.from({ length: 20 }, () =>
       exchange(port, (socket, stopped) => {
         socket.write('POST /api/v1/login/ HTTP/1.1\r\nHost: gateway\r\n');
         trickle(socket, stopped, 'X-Padding: a\r\n', 200);
       }),
     );
-    const started = Date.now();
     const healthy = await fetch(`http://127.0.0.1:${port}/healthz`);
+    const answeredAfterMs = Date.now() - started;
     assert.equal(healthy.status, 200);
-    assert.ok(Date.now() - started < SHORT.requestMs, 'answered before the slow clients were cut off');
-    for (const answer of await Promise.all(slow)) assertCutOff(answer, 'one of 20 slow clients');
+    for (const answer of await Promise.all(slow)) {
+      assertCutOff(answer, 'one of 20 slow clients');
+      assert.ok(answeredAfterMs < answer.closedAfterMs!, `healthz answered after ${answeredAfterMs} ms, once a slow client was already cut off`);
+    }
   });
 
   it('gives the production listeners bounds Node enforces: headers within the request bound, both set at creation, checked every second', () => {
