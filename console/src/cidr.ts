@@ -9,6 +9,7 @@ export function checkCidr(entry: string): { cidr: string } | { error: string } {
   const text = entry.trim();
   try {
     const [address, prefix] = text.includes('/') ? ipaddr.parseCIDR(text) : single(text);
+    if (!readsAsWritten(text.split('/')[0] ?? '', address)) return { error: `${text}: ${FOUR_DECIMALS}` };
     const network = networkAddress(address, prefix);
     if (network.toNormalizedString() !== address.toNormalizedString()) {
       return { error: `${text} has host bits set; did you mean ${network.toString()}/${prefix}?` };
@@ -33,6 +34,18 @@ export function allowlistProblems(entries: readonly string[]): string[] {
     const result = checkCidr(entry);
     return 'error' in result ? [result.error] : [];
   });
+}
+
+// As the gateway does, an IPv4 address (alone or ending an IPv6 one) is accepted only as four decimal
+// numbers without leading zeros: ipaddr.js would read `010.0.0.1` as octal 8.0.0.1, and `0x0a.0.0.1`,
+// `167772161` or `10.1` as inet_aton does, letting in another address than the one the operator wrote.
+const FOUR_DECIMALS = 'write IPv4 addresses as four decimal numbers without leading zeros, such as 10.0.0.1';
+
+function readsAsWritten(text: string, address: ipaddr.IPv4 | ipaddr.IPv6): boolean {
+  if (address.kind() === 'ipv4') return ipaddr.IPv4.isValidFourPartDecimal(text);
+  const withoutZone = text.split('%')[0] ?? '';
+  const tail = withoutZone.slice(withoutZone.lastIndexOf(':') + 1);
+  return !tail.includes('.') || ipaddr.IPv4.isValidFourPartDecimal(tail);
 }
 
 function single(text: string): [ipaddr.IPv4 | ipaddr.IPv6, number] {

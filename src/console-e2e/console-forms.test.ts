@@ -27,6 +27,10 @@ describe('admin console form checks', () => {
       '',
       '10.0.0.0/08',
       '010.0.0.1',
+      '0x0a.0.0.0/8',
+      '167772161',
+      '10.1',
+      '::ffff:010.0.0.1',
     ];
     for (const entry of entries) {
       assert.deepEqual(checkCidr(entry), normalizeCidr(entry), `${entry}: console/src/cidr.ts must agree with src/partners/ip-allowlist.ts`);

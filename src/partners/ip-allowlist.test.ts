@@ -22,6 +22,15 @@ describe('IP allowlist', () => {
     }
   });
 
+  it('refuses an IPv4 address not written as four decimal numbers, saying how to write it', () => {
+    for (const entry of ['010.0.0.1', '0x0a.0.0.0/8', '167772161', '10.1', '::ffff:010.0.0.1']) {
+      assert.deepEqual(normalizeCidr(entry), {
+        error: `${entry}: write IPv4 addresses as four decimal numbers without leading zeros, such as 10.0.0.1`,
+      });
+    }
+    assert.deepEqual(normalizeCidr('::ffff:10.0.0.1'), { cidr: '::ffff:a00:1/128' });
+  });
+
   it('allows an address inside a rule and refuses one outside', () => {
     assert.equal(isAddressAllowed('10.1.2.3', ['10.0.0.0/8']), true);
     assert.equal(isAddressAllowed('11.1.2.3', ['10.0.0.0/8']), false);
@@ -32,6 +41,12 @@ describe('IP allowlist', () => {
   it('matches an IPv4-mapped IPv6 client against IPv4 rules', () => {
     assert.equal(isAddressAllowed('::ffff:10.1.2.3', ['10.0.0.0/8']), true);
     assert.equal(isAddressAllowed('::ffff:11.1.2.3', ['10.0.0.0/8']), false);
+    assert.equal(isAddressAllowed('::ffff:127.0.0.1', ['127.0.0.1/32']), true);
+  });
+
+  it('never reads a client address in a legacy IPv4 form', () => {
+    assert.equal(isAddressAllowed('010.0.0.1', ['8.0.0.0/8', '10.0.0.0/8']), false);
+    assert.equal(isAddressAllowed('167772161', ['10.0.0.0/8']), false);
   });
 
   it('allows nothing with an empty list, and nothing that is not an address', () => {

@@ -9,6 +9,7 @@ export function normalizeCidr(entry: string): { cidr: string } | { error: string
   const text = entry.trim();
   try {
     const [address, prefix] = text.includes('/') ? ipaddr.parseCIDR(text) : single(text);
+    if (!readsAsWritten(text.split('/')[0] ?? '', address)) return { error: `${text}: ${FOUR_DECIMALS}` };
     const network = networkAddress(address, prefix);
     if (network.toNormalizedString() !== address.toNormalizedString()) {
       return { error: `${text} has host bits set; did you mean ${network.toString()}/${prefix}?` };
@@ -17,6 +18,20 @@ export function normalizeCidr(entry: string): { cidr: string } | { error: string
   } catch {
     return { error: `${text} is not an IPv4 or IPv6 address or CIDR` };
   }
+}
+
+// ipaddr.js also reads the legacy inet_aton forms of IPv4: `010.0.0.1` as octal (8.0.0.1), `0x0a.0.0.1` as
+// hex, `167772161` and `10.1` as short forms. An operator who writes one of them almost certainly means
+// another address than the one that would be stored, and an allowlist that silently lets in a different
+// address is a security hole. So an IPv4 address, alone or at the end of an IPv6 one, is accepted only as
+// four decimal numbers without leading zeros, the one form that every reader understands alike.
+const FOUR_DECIMALS = 'write IPv4 addresses as four decimal numbers without leading zeros, such as 10.0.0.1';
+
+function readsAsWritten(text: string, address: Address): boolean {
+  if (address.kind() === 'ipv4') return ipaddr.IPv4.isValidFourPartDecimal(text);
+  const withoutZone = text.split('%')[0] ?? '';
+  const tail = withoutZone.slice(withoutZone.lastIndexOf(':') + 1);
+  return !tail.includes('.') || ipaddr.IPv4.isValidFourPartDecimal(tail);
 }
 
 function single(text: string): [ipaddr.IPv4 | ipaddr.IPv6, number] {
@@ -68,7 +83,12 @@ function memo<T>(cache: Map<string, T>, key: string, compute: () => T): T {
 }
 
 function parsedAddress(text: string): Address | null {
-  return memo(addresses, text, () => (ipaddr.isValid(text) ? ipaddr.process(text) : null));
+  // A socket always reports the canonical form, but should a legacy form ever reach here (through a proxy's
+  // header, say), it is refused rather than read as inet_aton would, like an allowlist entry.
+  return memo(addresses, text, () => {
+    if (!ipaddr.isValid(text)) return null;
+    return readsAsWritten(text, ipaddr.parse(text)) ? ipaddr.process(text) : null;
+  });
 }
 
 function parsedCidr(text: string): [Address, number] | null {
