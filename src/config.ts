@@ -26,6 +26,12 @@ export const ConfigSchema = Type.Object({
       description: 'Bearer token for the admin API; generated into DATA_DIR/admin-token when unset on the embedded database.',
     }),
   ),
+  METRICS_TOKEN: Type.Optional(
+    Type.String({
+      minLength: 32,
+      description: 'Bearer token that may read GET /metrics on the admin listener and nothing else (for Prometheus); the admin token works too.',
+    }),
+  ),
   DATA_DIR: Type.String({ default: './data', description: 'Directory for the embedded database and generated secrets.' }),
   DATABASE_URL: Type.Optional(
     Type.String({ minLength: 1, description: 'PostgreSQL connection string; when unset the embedded PGlite in DATA_DIR is used.' }),

@@ -8,6 +8,8 @@ import { createCachedTokenFamilyRepository } from './auth/cached-token-family-re
 import { createMemoryJtiReplayStore } from './auth/memory-jti-replay-store.js';
 import { createCachedPartnerRepository } from './partners/cached-partner-repository.js';
 import { createPasswordVerifier, type PasswordVerifier } from './partners/password-verifier.js';
+import { argon2Verifications } from './partners/password-hasher.js';
+import { createGatewayMetrics, type GatewayMetrics } from './metrics/gateway-metrics.js';
 import { availableParallelism } from 'node:os';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
@@ -51,6 +53,8 @@ export interface Gateway {
   bankAdmin: BankAdmin;
   audit: AuditWriter;
   auditLog: AuditRepository;
+  /** What `GET /metrics` on the admin listener renders; both listeners record their requests in it. */
+  metrics: GatewayMetrics;
   /** Drains the audit trail (trying for up to `timeoutMs`) and closes Redis and the change feed (the database handle is the caller's). */
   close(timeoutMs?: number): Promise<void>;
 }
@@ -111,9 +115,27 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
     throttle = withFallback(createRedisThrottleStore(redis, throttlePolicy, `${config.REDIS_KEY_PREFIX}throttle:`), throttle, onFallback);
     replay = withFallback(createRedisJtiReplayStore(redis, now, `${config.REDIS_KEY_PREFIX}jti:`), replay, onFallback);
   }
+  const passwords = createPasswordVerifier({
+    concurrency: config.ARGON2_CONCURRENCY ?? availableParallelism(),
+    maxQueue: config.ARGON2_QUEUE,
+    rememberMs: config.PASSWORD_CACHE_TTL * 1000,
+    now,
+  });
+  const metrics = createGatewayMetrics({
+    caches: {
+      partners: () => ({ hits: partners.cache.hits, misses: partners.cache.misses }),
+      token_families: () => families.stats(),
+      banks: () => banks.stats(),
+      passwords: () => passwords.stats().remembered,
+    },
+    pool: () => handle.poolStats(),
+    auditPending: () => audit.pending(),
+    argon2: () => ({ ...passwords.stats(), verifications: argon2Verifications() }),
+  });
   return {
     auditLog,
     audit,
+    metrics,
     async close(timeoutMs) {
       try {
         await audit.close(timeoutMs);
@@ -138,12 +160,7 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
     }),
     replay,
     families,
-    passwords: createPasswordVerifier({
-      concurrency: config.ARGON2_CONCURRENCY ?? availableParallelism(),
-      maxQueue: config.ARGON2_QUEUE,
-      rememberMs: config.PASSWORD_CACHE_TTL * 1000,
-      now,
-    }),
+    passwords,
     refreshTtlSeconds: config.REFRESH_TTL,
     now,
     decryptPassword: (jwe) =>

@@ -52,7 +52,7 @@ export async function startServer(config: Config, logger: Logger, print: (text: 
 
     const app = await buildApp({ gateway, logger });
     apps.push(app);
-    const admin = await buildAdminApp({ gateway, logger, adminToken: adminToken.token });
+    const admin = await buildAdminApp({ gateway, logger, adminToken: adminToken.token, metricsToken: config.METRICS_TOKEN });
     apps.push(admin);
     await app.listen({ host: config.HOST, port: config.PORT });
     await admin.listen({ host: config.ADMIN_HOST, port: config.ADMIN_PORT });

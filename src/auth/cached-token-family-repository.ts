@@ -1,4 +1,5 @@
 import { TtlCache } from '../cache/ttl-cache.js';
+import type { CacheStats } from '../metrics/gateway-metrics.js';
 import { STALE_IF_ERROR_MS } from '../partners/cached-partner-repository.js';
 import type { TokenFamily, TokenFamilyRepository } from './token-family-repository.js';
 
@@ -12,7 +13,7 @@ export function createCachedTokenFamilyRepository(
   ttlMs: number,
   now: () => number,
   onRevoked: (familyId: string) => void = () => {},
-): TokenFamilyRepository & { invalidate(familyId: string): void } {
+): TokenFamilyRepository & { invalidate(familyId: string): void; stats(): CacheStats } {
   // Revocation state is safety-critical: a stale "not revoked" is served during a database outage only for
   // families this instance has seen, for STALE_IF_ERROR_MS, as partners are.
   const cache = new TtlCache<string, TokenFamily | null>(ttlMs, 200_000, now, STALE_IF_ERROR_MS);
@@ -46,6 +47,7 @@ export function createCachedTokenFamilyRepository(
       onRevoked(id);
     },
     invalidate: (id) => cache.delete(id),
+    stats: () => ({ hits: cache.hits, misses: cache.misses }),
     purgeExpired: (at) => inner.purgeExpired(at),
   };
 }

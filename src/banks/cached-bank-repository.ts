@@ -1,4 +1,5 @@
 import { STALE_IF_ERROR_MS } from '../partners/cached-partner-repository.js';
+import type { CacheStats } from '../metrics/gateway-metrics.js';
 import type { Bank } from './bank.js';
 import type { BankRepository, StoredBank } from './bank-repository.js';
 
@@ -6,6 +7,8 @@ export interface BankCatalog extends BankRepository {
   /** The banks response body, `{"banks":[{"name","bic"}...]}`, serialized once per change. */
   publicJson(): Promise<string>;
   invalidate(): void;
+  /** For the metrics: reads of the list answered from memory, and those that went to the database. */
+  stats(): CacheStats;
 }
 
 /**
@@ -19,9 +22,14 @@ export function createCachedBankRepository(inner: BankRepository, ttlMs: number,
   let lastKnown: { banks: StoredBank[]; json: string; readAt: number } | undefined;
   let loading: Promise<{ banks: StoredBank[]; json: string }> | undefined;
   let version = 0;
+  const stats: CacheStats = { hits: 0, misses: 0 };
 
   async function load() {
-    if (cached && cached.expiresAt > now()) return cached;
+    if (cached && cached.expiresAt > now()) {
+      stats.hits++;
+      return cached;
+    }
+    stats.misses++;
     // One load in flight however many requests wait for it.
     loading ??= (async () => {
       const started = version;
@@ -66,5 +74,6 @@ export function createCachedBankRepository(inner: BankRepository, ttlMs: number,
     apply: (banks, mode) => writing(() => inner.apply(banks, mode)),
     seedIfEmpty: (banks) => writing(() => inner.seedIfEmpty(banks)),
     invalidate,
+    stats: () => ({ ...stats }),
   };
 }

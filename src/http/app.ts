@@ -5,6 +5,7 @@ import type { Gateway } from '../gateway.js';
 import { auditTrail } from './plugins/audit-trail.js';
 import { clientErrorHandler, errorHandler, frameworkErrors } from './plugins/error-handler.js';
 import { openApi } from './plugins/openapi.js';
+import { httpMetrics } from './plugins/http-metrics.js';
 import { requestLog } from './plugins/request-log.js';
 import { securityHeaders } from './plugins/security-headers.js';
 import { banksRoutes } from './routes/banks.js';
@@ -82,6 +83,7 @@ export async function buildApp({ gateway, logger, timeouts }: AppDependencies): 
   const app = Fastify({ ...fastifyOptions(logger, PUBLIC_BODY_LIMIT, timeouts), trustProxy: trustProxySetting(gateway) });
   await app.register(errorHandler, { validation: 'parameter' });
   await app.register(requestLog);
+  await app.register(httpMetrics, { metrics: gateway.metrics, listener: 'public' });
   await app.register(securityHeaders);
   await app.register(auditTrail, { writer: gateway.audit });
   await app.register(openApi, { providerSegment: gateway.config.PROVIDER_SEGMENT, version: API_VERSION });

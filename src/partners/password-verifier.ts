@@ -1,5 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { TtlCache } from '../cache/ttl-cache.js';
+import type { CacheStats } from '../metrics/gateway-metrics.js';
 import { errors } from '../errors.js';
 import type { Partner } from './partner.js';
 import { verifyPassword } from './password-hasher.js';
@@ -11,6 +12,8 @@ export interface PasswordVerifier {
    * encrypted-password banks scheme sends it on every call) is accepted without hashing.
    */
   verify(partner: Partner | undefined, password: string, options?: { remember?: boolean }): Promise<boolean>;
+  /** For the metrics: verifications running and waiting now, and lookups of remembered successes. */
+  stats(): { running: number; waiting: number; remembered: CacheStats };
 }
 
 export interface PasswordVerifierOptions {
@@ -54,6 +57,7 @@ export function createPasswordVerifier(options: PasswordVerifierOptions): Passwo
     createHmac('sha256', key).update(partner.id).update('\0').update(partner.passwordHash).update('\0').update(password).digest('base64url');
 
   return {
+    stats: () => ({ running, waiting: waiting.length, remembered: { hits: remembered.hits, misses: remembered.misses } }),
     async verify(partner, password, { remember = false } = {}) {
       const memo = remember && partner && options.rememberMs > 0 ? digest(partner, password) : undefined;
       if (memo !== undefined && remembered.get(memo)) return true;

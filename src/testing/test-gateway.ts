@@ -54,7 +54,7 @@ export async function startTestGateway(
     }),
   );
   const app = await buildApp({ gateway, logger });
-  const admin = await buildAdminApp({ gateway, logger, adminToken: TEST_ADMIN_TOKEN });
+  const admin = await buildAdminApp({ gateway, logger, adminToken: TEST_ADMIN_TOKEN, metricsToken: config.METRICS_TOKEN });
   await Promise.all([app.ready(), admin.ready()]);
   return {
     app,

@@ -7,21 +7,28 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** A static file of the admin console (page or asset): served without the token, GET and HEAD only. */
     adminConsoleAsset?: boolean;
+    /** The metrics endpoint: also readable with METRICS_TOKEN. */
+    metricsScrape?: boolean;
   }
 }
 
 /**
  * Requires `Authorization: Bearer <ADMIN_TOKEN>` on every admin request but the console's static files. Both
  * sides are hashed before the constant-time comparison so that neither the token's content nor its length
- * leaks through timing.
+ * leaks through timing. The metrics token, when configured, opens `GET /metrics` and nothing else: a
+ * monitoring system holding it can read counters but never change a partner.
  */
-export const adminAuth = fp<{ adminToken: string }>(
-  async (app: FastifyInstance, { adminToken }) => {
+export const adminAuth = fp<{ adminToken: string; metricsToken?: string | undefined }>(
+  async (app: FastifyInstance, { adminToken, metricsToken }) => {
     const expected = digest(adminToken);
+    const scrape = metricsToken === undefined ? undefined : digest(metricsToken);
     app.addHook('onRequest', async (request) => {
       if (isConsoleAsset(request)) return;
-      const presented = /^Bearer +(\S+) *$/i.exec(request.headers.authorization ?? '')?.[1];
-      if (presented === undefined || !timingSafeEqual(digest(presented), expected)) throw errors.adminUnauthorized();
+      const bearer = /^Bearer +(\S+) *$/i.exec(request.headers.authorization ?? '')?.[1];
+      const presented = bearer === undefined ? undefined : digest(bearer);
+      if (presented !== undefined && timingSafeEqual(presented, expected)) return;
+      if (presented !== undefined && scrape !== undefined && isMetricsScrape(request) && timingSafeEqual(presented, scrape)) return;
+      throw errors.adminUnauthorized();
     });
   },
   { name: 'admin-auth', fastify: '5.x', dependencies: ['error-handler'] },
@@ -34,6 +41,10 @@ function isConsoleAsset(request: FastifyRequest): boolean {
     (request.method === 'GET' || request.method === 'HEAD') &&
     !request.url.startsWith('/admin/')
   );
+}
+
+function isMetricsScrape(request: FastifyRequest): boolean {
+  return request.routeOptions.config?.metricsScrape === true && (request.method === 'GET' || request.method === 'HEAD');
 }
 
 function digest(value: string): Buffer {

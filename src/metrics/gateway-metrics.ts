@@ -1,0 +1,152 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { AuthFailureReason } from '../errors.js';
+
+/** Lookups a cache answered from memory (`hits`) or had to pass on (`misses`) since the process started. */
+export interface CacheStats {
+  hits: number;
+  misses: number;
+}
+
+/** Where the figures read at scrape time come from; each is a cheap read of a counter the component keeps. */
+export interface MetricSources {
+  /** One entry per cache, by the name it gets in the `cache` label. */
+  caches: Record<string, () => CacheStats>;
+  /** PostgreSQL pool figures; `undefined` on the embedded PGlite, which has no pool. */
+  pool: () => { total: number; idle: number; waiting: number } | undefined;
+  auditPending: () => number;
+  argon2: () => { verifications: number; running: number; waiting: number };
+}
+
+/** Which listener served a request: the partners' API or the operators' admin API. */
+export type Listener = 'public' | 'admin';
+
+export interface GatewayMetrics {
+  /** The registry `GET /metrics` renders; one per gateway, so that several gateways in one process (tests) never mix. */
+  registry: Registry;
+  /** Records one answered request: `route` is the route's template (never the raw URL, which may carry secrets). */
+  observeRequest(listener: Listener, method: string, route: string, status: number, seconds: number): void;
+  countAuthFailure(listener: Listener, reason: AuthFailureReason): void;
+}
+
+/**
+ * Request latencies of this gateway sit between ~1 ms (bearer banks from memory) and ~100 ms (login, one
+ * argon2 verification under load); the buckets resolve that range and show the 5 s database timeouts.
+ */
+const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/**
+ * The gateway's Prometheus metrics, every name prefixed `partner_gateway_`, plus Node's process metrics
+ * (`nodejs_eventloop_lag_seconds`, heap, GC, ...). Counters kept by the components themselves (cache hits,
+ * argon2 verifications) are read when scraped, so the request path pays nothing for them.
+ *
+ * @example
+ * ```ts
+ * const metrics = createGatewayMetrics({ caches: { partners: () => cache }, pool: () => handle.poolStats(), auditPending: () => audit.pending(), argon2: () => verifier.stats() });
+ * metrics.observeRequest('public', 'POST', '/api/v1/banks/', 200, 0.002);
+ * const text = await metrics.registry.metrics();
+ * ```
+ */
+export function createGatewayMetrics(sources: MetricSources): GatewayMetrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+
+  const requests = new Counter({
+    name: 'partner_gateway_http_requests_total',
+    help: 'Requests answered, by listener, route template, method and status.',
+    labelNames: ['listener', 'route', 'method', 'status'] as const,
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: 'partner_gateway_http_request_duration_seconds',
+    help: 'Time from the first byte of a request to the end of its answer, by listener, route template and method.',
+    labelNames: ['listener', 'route', 'method'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
+  const authFailures = new Counter({
+    name: 'partner_gateway_auth_failures_total',
+    help: 'Refused authentications, by listener and reason (the reason codes of the request log).',
+    labelNames: ['listener', 'reason'] as const,
+    registers: [registry],
+  });
+
+  new Counter({
+    name: 'partner_gateway_cache_lookups_total',
+    help: 'Cache lookups since the process started, by cache and result (hit or miss).',
+    labelNames: ['cache', 'result'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [cache, read] of Object.entries(sources.caches)) {
+        const { hits, misses } = read();
+        this.inc({ cache, result: 'hit' }, hits);
+        this.inc({ cache, result: 'miss' }, misses);
+      }
+    },
+  });
+  new Gauge({
+    name: 'partner_gateway_cache_hit_ratio',
+    help: 'Share of cache lookups answered from memory since the process started (0 before any lookup).',
+    labelNames: ['cache'] as const,
+    registers: [registry],
+    collect() {
+      for (const [cache, read] of Object.entries(sources.caches)) {
+        const { hits, misses } = read();
+        this.set({ cache }, hits + misses === 0 ? 0 : hits / (hits + misses));
+      }
+    },
+  });
+  new Gauge({
+    name: 'partner_gateway_db_pool_connections',
+    help: 'PostgreSQL pool connections by state: total open, idle, and requests waiting for one (absent on PGlite).',
+    labelNames: ['state'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      const pool = sources.pool();
+      if (!pool) return;
+      this.set({ state: 'total' }, pool.total);
+      this.set({ state: 'idle' }, pool.idle);
+      this.set({ state: 'waiting' }, pool.waiting);
+    },
+  });
+  new Gauge({
+    name: 'partner_gateway_audit_pending_entries',
+    help: 'Audit entries accepted but not yet written to the database (grows while the database is down).',
+    registers: [registry],
+    collect() {
+      this.set(sources.auditPending());
+    },
+  });
+  new Counter({
+    name: 'partner_gateway_argon2_verifications_total',
+    help: 'argon2id password verifications run (logins, and encrypted-password calls not remembered).',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(sources.argon2().verifications);
+    },
+  });
+  new Gauge({
+    name: 'partner_gateway_argon2_queue',
+    help: 'argon2 verifications running and waiting for a slot (beyond ARGON2_QUEUE waiting, calls get 503).',
+    labelNames: ['state'] as const,
+    registers: [registry],
+    collect() {
+      const { running, waiting } = sources.argon2();
+      this.set({ state: 'running' }, running);
+      this.set({ state: 'waiting' }, waiting);
+    },
+  });
+
+  return {
+    registry,
+    observeRequest(listener, method, route, status, seconds) {
+      requests.inc({ listener, route, method, status: String(status) });
+      latency.observe({ listener, route, method }, seconds);
+    },
+    countAuthFailure(listener, reason) {
+      authFailures.inc({ listener, reason });
+    },
+  };
+}
