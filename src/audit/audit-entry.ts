@@ -18,3 +18,40 @@ export interface AuditEntry {
 export interface StoredAuditEntry extends AuditEntry {
   id: string;
 }
+
+/**
+ * The entry with every string PostgreSQL would refuse made storable: U+0000, which text and jsonb cannot
+ * hold, and a lone UTF-16 surrogate, whose JSON escape jsonb refuses, each become U+FFFD, in the keys and
+ * values of `details` too. Entries carry what clients sent (a claimed login, a partnerName), and a batch is
+ * written as one statement, so a single such value would otherwise fail its batch and hold up every entry
+ * queued after it.
+ */
+export function storableAuditEntry(entry: AuditEntry): AuditEntry {
+  return {
+    ...entry,
+    action: storableText(entry.action),
+    partner: entry.partner === null ? null : storableText(entry.partner),
+    clientAddress: entry.clientAddress === null ? null : storableText(entry.clientAddress),
+    reason: entry.reason === null ? null : storableText(entry.reason),
+    requestId: entry.requestId === null ? null : storableText(entry.requestId),
+    details: entry.details === null ? null : (storableJson(entry.details) as Record<string, unknown>),
+  };
+}
+
+const UNSTORABLE = /\0|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+function storableText(value: string): string {
+  return value.replace(UNSTORABLE, '\ufffd');
+}
+
+function storableJson(value: unknown): unknown {
+  if (typeof value === 'string') return storableText(value);
+  if (Array.isArray(value)) return value.map(storableJson);
+  if (value !== null && typeof value === 'object') {
+    // What JSON.stringify would write: a Date as its ISO string, not as the empty object of its own keys.
+    const { toJSON } = value as { toJSON?: unknown };
+    if (typeof toJSON === 'function') return storableJson(toJSON.call(value));
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [storableText(key), storableJson(inner)]));
+  }
+  return value;
+}

@@ -5,7 +5,7 @@ import type { DatabaseHandle } from '../db/database.js';
 import { testBackends } from '../testing/test-databases.js';
 import type { AuditEntry } from './audit-entry.js';
 import { createAuditRepository } from './audit-repository.js';
-import { createAuditWriter } from './audit-writer.js';
+import { AuditEntryDroppedError, createAuditWriter } from './audit-writer.js';
 
 const entry = (i: number): AuditEntry => ({
   at: new Date(),
@@ -50,6 +50,42 @@ for (const backend of testBackends()) {
       } finally {
         await sql`alter table audit_log_away rename to audit_log`.execute(handle.db);
       }
+      await writer.close();
+      assert.equal((await count()) - start, 10);
+    });
+
+    it('stores a NUL or a lone surrogate as U+FFFD, in details too, rather than failing the batch', async () => {
+      const repository = createAuditRepository(handle.db);
+      const writer = createAuditWriter(repository, { intervalMs: 10_000 });
+      writer.record({ ...entry(0), partner: 'nul\0login', requestId: 'storable-1' });
+      writer.record({ ...entry(1), partner: 'lone\ud800surrogate', requestId: 'storable-2', details: { ['key\0']: ['value\0', { deep: '\udc00' }], at: new Date(0) } });
+      writer.record({ ...entry(2), partner: 'pair\ud83d\ude00kept', requestId: 'storable-3' });
+      await writer.flush();
+      assert.equal(writer.dropped(), 0);
+      const stored = (await repository.query({ limit: 10 })).filter((row) => row.requestId?.startsWith('storable-')).reverse();
+      assert.deepEqual(
+        stored.map((row) => row.partner),
+        ['nul\ufffdlogin', 'lone\ufffdsurrogate', 'pair\ud83d\ude00kept'],
+      );
+      assert.deepEqual(stored[1]!.details, { 'key\ufffd': ['value\ufffd', { deep: '\ufffd' }], at: '1970-01-01T00:00:00.000Z' });
+      await writer.close();
+    });
+
+    it('drops only an entry the database refuses for its data, and writes the entries around it', async () => {
+      const start = await count();
+      const reported: unknown[] = [];
+      const writer = createAuditWriter(createAuditRepository(handle.db), { intervalMs: 10_000, batchSize: 4, onError: (error) => reported.push(error) });
+      // A status beyond PostgreSQL's integer: a data exception (22003) that no sanitizing can prevent.
+      for (let i = 0; i < 10; i++) writer.record(i === 5 ? { ...entry(i), status: 2 ** 31 } : entry(i));
+      await writer.flush();
+      assert.equal(writer.pending(), 0);
+      assert.equal(writer.dropped(), 1);
+      assert.equal((await count()) - start, 9);
+      assert.equal(reported.length, 1);
+      assert.ok(reported[0] instanceof AuditEntryDroppedError);
+      assert.equal(reported[0].entry.requestId, 'r5');
+      assert.equal((reported[0].cause as { code?: string }).code, '22003');
+      writer.record(entry(10));
       await writer.close();
       assert.equal((await count()) - start, 10);
     });

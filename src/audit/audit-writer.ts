@@ -1,4 +1,4 @@
-import type { AuditEntry } from './audit-entry.js';
+import { storableAuditEntry, type AuditEntry } from './audit-entry.js';
 import type { AuditRepository } from './audit-repository.js';
 
 export interface AuditWriter {
@@ -10,6 +10,20 @@ export interface AuditWriter {
   close(timeoutMs?: number): Promise<void>;
   /** Entries accepted but not yet written. */
   pending(): number;
+  /** Entries the database refused for their data, and that were therefore dropped, since the writer started. */
+  dropped(): number;
+}
+
+/** Handed to `onError` for each entry dropped because the database refused its data. */
+export class AuditEntryDroppedError extends Error {
+  override name = 'AuditEntryDroppedError';
+  constructor(
+    readonly entry: AuditEntry,
+    readonly dropped: number,
+    options: { cause: unknown },
+  ) {
+    super(`audit entry dropped: the database refused its data (action ${entry.action}, request ${entry.requestId ?? 'none'}; ${dropped} dropped since start)`, options);
+  }
 }
 
 export interface AuditWriterOptions {
@@ -21,19 +35,45 @@ export interface AuditWriterOptions {
 /**
  * Writes the audit trail off the request path, in batches. An entry that fails to be written (the database
  * is down) stays queued and is tried again with the next batch, so nothing accepted is lost while the
- * process lives; `close()` on a graceful shutdown drains the queue.
+ * process lives; `close()` on a graceful shutdown drains the queue. Entries are made storable when recorded
+ * (see storableAuditEntry), but should the database still refuse a batch for its data, retrying it would
+ * fail the same way for ever and hold up everything behind it: its entries are then written one by one, and
+ * only those refused are dropped, each reported to `onError`.
  */
 export function createAuditWriter(repository: AuditRepository, options: AuditWriterOptions = {}): AuditWriter {
   const intervalMs = options.intervalMs ?? 250;
   const batchSize = options.batchSize ?? 500;
   let queue: AuditEntry[] = [];
   let writing: Promise<void> | undefined;
+  let dropped = 0;
 
   async function writeOnce(): Promise<void> {
     while (queue.length > 0) {
       const batch = queue.slice(0, batchSize);
-      await repository.append(batch);
+      try {
+        await repository.append(batch);
+      } catch (error) {
+        if (!isDataException(error)) throw error;
+        await writeOneByOne(batch.length);
+        continue;
+      }
       queue = queue.slice(batch.length);
+    }
+  }
+
+  /** Writes the first `count` queued entries one at a time, dropping those the database refuses for their data. */
+  async function writeOneByOne(count: number): Promise<void> {
+    for (let written = 0; written < count; written++) {
+      const entry = queue[0]!;
+      try {
+        await repository.append([entry]);
+        queue.shift();
+      } catch (error) {
+        if (!isDataException(error)) throw error;
+        queue.shift();
+        dropped += 1;
+        options.onError?.(new AuditEntryDroppedError(entry, dropped, { cause: error }));
+      }
     }
   }
 
@@ -51,7 +91,7 @@ export function createAuditWriter(repository: AuditRepository, options: AuditWri
 
   return {
     record(entry) {
-      queue.push(entry);
+      queue.push(storableAuditEntry(entry));
       if (queue.length >= batchSize) flush().catch((error: unknown) => options.onError?.(error));
     },
     flush,
@@ -69,5 +109,12 @@ export function createAuditWriter(repository: AuditRepository, options: AuditWri
       }
     },
     pending: () => queue.length,
+    dropped: () => dropped,
   };
+}
+
+/** A PostgreSQL data exception (SQLSTATE class 22): the values were refused, and would be refused again. */
+function isDataException(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('22');
 }
