@@ -32,6 +32,12 @@ export const ConfigSchema = Type.Object({
       description: 'Bearer token that may read GET /metrics on the admin listener and nothing else (for Prometheus); the admin token works too.',
     }),
   ),
+  SHUTDOWN_TIMEOUT_MS: Type.Integer({
+    default: 10_000,
+    minimum: 0,
+    maximum: 600_000,
+    description: 'On SIGTERM, how long in-flight requests may take to finish before their connections are cut; the audit trail is flushed after.',
+  }),
   DATA_DIR: Type.String({ default: './data', description: 'Directory for the embedded database and generated secrets.' }),
   DATABASE_URL: Type.Optional(
     Type.String({ minLength: 1, description: 'PostgreSQL connection string; when unset the embedded PGlite in DATA_DIR is used.' }),

@@ -28,6 +28,8 @@ describe('error catalogue', () => {
       errors.payloadTooLarge().description,
       errors.unsupportedMediaType('application/json').description,
       errors.throttled(60).description,
+      errors.busy().description,
+      errors.shuttingDown().description,
       texts.internal,
     ];
     for (const file of ['docs/integration.md', 'README.md']) {

@@ -105,6 +105,8 @@ export const errors = {
   busy: () =>
     new AppError('busy', 503, 'Service is busy; repeat the request later', { headers: { 'retry-after': '1' } }),
   notReady: () => new AppError('not_ready', 503, 'Service is not ready; repeat the operation later'),
+  shuttingDown: () =>
+    new AppError('shutting_down', 503, 'Service is restarting; repeat the request later', { headers: { 'retry-after': '1', connection: 'close' } }),
   internal: () => new AppError('internal', 500, texts.internal),
 };
 

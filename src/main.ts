@@ -1,9 +1,9 @@
 import { pino } from 'pino';
 import { ConfigError, loadConfig } from './config.js';
-import { startServer } from './server.js';
+import { AUDIT_DRAIN_MS, startServer } from './server.js';
 
-/** How long a graceful shutdown may take before the process exits anyway. */
-const SHUTDOWN_TIMEOUT_MS = 10_000;
+/** Beyond the bounds server.close() keeps by itself: the last resort if closing the pool hangs. */
+const EXIT_MARGIN_MS = 5_000;
 
 /**
  * The process entry point: the only place that reads the environment, listens and exits. Importing this
@@ -42,7 +42,7 @@ async function main(env: Record<string, string | undefined>): Promise<void> {
     setTimeout(() => {
       logger.error('graceful shutdown timed out');
       process.exit(1);
-    }, SHUTDOWN_TIMEOUT_MS).unref();
+    }, config.SHUTDOWN_TIMEOUT_MS + AUDIT_DRAIN_MS + EXIT_MARGIN_MS).unref();
     server.close().then(
       () => process.exit(0),
       (error: unknown) => {

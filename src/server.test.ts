@@ -3,6 +3,7 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { promisify } from 'node:util';
@@ -72,6 +73,46 @@ describe('server start-up on the embedded database', () => {
     );
     await server.close();
     assert.ok(!printed.join('\n').includes('demo partner'));
+  });
+});
+
+describe('server shutdown', () => {
+  it('cuts a connection still sending after SHUTDOWN_TIMEOUT_MS and writes every audit entry before closing', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'gateway-'));
+    const adminToken = 'c'.repeat(40);
+    const env = { DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', ADMIN_PORT: '0', NODE_ENV: 'production', ADMIN_TOKEN: adminToken, SHUTDOWN_TIMEOUT_MS: '300' };
+    const admin = { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' };
+    const partner = { login: 'shutdown-partner', password: 'a password for the shutdown test' };
+    const server = await startServer(loadConfig(env), silent, () => {});
+    const created = await fetch(`${server.adminUrl}/admin/v1/partners`, { method: 'POST', headers: admin, body: JSON.stringify({ ...partner, ipAllowlist: ['127.0.0.1'], rewardTypes: ['sbp'] }) });
+    assert.equal(created.status, 201);
+    const logins = 12;
+    for (let i = 0; i < logins; i++) {
+      const login = await fetch(`${server.publicUrl}/api/v1/login/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(partner) });
+      assert.equal(login.status, 200);
+    }
+    // A body that will never be complete. Node stops checking request timeouts once its server is closing,
+    // so without the bound this connection would hold the shutdown until the process is killed.
+    const trickling = connect(Number(new URL(server.publicUrl).port), '127.0.0.1');
+    await new Promise((resolve) => trickling.once('connect', resolve));
+    trickling.write('POST /api/v1/login/ HTTP/1.1\r\nHost: gateway\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"lo');
+    const cut = new Promise((resolve) => trickling.once('close', resolve));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+
+    const started = Date.now();
+    await server.close();
+    const tookMs = Date.now() - started;
+    await cut;
+    assert.ok(tookMs < 10_000, `closed in ${tookMs} ms`);
+
+    const restarted = await startServer(loadConfig(env), silent, () => {});
+    try {
+      const audit = await fetch(`${restarted.adminUrl}/admin/v1/audit?partner=${partner.login}&action=login&limit=1000`, { headers: admin });
+      const { entries } = (await audit.json()) as { entries: Array<{ outcome: string }> };
+      assert.equal(entries.filter((entry) => entry.outcome === 'success').length, logins);
+    } finally {
+      await restarted.close();
+    }
   });
 });
 

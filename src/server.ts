@@ -16,9 +16,15 @@ import { buildApp } from './http/app.js';
 export interface RunningServer {
   publicUrl: string;
   adminUrl: string;
-  /** Stops accepting, lets in-flight requests finish, then closes the database. */
+  /**
+   * Stops accepting (a request still arriving gets 503 shutting_down), lets in-flight requests finish for up
+   * to SHUTDOWN_TIMEOUT_MS, flushes the audit trail (up to AUDIT_DRAIN_MS), then closes the database.
+   */
   close(): Promise<void>;
 }
+
+/** How long a shutdown keeps trying to write queued audit entries (only a database outage makes it wait). */
+export const AUDIT_DRAIN_MS = 5_000;
 
 /** How often rows nobody can use any more (JWE jtis, token families, throttle counters) are deleted. */
 const PURGE_INTERVAL_MS = 60_000;
@@ -75,9 +81,19 @@ export async function startServer(config: Config, logger: Logger, print: (text: 
       adminUrl,
       async close() {
         clearInterval(purge);
-        // In-flight requests finish (and record their audit entries) before the trail is drained.
-        await Promise.all(apps.map((instance) => instance.close()));
-        await live.close();
+        // In-flight requests finish (and record their audit entries) before the trail is drained; a request
+        // still running after SHUTDOWN_TIMEOUT_MS (a client trickling its body, a stuck call) loses its
+        // connection so that the audit trail is flushed and the pool closed within a known time.
+        const cut = setTimeout(() => {
+          logger.warn({ afterMs: config.SHUTDOWN_TIMEOUT_MS }, 'shutdown: cutting connections still open');
+          for (const instance of apps) instance.server.closeAllConnections();
+        }, config.SHUTDOWN_TIMEOUT_MS);
+        try {
+          await Promise.all(apps.map((instance) => instance.close()));
+        } finally {
+          clearTimeout(cut);
+        }
+        await live.close(AUDIT_DRAIN_MS);
         await handle.close();
         unlock();
       },

@@ -6,6 +6,7 @@ import { adminAuth } from './plugins/admin-auth.js';
 import { adminConsole } from './plugins/admin-console.js';
 import { auditTrail } from './plugins/audit-trail.js';
 import { errorHandler } from './plugins/error-handler.js';
+import { drain } from './plugins/drain.js';
 import { httpMetrics } from './plugins/http-metrics.js';
 import { requestLog } from './plugins/request-log.js';
 import { securityHeaders } from './plugins/security-headers.js';
@@ -31,6 +32,7 @@ export interface AdminAppDependencies {
 export async function buildAdminApp({ gateway, logger, adminToken, metricsToken }: AdminAppDependencies): Promise<FastifyInstance> {
   const app = Fastify(fastifyOptions(logger, 1024 * 1024));
   await app.register(errorHandler, { validation: 'detailed' });
+  await app.register(drain);
   await app.register(requestLog);
   await app.register(httpMetrics, { metrics: gateway.metrics, listener: 'admin' });
   await app.register(securityHeaders);

@@ -5,6 +5,7 @@ import type { Gateway } from '../gateway.js';
 import { auditTrail } from './plugins/audit-trail.js';
 import { clientErrorHandler, errorHandler, frameworkErrors } from './plugins/error-handler.js';
 import { openApi } from './plugins/openapi.js';
+import { drain } from './plugins/drain.js';
 import { httpMetrics } from './plugins/http-metrics.js';
 import { requestLog } from './plugins/request-log.js';
 import { securityHeaders } from './plugins/security-headers.js';
@@ -60,6 +61,8 @@ export function fastifyOptions(logger: Logger, bodyLimit: number, timeouts: Requ
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     clientErrorHandler,
     frameworkErrors,
+    // The drain plugin answers requests arriving during shutdown in the partners' error format instead.
+    return503OnClosing: false,
     requestTimeout: timeouts.requestMs,
     http: {
       requestTimeout: timeouts.requestMs,
@@ -82,6 +85,7 @@ export function fastifyOptions(logger: Logger, bodyLimit: number, timeouts: Requ
 export async function buildApp({ gateway, logger, timeouts }: AppDependencies): Promise<FastifyInstance> {
   const app = Fastify({ ...fastifyOptions(logger, PUBLIC_BODY_LIMIT, timeouts), trustProxy: trustProxySetting(gateway) });
   await app.register(errorHandler, { validation: 'parameter' });
+  await app.register(drain);
   await app.register(requestLog);
   await app.register(httpMetrics, { metrics: gateway.metrics, listener: 'public' });
   await app.register(securityHeaders);
