@@ -79,6 +79,12 @@ function openPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
   });
   // An idle client losing its server emits 'error' on the pool; without a listener it would crash the process.
   pool.on('error', () => {});
+  // A checked-out client has no pool listener: when its server ends the session between two statements (a
+  // transaction's, on a fast shutdown), its 'error' would crash the process. The statement in flight or the
+  // next one fails instead, and the pool drops the client when it is released.
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+  });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     kind: 'postgres',
