@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import type { DatabaseHandle } from '../db/database.js';
 import { testBackends } from '../testing/test-databases.js';
 import type { AuditEntry } from './audit-entry.js';
-import { createAuditRepository } from './audit-repository.js';
+import { createAuditRepository, type AuditRepository } from './audit-repository.js';
 import { AuditEntryDroppedError, createAuditWriter } from './audit-writer.js';
 
 const entry = (i: number): AuditEntry => ({
@@ -99,3 +99,31 @@ for (const backend of testBackends()) {
     });
   });
 }
+
+describe('audit writer while the database is down', () => {
+  it('makes one attempt and one report per retry, not one per entry recorded meanwhile, and loses nothing', async () => {
+    let down = true;
+    let attempts = 0;
+    let written = 0;
+    const repository: AuditRepository = {
+      async append(entries) {
+        attempts++;
+        if (down) throw new Error('connect ECONNREFUSED');
+        written += entries.length;
+      },
+      query: async () => [],
+    };
+    const reported: unknown[] = [];
+    const writer = createAuditWriter(repository, { intervalMs: 10_000, batchSize: 100, onError: (error) => reported.push(error) });
+    for (let i = 0; i < 1000; i++) writer.record(entry(i));
+    await new Promise((resolve) => setImmediate(resolve));
+    for (let i = 1000; i < 2000; i++) writer.record(entry(i));
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(attempts, 1);
+    assert.equal(reported.length, 1);
+    assert.equal(writer.pending(), 2000);
+    down = false;
+    await writer.close();
+    assert.equal(written, 2000);
+  });
+});

@@ -46,6 +46,7 @@ export function createAuditWriter(repository: AuditRepository, options: AuditWri
   let queue: AuditEntry[] = [];
   let writing: Promise<void> | undefined;
   let dropped = 0;
+  let failing = false;
 
   async function writeOnce(): Promise<void> {
     while (queue.length > 0) {
@@ -78,21 +79,33 @@ export function createAuditWriter(repository: AuditRepository, options: AuditWri
   }
 
   function flush(): Promise<void> {
-    writing ??= writeOnce().finally(() => {
-      writing = undefined;
-    });
+    writing ??= writeOnce()
+      .then(
+        () => {
+          failing = false;
+        },
+        (error: unknown) => {
+          failing = true;
+          throw error;
+        },
+      )
+      .finally(() => {
+        writing = undefined;
+      });
     return writing;
   }
 
   const timer = setInterval(() => {
-    if (queue.length > 0) flush().catch((error: unknown) => options.onError?.(error));
+    if (queue.length > 0 && !writing) flush().catch((error: unknown) => options.onError?.(error));
   }, intervalMs);
   timer.unref();
 
   return {
     record(entry) {
       queue.push(storableAuditEntry(entry));
-      if (queue.length >= batchSize) flush().catch((error: unknown) => options.onError?.(error));
+      // One write at a time, and none from here while writes fail (the timer retries): during an outage each
+      // request would otherwise start a write, or wait on the one in flight, and report its failure again.
+      if (queue.length >= batchSize && !writing && !failing) flush().catch((error: unknown) => options.onError?.(error));
     },
     flush,
     async close(timeoutMs = 10_000) {
