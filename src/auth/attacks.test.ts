@@ -108,5 +108,13 @@ for (const backend of testBackends()) {
       assert.equal(unknown, 1);
       assert.equal(wrong, 1);
     });
+
+    it('answers a login containing NUL, which no partner can have, as an unknown login: a 401 after one argon2 verification', async () => {
+      const before = argon2Verifications();
+      const response = await t.app.inject({ method: 'POST', url: '/api/v1/login/', payload: { login: `${partner.login}\0`, password: partner.password } });
+      assert.equal(argon2Verifications() - before, 1);
+      assert.equal(response.statusCode, 401);
+      assert.deepEqual(response.json(), { description_status: texts.unauthorized });
+    });
   });
 }

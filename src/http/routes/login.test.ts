@@ -52,6 +52,7 @@ for (const backend of testBackends()) {
       for (const payload of [
         { login: 'no-such-partner', password: 'whatever-password' },
         { login: partner.login, password: 'wrong-password-123' },
+        { login: `${partner.login}\0`, password: partner.password },
       ]) {
         const response = await login(payload);
         assert.equal(response.statusCode, 401);
