@@ -15,13 +15,8 @@ const ADMIN = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
 const JSON_TYPE = { 'content-type': 'application/json' };
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/**
- * Any text. Partner logins in the path leave out U+0000: a change to a NUL login is answered well, but its
- * audit entry fails the audit batch for good (see the public suite's last test), which would stall this
- * gateway's audit writer.
- */
+/** Any text, U+0000 included. */
 const text = (maxLength = 40) => fc.string({ unit: 'binary', maxLength });
-const textWithoutNul = (maxLength = 40) => text(maxLength).map((value) => value.replace(/\0/g, ''));
 const loose = fc.oneof(fc.jsonValue({ maxDepth: 2 }), text(), fc.constant(null), fc.array(text(10), { maxLength: 3 }));
 const headerText = (maxLength = 60) =>
   fc.array(fc.oneof(fc.integer({ min: 0x20, max: 0x7e }), fc.integer({ min: 0x80, max: 0xff })), { maxLength }).map((codes) => String.fromCharCode(...codes));
@@ -53,8 +48,7 @@ const queryString = (names: readonly string[]) =>
   fc
     .array(fc.tuple(fc.oneof(fc.constantFrom(...names, '__proto__', 'constructor'), queryComponent), queryComponent), { maxLength: 5 })
     .map((pairs) => pairs.map(([key, value]) => `${key}=${value}`).join('&'));
-const segment = (nul: 'with NUL' | 'without NUL') =>
-  (nul === 'with NUL' ? text(30) : textWithoutNul(30)).filter((value) => value.length > 0).map(encodeURIComponent);
+const segment = () => text(30).filter((value) => value.length > 0).map(encodeURIComponent);
 
 describe('bad input on the admin API (pglite)', () => {
   let t: TestGateway;
@@ -116,7 +110,7 @@ describe('bad input on the admin API (pglite)', () => {
       fc.record({ status: fc.oneof(fc.constantFrom('active', 'blocked'), loose), ipAllowlist: fc.oneof(fc.array(cidrLike, { maxLength: 3 }), loose), rewardTypes: loose, password: fc.oneof(text(11), loose) }, { requiredKeys: [] }),
       fc.jsonValue({ maxDepth: 2 }),
     );
-    const login = fc.oneof(fc.constant(target), segment('without NUL'), fc.constantFrom('%FF', '%2F', '..', '__proto__', 'constructor'));
+    const login = fc.oneof(fc.constant(target), segment(), fc.constantFrom('%FF', '%2F', '..', '__proto__', 'constructor', 'a%00b'));
     const method = fc.constantFrom('GET', 'PATCH', 'DELETE') as fc.Arbitrary<Method>;
     await fc.assert(
       fc.asyncProperty(login, method, change, async (who, verb, value) => {
@@ -127,6 +121,9 @@ describe('bad input on the admin API (pglite)', () => {
       }),
       RUNS,
     );
+    // The audit entries of those changes, a NUL login's among them, are all written.
+    await t.gateway.audit.flush();
+    assert.equal(t.gateway.audit.dropped(), 0);
   });
 
   it('never answers a 5xx to any bank list, bank, or BIC in the path', async () => {
@@ -134,7 +131,7 @@ describe('bad input on the admin API (pglite)', () => {
     const action = fc.oneof(
       list.map((value) => ['PUT', '/admin/v1/banks', value] as const),
       bankLike.map((value) => ['POST', '/admin/v1/banks', value] as const),
-      fc.oneof(bicLike.map(encodeURIComponent), segment('with NUL'), fc.constantFrom('%FF', '..', '04%00')).map((bic) => ['DELETE', `/admin/v1/banks/${bic}`, undefined] as const),
+      fc.oneof(bicLike.map(encodeURIComponent), segment(), fc.constantFrom('%FF', '..', '04%00')).map((bic) => ['DELETE', `/admin/v1/banks/${bic}`, undefined] as const),
     );
     await fc.assert(
       fc.asyncProperty(action, async ([verb, url, value]) => {
@@ -193,7 +190,7 @@ describe('bad input on the admin API (pglite)', () => {
     const query = fc.oneof(
       queryString(['partner', 'outcome', 'reason', 'action', 'from', 'to', 'cursor', 'after', 'limit']),
       fc
-        .record({ partner: segment('with NUL'), outcome: fc.constantFrom('success', 'failure', 'x'), from: date, to: date, cursor: id, after: id, limit: fc.integer({ min: -1, max: 1200 }).map(String) }, { requiredKeys: [] })
+        .record({ partner: segment(), outcome: fc.constantFrom('success', 'failure', 'x'), from: date, to: date, cursor: id, after: id, limit: fc.integer({ min: -1, max: 1200 }).map(String) }, { requiredKeys: [] })
         .map((params) => Object.entries(params).map(([key, value]) => `${key}=${value}`).join('&')),
     );
     await fc.assert(
