@@ -1,46 +1,14 @@
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomInt } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
-import { projectFile } from '../project-root.js';
 import { encryptPassword } from '../testing/encrypt-password.js';
-import { freePort } from '../testing/free-port.js';
+import { startGatewayProcess, stopGatewayProcess, type GatewayProcess } from '../testing/gateway-process.js';
 
 const url = process.env.TEST_DATABASE_URL;
 const redisUrl = process.env.TEST_REDIS_URL;
 const ADMIN_TOKEN = randomBytes(24).toString('hex');
 const MASTER_KEY = randomBytes(32).toString('hex');
-
-interface Instance {
-  process: ChildProcess;
-  base: string;
-  admin: string;
-}
-
-/** A gateway as its own process (the real entry point, src/main.ts), on the shared database. */
-async function startInstance(databaseUrl: string, extra: Record<string, string>): Promise<Instance> {
-  const [port, adminPort] = [await freePort(), await freePort()];
-  const child = spawn(process.execPath, ['--import', 'tsx', projectFile('src/main.ts')], {
-    env: { ...process.env, NODE_ENV: 'production', DATABASE_URL: databaseUrl, ADMIN_TOKEN, MASTER_KEY, HOST: '127.0.0.1', PORT: String(port), ADMIN_PORT: String(adminPort), LOG_LEVEL: 'warn', THROTTLE_MAX_FAILURES: '10', ...extra },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 200; i++) {
-    if (child.exitCode !== null) throw new Error('gateway process exited');
-    if (await fetch(`${base}/readyz`).then((r) => r.ok, () => false)) break;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return { process: child, base, admin: `http://127.0.0.1:${adminPort}` };
-}
-
-async function stopInstance(instance: Instance): Promise<void> {
-  if (instance.process.exitCode !== null) return;
-  await new Promise((resolve) => {
-    instance.process.once('exit', resolve);
-    instance.process.kill('SIGTERM');
-  });
-}
 
 /** Polls `check` until it is true; returns how long that took, or fails after `limitMs`. */
 async function within(limitMs: number, check: () => Promise<boolean>): Promise<number> {
@@ -58,8 +26,8 @@ if (redisUrl) variants.push({ name: 'PostgreSQL and Redis', env: { REDIS_URL: re
 for (const variant of variants) {
   describe(`two gateway processes on one database (${variant.name})`, { skip: url ? false : 'TEST_DATABASE_URL is not set' }, () => {
     const schema = `scale_${randomBytes(5).toString('hex')}`;
-    let a: Instance;
-    let b: Instance;
+    let a: GatewayProcess;
+    let b: GatewayProcess;
     const partner = { login: `shared-${randomInt(1e9)}`, password: 'a shared partner password' };
     before(async () => {
       const client = new pg.Client({ connectionString: url });
@@ -67,7 +35,8 @@ for (const variant of variants) {
       await client.query(`create schema ${schema}`);
       await client.end();
       const databaseUrl = `${url}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
-      [a, b] = await Promise.all([startInstance(databaseUrl, variant.env), startInstance(databaseUrl, variant.env)]);
+      const env = { DATABASE_URL: databaseUrl, ADMIN_TOKEN, MASTER_KEY, THROTTLE_MAX_FAILURES: '10', ...variant.env };
+      [a, b] = await Promise.all([startGatewayProcess(env), startGatewayProcess(env)]);
       const created = await fetch(`${a.admin}/admin/v1/partners`, {
         method: 'POST',
         headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
@@ -76,19 +45,19 @@ for (const variant of variants) {
       assert.equal(created.status, 201);
     });
     after(async () => {
-      await Promise.all([a, b].filter(Boolean).map(stopInstance));
+      await Promise.all([a, b].filter(Boolean).map((instance) => stopGatewayProcess(instance)));
       const client = new pg.Client({ connectionString: url });
       await client.connect();
       await client.query(`drop schema ${schema} cascade`);
       await client.end();
     });
 
-    const login = async (instance: Instance) => {
+    const login = async (instance: GatewayProcess) => {
       const response = await fetch(`${instance.base}/api/v1/login/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(partner) });
       assert.equal(response.status, 200);
       return (await response.json()) as { access_token: string };
     };
-    const banks = (instance: Instance, token: string) =>
+    const banks = (instance: GatewayProcess, token: string) =>
       fetch(`${instance.base}/partner/provider/sbp/banks/`, { method: 'POST', headers: { authorization: `Bearer ${token}` } }).then((r) => r.status);
 
     it('refuses on B a JWE already used on A', async () => {
@@ -121,7 +90,7 @@ for (const variant of variants) {
 
     it('counts failed logins across both instances', async () => {
       const name = `nobody-${randomInt(1e9)}`;
-      const fail = (instance: Instance) =>
+      const fail = (instance: GatewayProcess) =>
         fetch(`${instance.base}/api/v1/login/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login: name, password: 'wrong' }) }).then((r) => r.status);
       for (let i = 0; i < 5; i++) assert.equal(await fail(a), 401);
       for (let i = 0; i < 5; i++) assert.equal(await fail(b), 401);
