@@ -50,7 +50,7 @@ export async function startServer(config: Config, logger: Logger, print: (text: 
     await migrateToLatest(handle.db);
     gateway = await createGateway(config, handle, {
       masterKey: resolveMasterKey(config.MASTER_KEY, config.DATA_DIR),
-      onAuditError: (error) => logger.warn({ err: error }, 'audit entries not written yet; they stay queued'),
+      onAuditError: everyTenSeconds((error) => logger.warn({ err: error, pending: gateway?.audit.pending() }, 'audit entries not written yet; they stay queued')),
       onRedisError: everyTenSeconds((error) => logger.warn({ err: error }, 'Redis unavailable; using the database')),
     });
     if (await gateway.banks.seedIfEmpty(loadDefaultBanks())) logger.info('bank registry was empty: filled with the default SBP bank list');
