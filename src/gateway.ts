@@ -130,6 +130,7 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
     },
     pool: () => handle.poolStats(),
     auditPending: () => audit.pending(),
+    auditDropped: () => audit.dropped(),
     argon2: () => ({ ...passwords.stats(), verifications: argon2Verifications() }),
   });
   return {

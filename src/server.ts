@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import { AuditEntryDroppedError } from './audit/audit-writer.js';
 import { loadDefaultBanks } from './banks/default-banks.js';
 import { resolveAdminToken } from './bootstrap/admin-token.js';
 import { lockDataDir } from './bootstrap/data-dir-lock.js';
@@ -50,7 +51,7 @@ export async function startServer(config: Config, logger: Logger, print: (text: 
     await migrateToLatest(handle.db);
     gateway = await createGateway(config, handle, {
       masterKey: resolveMasterKey(config.MASTER_KEY, config.DATA_DIR),
-      onAuditError: everyTenSeconds((error) => logger.warn({ err: error, pending: gateway?.audit.pending() }, 'audit entries not written yet; they stay queued')),
+      onAuditError: auditErrorLog(logger, () => gateway?.audit.pending() ?? 0),
       onRedisError: everyTenSeconds((error) => logger.warn({ err: error }, 'Redis unavailable; using the database')),
     });
     if (await gateway.banks.seedIfEmpty(loadDefaultBanks())) logger.info('bank registry was empty: filled with the default SBP bank list');
@@ -112,6 +113,18 @@ function urlOf(app: FastifyInstance, host: string): string {
   const port = typeof address === 'object' && address ? address.port : 0;
   const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
   return `http://${shown}:${port}`;
+}
+
+/**
+ * An entry the database refused for its data is dropped: each is logged, as it is rare and loses a record.
+ * A batch that could not be written (the database is down) stays queued: logged at most every ten seconds.
+ */
+function auditErrorLog(logger: Logger, pending: () => number): (error: unknown) => void {
+  const queued = everyTenSeconds((error) => logger.warn({ err: error, pending: pending() }, 'audit entries not written yet; they stay queued'));
+  return (error) => {
+    if (error instanceof AuditEntryDroppedError) logger.error({ err: error }, 'audit entry dropped: the database refused its data');
+    else queued(error);
+  };
 }
 
 /** Calls `log` at most once every ten seconds, so that an outage does not flood the log. */

@@ -14,6 +14,7 @@ export interface MetricSources {
   /** PostgreSQL pool figures; `undefined` on the embedded PGlite, which has no pool. */
   pool: () => { total: number; idle: number; waiting: number } | undefined;
   auditPending: () => number;
+  auditDropped: () => number;
   argon2: () => { verifications: number; running: number; waiting: number };
 }
 
@@ -41,7 +42,7 @@ const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
  *
  * @example
  * ```ts
- * const metrics = createGatewayMetrics({ caches: { partners: () => cache }, pool: () => handle.poolStats(), auditPending: () => audit.pending(), argon2: () => verifier.stats() });
+ * const metrics = createGatewayMetrics({ caches: { partners: () => cache }, pool: () => handle.poolStats(), auditPending: () => audit.pending(), auditDropped: () => audit.dropped(), argon2: () => verifier.stats() });
  * metrics.observeRequest('public', 'POST', '/api/v1/banks/', 200, 0.002);
  * const text = await metrics.registry.metrics();
  * ```
@@ -116,6 +117,15 @@ export function createGatewayMetrics(sources: MetricSources): GatewayMetrics {
     registers: [registry],
     collect() {
       this.set(sources.auditPending());
+    },
+  });
+  new Counter({
+    name: 'partner_gateway_audit_dropped_entries_total',
+    help: 'Audit entries the database refused for their data and that were dropped (each is also logged).',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(sources.auditDropped());
     },
   });
   new Counter({

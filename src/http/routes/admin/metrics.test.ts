@@ -107,6 +107,7 @@ for (const backend of testBackends()) {
       assert.ok(verifications(text) - verifications(before) >= 1);
       assert.equal(sample(text, 'partner_gateway_argon2_queue', { state: 'waiting' }), 0);
       assert.equal(sample(text, 'partner_gateway_audit_pending_entries'), t.gateway.audit.pending());
+      assert.equal(sample(text, 'partner_gateway_audit_dropped_entries_total'), 0);
       assert.ok((sample(text, 'nodejs_eventloop_lag_seconds') ?? -1) >= 0);
       const total = sample(text, 'partner_gateway_db_pool_connections', { state: 'total' });
       if (backend.name === 'postgres') {
@@ -115,6 +116,13 @@ for (const backend of testBackends()) {
       } else {
         assert.equal(total, undefined);
       }
+    });
+
+    it('counts audit entries the database refused for their data', async () => {
+      // A status beyond PostgreSQL's integer: the one kind of entry the writer has to drop.
+      t.gateway.audit.record({ at: new Date(), action: 'login', outcome: 'failure', status: 2 ** 31, partner: null, clientAddress: null, reason: null, requestId: 'metrics-dropped', details: null });
+      await t.gateway.audit.flush();
+      assert.equal(sample(await scrape(), 'partner_gateway_audit_dropped_entries_total'), 1);
     });
 
     it('counts admin requests under the admin listener', async () => {
