@@ -11,45 +11,75 @@ export interface GatewayProcess {
   admin: string;
   /** Everything the process wrote so far: pino's JSON lines (stdout, warnings and errors at LOG_LEVEL=warn) and stderr. */
   output(): string;
+  /** What it wrote to stdout alone: whole lines, where `output()` may interleave a line with stderr's. */
+  stdout(): string;
+  /** What it wrote to stderr alone: Node's own reports (a crash, a warning). */
+  stderr(): string;
+  /** Resolves once the process is gone; made at spawn, so no exit is missed however late it is awaited. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+export interface GatewayProcessOptions {
+  /** Where to listen: a restarted instance comes back where the load balancer expects it. Free ports if not given. */
+  port?: number;
+  adminPort?: number;
+  /**
+   * Whether to copy the output to this process's stderr as it comes (the default), so that a failing test shows
+   * it. A test that expects errors in the log and reports them itself turns it off.
+   */
+  echo?: boolean;
 }
 
 /**
  * Starts `src/main.ts` with `env` (on top of this process's environment, NODE_ENV=production, loopback
- * listeners and LOG_LEVEL=warn) and resolves once `/readyz` answers 200. Given `ports`, it listens there:
- * a restarted instance comes back where the load balancer expects it.
+ * listeners and LOG_LEVEL=warn) and resolves once `/readyz` answers 200.
  */
-export async function startGatewayProcess(env: Record<string, string>, ports?: { port: number; adminPort: number }): Promise<GatewayProcess> {
-  const port = ports?.port ?? (await freePort());
-  const adminPort = ports?.adminPort ?? (await freePort());
+export async function startGatewayProcess(env: Record<string, string>, options: GatewayProcessOptions = {}): Promise<GatewayProcess> {
+  const port = options.port ?? (await freePort());
+  const adminPort = options.adminPort ?? (await freePort());
   const child = spawn(process.execPath, ['--import', 'tsx', projectFile('src/main.ts')], {
     env: { ...process.env, NODE_ENV: 'production', HOST: '127.0.0.1', ADMIN_HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env, PORT: String(port), ADMIN_PORT: String(adminPort) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let output = '';
-  for (const stream of [child.stdout, child.stderr]) {
-    stream?.on('data', (chunk) => {
-      output += String(chunk);
-      process.stderr.write(chunk);
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const written = { stdout: '', stderr: '', both: '' };
+  for (const name of ['stdout', 'stderr'] as const) {
+    child[name].setEncoding('utf8').on('data', (chunk: string) => {
+      written[name] += chunk;
+      written.both += chunk;
+      if (options.echo ?? true) process.stderr.write(chunk);
     });
   }
+  const output = () => written.both;
   const base = `http://127.0.0.1:${port}`;
   for (let attempt = 0; ; attempt++) {
-    if (child.exitCode !== null) throw new Error(`gateway process exited with ${child.exitCode}: ${output}`);
+    if (child.exitCode !== null) throw new Error(`gateway process exited with ${child.exitCode}: ${output()}`);
     if (await fetch(`${base}/readyz`).then((response) => response.ok, () => false)) break;
     if (attempt > 300) {
       child.kill('SIGKILL');
-      throw new Error(`gateway process not ready after 30 s: ${output}`);
+      throw new Error(`gateway process not ready after 30 s: ${output()}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  return { process: child, port, adminPort, base, admin: `http://127.0.0.1:${adminPort}`, output: () => output };
+  return {
+    process: child,
+    port,
+    adminPort,
+    base,
+    admin: `http://127.0.0.1:${adminPort}`,
+    output,
+    stdout: () => written.stdout,
+    stderr: () => written.stderr,
+    exited,
+  };
 }
 
-/** Sends `signal` (SIGTERM: a graceful shutdown) and resolves with the exit code once the process is gone. */
+/**
+ * Sends `signal` (SIGTERM: a graceful shutdown; SIGKILL: no questions, for clean-up after a failure) unless the
+ * process is gone already, and resolves with the exit code once it is (null when a signal ended it).
+ */
 export async function stopGatewayProcess(instance: GatewayProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
-  if (instance.process.exitCode !== null) return instance.process.exitCode;
-  return new Promise((resolve) => {
-    instance.process.once('exit', (code) => resolve(code));
-    instance.process.kill(signal);
-  });
+  const { process: child } = instance;
+  if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+  return (await instance.exited).code;
 }
