@@ -55,9 +55,9 @@ export async function startGatewayProcess(env: Record<string, string>, options: 
   for (let attempt = 0; ; attempt++) {
     if (child.exitCode !== null) throw new Error(`gateway process exited with ${child.exitCode}: ${output()}`);
     if (await fetch(`${base}/readyz`).then((response) => response.ok, () => false)) break;
-    if (attempt > 300) {
+    if (attempt > 600) {
       child.kill('SIGKILL');
-      throw new Error(`gateway process not ready after 30 s: ${output()}`);
+      throw new Error(`gateway process not ready after 60 s: ${output()}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
