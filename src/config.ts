@@ -86,6 +86,12 @@ export const ConfigSchema = Type.Object({
     description: 'Seconds a successful encrypted-password check is remembered (as a keyed HMAC); 0 hashes every call.',
   }),
   ARGON2_CONCURRENCY: Type.Optional(Type.Integer({ minimum: 1, maximum: 64, description: 'argon2 verifications at once; default: the number of CPU cores.' })),
+  AUDIT_QUEUE_MAX: Type.Integer({
+    default: 100_000,
+    minimum: 1,
+    maximum: 10_000_000,
+    description: 'Audit entries that may wait in memory while the database does not take them; beyond that, audited calls get 503.',
+  }),
   ARGON2_QUEUE: Type.Integer({ default: 64, minimum: 0, maximum: 100000, description: 'argon2 verifications allowed to wait; beyond that, 503 with Retry-After.' }),
   TOKEN_ISSUER: Type.String({ default: 'partner-gateway', minLength: 1, description: 'The `iss` claim of issued access tokens.' }),
   TOKEN_AUDIENCE: Type.String({ default: 'partner-api', minLength: 1, description: 'The `aud` claim of issued access tokens.' }),

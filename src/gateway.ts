@@ -102,7 +102,7 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
   };
   const throttlePolicy = throttlePolicyOf(config);
   const auditLog = createAuditRepository(handle.db);
-  const audit = createAuditWriter(auditLog, options.onAuditError ? { onError: options.onAuditError } : {});
+  const audit = createAuditWriter(auditLog, { maxPending: config.AUDIT_QUEUE_MAX, ...(options.onAuditError ? { onError: options.onAuditError } : {}) });
   let throttle: ThrottleStore = createDatabaseThrottleStore(handle.db, throttlePolicy);
   // PGlite has one owner process, so its replay cache can live in memory; PostgreSQL serves several instances.
   let replay = handle.kind === 'pglite' ? createMemoryJtiReplayStore(now) : createJtiReplayRepository(handle.db);

@@ -10,6 +10,8 @@ export interface AuditWriter {
   close(timeoutMs?: number): Promise<void>;
   /** Entries accepted but not yet written. */
   pending(): number;
+  /** True while `maxPending` entries wait: audited requests are then refused until the database takes them. */
+  full(): boolean;
   /** Entries the database refused for their data, and that were therefore dropped, since the writer started. */
   dropped(): number;
 }
@@ -29,6 +31,8 @@ export class AuditEntryDroppedError extends Error {
 export interface AuditWriterOptions {
   intervalMs?: number;
   batchSize?: number;
+  /** Entries that may wait in memory (AUDIT_QUEUE_MAX); beyond that `full()` says so. */
+  maxPending?: number;
   onError?: (error: unknown) => void;
 }
 
@@ -43,6 +47,7 @@ export interface AuditWriterOptions {
 export function createAuditWriter(repository: AuditRepository, options: AuditWriterOptions = {}): AuditWriter {
   const intervalMs = options.intervalMs ?? 250;
   const batchSize = options.batchSize ?? 500;
+  const maxPending = options.maxPending ?? 100_000;
   let queue: AuditEntry[] = [];
   let writing: Promise<void> | undefined;
   let dropped = 0;
@@ -58,7 +63,7 @@ export function createAuditWriter(repository: AuditRepository, options: AuditWri
         await writeOneByOne(batch.length);
         continue;
       }
-      queue = queue.slice(batch.length);
+      queue.splice(0, batch.length);
     }
   }
 
@@ -122,6 +127,7 @@ export function createAuditWriter(repository: AuditRepository, options: AuditWri
       }
     },
     pending: () => queue.length,
+    full: () => queue.length >= maxPending,
     dropped: () => dropped,
   };
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AuditWriter } from '../../audit/audit-writer.js';
+import { errors } from '../../errors.js';
 
 /**
  * Records one audit entry for every request to a route that names an `audit` action in its config: time,
@@ -9,9 +10,15 @@ import type { AuditWriter } from '../../audit/audit-writer.js';
  */
 export const auditTrail = fp<{ writer: AuditWriter }>(
   async (app: FastifyInstance, { writer }) => {
+    // A call that cannot be audited is not served: when AUDIT_QUEUE_MAX entries wait for a database that does
+    // not take them, audited calls are refused before doing anything (and, having done nothing, add no entry),
+    // so a long outage neither exhausts memory nor serves calls the trail would miss.
+    app.addHook('onRequest', async (request) => {
+      if (request.routeOptions.config?.audit && writer.full()) throw errors.auditBacklog();
+    });
     app.addHook('onResponse', async (request, reply) => {
       const action = request.routeOptions.config?.audit;
-      if (!action) return;
+      if (!action || request.errorCode === 'audit_backlog') return;
       const succeeded = reply.statusCode < 400;
       writer.record({
         at: new Date(),
