@@ -4,7 +4,7 @@ import { readBanksCredentials, type BanksQuery } from '../../auth/read-banks-cre
 import { listBanksForPartner } from '../../banks/list-banks-for-partner.js';
 import { errors, texts } from '../../errors.js';
 import type { Gateway } from '../../gateway.js';
-import { ErrorBody, errorResponses } from './error-body.js';
+import { ErrorBody, errorResponses, UNAVAILABLE_TEXTS } from './error-body.js';
 
 export const BanksQuerySchema = Type.Object({
   partnerName: Type.Optional(Type.String({ description: 'Unique partner name (optional with a bearer token; must then name its partner)' })),
@@ -58,6 +58,7 @@ export async function banksRoutes(app: FastifyInstance, { gateway }: { gateway: 
             ],
             429: [errors.throttled(60).description],
             500: [texts.internal],
+            503: UNAVAILABLE_TEXTS,
           }),
           '4xx': ErrorBody,
           '5xx': ErrorBody,

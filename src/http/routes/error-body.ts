@@ -1,4 +1,5 @@
 import { Type, type TSchema } from 'typebox';
+import { errors } from '../../errors.js';
 
 /** Every error response: the seed's description_status, plus the list of offending fields or rows when there is one. */
 export const ErrorBody = Type.Object({
@@ -29,3 +30,9 @@ export function errorResponses(byStatus: Record<number, readonly string[]>): Rec
   }
   return responses;
 }
+
+/**
+ * The 503s any audited partner call can get: hashing or the audit trail backed up (busy, with Retry-After), or
+ * the instance shutting down (retry at once, usually on another instance).
+ */
+export const UNAVAILABLE_TEXTS = [errors.busy().description, errors.shuttingDown().description] as const;

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { loginPartner, type Session } from '../../auth/login-partner.js';
 import { errors, texts } from '../../errors.js';
 import type { Gateway } from '../../gateway.js';
-import { ErrorBody, errorResponses } from './error-body.js';
+import { ErrorBody, errorResponses, UNAVAILABLE_TEXTS } from './error-body.js';
 
 export const LOGIN_PATH = '/api/v1/login/';
 
@@ -62,6 +62,7 @@ export async function loginRoutes(app: FastifyInstance, { gateway }: { gateway: 
             429: [errors.throttled(60).description],
             422: [errors.parameterMissing('login').description, errors.parameterMissing('password').description, errors.parameterInvalid('login').description],
             500: [texts.internal],
+            503: UNAVAILABLE_TEXTS,
           }),
           '4xx': ErrorBody,
           '5xx': ErrorBody,

@@ -4,7 +4,7 @@ import { logoutSession } from '../../auth/logout-session.js';
 import { refreshSession } from '../../auth/refresh-session.js';
 import { errors, texts } from '../../errors.js';
 import type { Gateway } from '../../gateway.js';
-import { ErrorBody, errorResponses } from './error-body.js';
+import { ErrorBody, errorResponses, UNAVAILABLE_TEXTS } from './error-body.js';
 import { sendSession, TokenResponse } from './login.js';
 
 export const REFRESH_PATH = '/api/v1/token/refresh/';
@@ -35,6 +35,7 @@ export async function sessionRoutes(app: FastifyInstance, { gateway }: { gateway
             422: [errors.parameterMissing('refresh_token').description],
             429: [errors.throttled(60).description],
             500: [texts.internal],
+            503: UNAVAILABLE_TEXTS,
           }),
           '4xx': ErrorBody,
           '5xx': ErrorBody,
@@ -55,7 +56,7 @@ export async function sessionRoutes(app: FastifyInstance, { gateway }: { gateway
         tags: ['Authentication'],
         summary: 'Log out: the bearer token and every refresh token of its login stop working at once',
         security: [{ bearerAuth: [] }],
-        response: { 204: Type.Null(), ...errorResponses({ 401: [texts.unauthorized], 500: [texts.internal] }), '4xx': ErrorBody, '5xx': ErrorBody },
+        response: { 204: Type.Null(), ...errorResponses({ 401: [texts.unauthorized], 500: [texts.internal], 503: UNAVAILABLE_TEXTS }), '4xx': ErrorBody, '5xx': ErrorBody },
       },
     },
     async (request, reply) => {
