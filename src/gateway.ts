@@ -1,11 +1,9 @@
 import { createAccessTokens, type AccessTokens } from './auth/access-tokens.js';
 import { decryptPartnerPassword, type DecryptedPassword } from './auth/decrypt-partner-password.js';
-import { createJtiReplayRepository, type JtiReplayRepository } from './auth/jti-replay-repository.js';
 import { createBankAdmin, type BankAdmin } from './banks/bank-admin.js';
 import { createBankRepository } from './banks/bank-repository.js';
 import { createCachedBankRepository, type BankCatalog } from './banks/cached-bank-repository.js';
 import { createCachedTokenFamilyRepository } from './auth/cached-token-family-repository.js';
-import { createMemoryJtiReplayStore } from './auth/memory-jti-replay-store.js';
 import { createCachedPartnerRepository } from './partners/cached-partner-repository.js';
 import { createPasswordVerifier, type PasswordVerifier } from './partners/password-verifier.js';
 import { argon2Verifications } from './partners/password-hasher.js';
@@ -17,12 +15,9 @@ import type { AuditRepository } from './audit/audit-repository.js';
 import { createAuditRepository } from './audit/audit-repository.js';
 import { createAuditWriter, type AuditWriter } from './audit/audit-writer.js';
 import { createBruteForceGuard, type BruteForceGuard } from './auth/brute-force-guard.js';
+import type { JtiReplayRepository } from './auth/jti-replay-repository.js';
+import { createSharedStores } from './auth/shared-stores.js';
 import type { ThrottlePolicy } from './auth/throttle/throttle-policy.js';
-import { createRedisThrottleStore } from './auth/throttle/redis-throttle-store.js';
-import { createDatabaseThrottleStore, type ThrottleStore } from './auth/throttle/throttle-store.js';
-import { createRedisJtiReplayStore } from './auth/redis-jti-replay-store.js';
-import { withFallback } from './auth/with-fallback.js';
-import { Redis } from 'ioredis';
 import { createTokenFamilyRepository, type TokenFamilyRepository } from './auth/token-family-repository.js';
 import { createKeyRepository } from './keys/key-repository.js';
 import { createKeySealer } from './keys/master-key.js';
@@ -92,7 +87,7 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
     if (change.kind === 'partner') partners.invalidate(change);
     else if (change.kind === 'family') families.invalidate(change.id);
     else if (change.kind === 'banks') banks.invalidate();
-    else keys.reload().catch(() => {});
+    else if (change.kind === 'keys') keys.reload().catch(() => {});
   });
   const rotate = keys.rotate.bind(keys);
   keys.rotate = async (use) => {
@@ -103,18 +98,7 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
   const throttlePolicy = throttlePolicyOf(config);
   const auditLog = createAuditRepository(handle.db);
   const audit = createAuditWriter(auditLog, { maxPending: config.AUDIT_QUEUE_MAX, ...(options.onAuditError ? { onError: options.onAuditError } : {}) });
-  let throttle: ThrottleStore = createDatabaseThrottleStore(handle.db, throttlePolicy);
-  // PGlite has one owner process, so its replay cache can live in memory; PostgreSQL serves several instances.
-  let replay = handle.kind === 'pglite' ? createMemoryJtiReplayStore(now) : createJtiReplayRepository(handle.db);
-  let redis: Redis | undefined;
-  if (config.REDIS_URL) {
-    // Fail fast rather than queue: a command Redis cannot take now goes to the database instead.
-    redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 0, enableOfflineQueue: false, connectTimeout: 1_000, commandTimeout: 1_000 });
-    redis.on('error', (error) => options.onRedisError?.(error));
-    const onFallback = options.onRedisError ?? (() => {});
-    throttle = withFallback(createRedisThrottleStore(redis, throttlePolicy, `${config.REDIS_KEY_PREFIX}throttle:`), throttle, onFallback);
-    replay = withFallback(createRedisJtiReplayStore(redis, now, `${config.REDIS_KEY_PREFIX}jti:`), replay, onFallback);
-  }
+  const shared = createSharedStores(config, handle, feed, throttlePolicy, { now, ...(options.onRedisError ? { onRedisError: options.onRedisError } : {}) });
   const passwords = createPasswordVerifier({
     concurrency: config.ARGON2_CONCURRENCY ?? availableParallelism(),
     maxQueue: config.ARGON2_QUEUE,
@@ -141,14 +125,14 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
       try {
         await audit.close(timeoutMs);
       } finally {
-        redis?.disconnect();
+        await shared.close().catch(() => {});
         await feed.close();
       }
     },
     config,
     database: handle,
     throttlePolicy,
-    guard: createBruteForceGuard(throttle, now, config.CACHE_TTL_MS),
+    guard: createBruteForceGuard(shared.throttle, now, config.CACHE_TTL_MS),
     partners,
     banks,
     keys,
@@ -159,7 +143,7 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
       ttlSeconds: config.TOKEN_TTL,
       now,
     }),
-    replay,
+    replay: shared.replay,
     families,
     passwords,
     refreshTtlSeconds: config.REFRESH_TTL,

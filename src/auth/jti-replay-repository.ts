@@ -9,8 +9,25 @@ export interface JtiReplayRepository {
   purgeExpired(now?: Date): Promise<number>;
 }
 
-export function createJtiReplayRepository(db: Kysely<Database>): JtiReplayRepository {
+/** Writes down jtis already accepted elsewhere (through Redis), so that the database knows them too. */
+export interface JtiJournal {
+  /** Records every jti not recorded yet; returns those that were recorded already (claimed through this store). */
+  recordAll(entries: ReadonlyArray<{ jti: string; rememberUntil: Date }>): Promise<string[]>;
+}
+
+export function createJtiReplayRepository(db: Kysely<Database>): JtiReplayRepository & JtiJournal {
   return {
+    async recordAll(entries) {
+      if (entries.length === 0) return [];
+      const inserted = await db
+        .insertInto('jwe_replay')
+        .values(entries.map((entry) => ({ jti: entry.jti, expires_at: entry.rememberUntil })))
+        .onConflict((conflict) => conflict.column('jti').doNothing())
+        .returning('jti')
+        .execute();
+      const fresh = new Set(inserted.map((row) => row.jti));
+      return entries.map((entry) => entry.jti).filter((jti) => !fresh.has(jti));
+    },
     async claim(jti, rememberUntil) {
       const row = await db
         .insertInto('jwe_replay')

@@ -5,7 +5,9 @@ export type Change =
   | { kind: 'partner'; login: string; id?: string }
   | { kind: 'family'; id: string }
   | { kind: 'banks' }
-  | { kind: 'keys' };
+  | { kind: 'keys' }
+  /** An instance's replay cache fell back from Redis to the database: claim in both until `until` (ms). */
+  | { kind: 'replay-degraded'; until: number };
 
 export interface ChangeFeed {
   publish(change: Change): void;
