@@ -191,6 +191,9 @@ describe('admin console in Chromium', { skip, timeout: 120_000 }, () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Unblock' }).click();
     await textOf(page.getByTestId('partner-status'), /^active$/);
     assert.equal((await api('GET', '/admin/v1/partners/e2e-shop')).body.status, 'active');
+    // The dialog stays open (and the page behind it inert) until the partner and its calls are reloaded: text
+    // typed before it closes is lost.
+    await page.getByRole('dialog').waitFor({ state: 'hidden' });
 
     // The allowlist: a typo is caught in the form, a good list is saved.
     const allowlist = page.getByLabel('Addresses and CIDRs');
