@@ -19,6 +19,11 @@ export interface JournaledReplayOptions {
 export interface JournaledReplayStore extends JtiReplayRepository {
   /** Until `until`, claim in Redis and in the database: an instance announced that it claimed in the database. */
   doubleCheckUntil(until: number): void;
+  /**
+   * Redis came back after losing the connection: it may have restarted empty or failed over to a replica that
+   * missed the last writes, even if no call noticed. Claims go to both stores for the window, as after a failure.
+   */
+  redisReconnected(): void;
   /** Writes down what the journal holds (shutdown, tests). */
   flushJournal(): Promise<void>;
   /** jtis accepted through Redis and not yet written down. */
@@ -118,6 +123,7 @@ export function createJournaledReplayStore(options: JournaledReplayOptions): Jou
     doubleCheckUntil(until) {
       doubleUntil = Math.max(doubleUntil, until);
     },
+    redisReconnected: degrade,
     async flushJournal() {
       await writing?.catch(() => {});
       await writeJournal();

@@ -55,6 +55,11 @@ export function createSharedStores(config: Config, handle: DatabaseHandle, feed:
   feed.subscribe((change) => {
     if (change.kind === 'replay-degraded') replay.doubleCheckUntil(change.until);
   });
+  let connectedBefore = false;
+  redis.on('ready', () => {
+    if (connectedBefore) replay.redisReconnected();
+    connectedBefore = true;
+  });
   return {
     throttle: withFallback(createRedisThrottleStore(redis, policy, `${config.REDIS_KEY_PREFIX}throttle:`), databaseThrottle, onRedisError),
     replay,
