@@ -64,7 +64,14 @@ export interface GatewayOptions {
   onRedisError?: (error: unknown) => void;
   /** Told when the change feed between instances loses its connection (it reconnects by itself). */
   onFeedError?: (error: unknown) => void;
+  /** Told of JWEs found accepted twice across a Redis failover (see createJournaledReplayStore). */
+  onReplayConflict?: (jtis: string[]) => void;
+  /** Told when shutting down loses something: replay journal entries not written down in time. */
+  onCloseError?: (error: unknown) => void;
 }
+
+/** How long closing waits for the replay journal to be written down. */
+const JOURNAL_DRAIN_MS = 2_000;
 
 export async function createGateway(config: Config, handle: DatabaseHandle, options: GatewayOptions): Promise<Gateway> {
   const now = options.now ?? (() => Date.now());
@@ -98,7 +105,11 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
   const throttlePolicy = throttlePolicyOf(config);
   const auditLog = createAuditRepository(handle.db);
   const audit = createAuditWriter(auditLog, { maxPending: config.AUDIT_QUEUE_MAX, ...(options.onAuditError ? { onError: options.onAuditError } : {}) });
-  const shared = createSharedStores(config, handle, feed, throttlePolicy, { now, ...(options.onRedisError ? { onRedisError: options.onRedisError } : {}) });
+  const shared = createSharedStores(config, handle, feed, throttlePolicy, {
+    now,
+    ...(options.onRedisError ? { onRedisError: options.onRedisError } : {}),
+    ...(options.onReplayConflict ? { onReplayConflict: options.onReplayConflict } : {}),
+  });
   const passwords = createPasswordVerifier({
     concurrency: config.ARGON2_CONCURRENCY ?? availableParallelism(),
     maxQueue: config.ARGON2_QUEUE,
@@ -115,6 +126,7 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
     pool: () => handle.poolStats(),
     auditPending: () => audit.pending(),
     auditDropped: () => audit.dropped(),
+    replayConflicts: () => shared.replayConflicts(),
     argon2: () => ({ ...passwords.stats(), verifications: argon2Verifications() }),
   });
   return {
@@ -125,7 +137,7 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
       try {
         await audit.close(timeoutMs);
       } finally {
-        await shared.close().catch(() => {});
+        await shared.close(JOURNAL_DRAIN_MS).catch((error: unknown) => options.onCloseError?.(error));
         await feed.close();
       }
     },

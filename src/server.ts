@@ -53,6 +53,8 @@ export async function startServer(config: Config, logger: Logger, print: (text: 
       masterKey: resolveMasterKey(config.MASTER_KEY, config.DATA_DIR),
       onAuditError: auditErrorLog(logger, () => gateway?.audit.pending() ?? 0),
       onRedisError: everyTenSeconds((error) => logger.warn({ err: error }, 'Redis unavailable; using the database')),
+      onReplayConflict: (jtis) => logger.error({ count: jtis.length }, 'JWEs accepted twice across a Redis failover'),
+      onCloseError: (error) => logger.error({ err: error }, 'shutdown: replay journal not fully written'),
     });
     if (await gateway.banks.seedIfEmpty(loadDefaultBanks())) logger.info('bank registry was empty: filled with the default SBP bank list');
     const adminToken = resolveAdminToken(config.ADMIN_TOKEN, config.DATA_DIR);
@@ -94,9 +96,11 @@ export async function startServer(config: Config, logger: Logger, print: (text: 
         } finally {
           clearTimeout(cut);
         }
-        await live.close(AUDIT_DRAIN_MS);
-        await handle.close();
-        unlock();
+        try {
+          await live.close(AUDIT_DRAIN_MS);
+        } finally {
+          await handle.close().finally(unlock);
+        }
       },
     };
   } catch (error) {

@@ -64,6 +64,18 @@ for (const backend of testBackends()) {
       assert.equal(await createJtiReplayRepository(handle.db).claim(jti, until()), false, 'the database knows it');
     });
 
+    it('writes a journal of thousands of jtis down in bounded statements', async () => {
+      const { store, redis } = instance();
+      await ready(redis);
+      const jtis = Array.from({ length: 2_500 }, () => randomUUID());
+      for (const jti of jtis) assert.equal(await store.claim(jti, until()), true);
+      await store.flushJournal();
+      assert.equal(store.journalPending(), 0);
+      const known = await createJtiReplayRepository(handle.db).recordAll(jtis.map((jti) => ({ jti, rememberUntil: until() })));
+      assert.equal(known.length, jtis.length, 'the database knows every one');
+      assert.equal(store.conflicts(), 0);
+    });
+
     it('refuses, while Redis is away, a JWE accepted through Redis before, written down or still pending', async () => {
       const { store, redis, fallbacks } = instance();
       await ready(redis);
@@ -75,7 +87,7 @@ for (const backend of testBackends()) {
       await cut(redis);
       assert.equal(await store.claim(written, until()), false);
       assert.equal(await store.claim(pending, until()), false);
-      assert.ok(fallbacks.length >= 2, 'the calls went to the database');
+      assert.ok(fallbacks.length >= 1, 'the calls went to the database');
       const fresh = randomUUID();
       assert.equal(await store.claim(fresh, until()), true, 'a new JWE is accepted by the database');
       assert.equal(await store.claim(fresh, until()), false);
@@ -97,16 +109,16 @@ for (const backend of testBackends()) {
     it('refuses on an instance whose Redis is fine a JWE another accepted through the database, once told', async () => {
       const told: number[] = [];
       const a = instance();
-      const b = instance((degradedUntil) => {
-        told.push(degradedUntil);
-        a.store.doubleCheckUntil(degradedUntil);
+      const b = instance((forMs) => {
+        told.push(forMs);
+        a.store.doubleCheckFor(forMs);
       });
       await Promise.all([ready(a.redis), ready(b.redis)]);
       await cut(b.redis);
       const jti = randomUUID();
       assert.equal(await b.store.claim(jti, until()), true);
       assert.equal(told.length, 1);
-      assert.ok(told[0]! >= Date.now() + WINDOW_MS - 5_000);
+      assert.ok(told[0]! >= WINDOW_MS, 'at least the JWE lifetime, plus a margin for clocks');
       assert.equal(await a.store.claim(jti, until()), false, 'A claims in Redis and in the database');
     });
   });

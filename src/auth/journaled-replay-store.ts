@@ -10,15 +10,17 @@ export interface JournaledReplayOptions {
   windowMs: number;
   /** Told of each Redis failure (the call went to the database). */
   onFallback: (error: unknown) => void;
-  /** Tells the other instances that claims went to the database until `until` (see `doubleCheckUntil`). */
-  announce?: (until: number) => void;
-  /** Told when writing down the journal fails (it is retried) or finds a jti the database already had. */
+  /** Tells the other instances to claim in both stores for the next `forMs` (see `doubleCheckFor`). */
+  announce?: (forMs: number) => void;
+  /** Told when writing down the journal fails (it is retried). */
   onJournalError?: (error: unknown) => void;
+  /** Told when the journal finds jtis the database had already accepted: JWEs that were accepted twice. */
+  onConflict?: (jtis: string[]) => void;
 }
 
 export interface JournaledReplayStore extends JtiReplayRepository {
-  /** Until `until`, claim in Redis and in the database: an instance announced that it claimed in the database. */
-  doubleCheckUntil(until: number): void;
+  /** For the next `forMs`, claim in Redis and in the database: an instance announced that it claimed in the database. */
+  doubleCheckFor(forMs: number): void;
   /**
    * Redis came back after losing the connection: it may have restarted empty or failed over to a replica that
    * missed the last writes, even if no call noticed. Claims go to both stores for the window, as after a failure.
@@ -28,10 +30,23 @@ export interface JournaledReplayStore extends JtiReplayRepository {
   flushJournal(): Promise<void>;
   /** jtis accepted through Redis and not yet written down. */
   journalPending(): number;
+  /** jtis the journal found already accepted by the database since start (each one a JWE accepted twice). */
+  conflicts(): number;
+  /** Stops retrying the journal (shutdown). */
+  stop(): void;
 }
 
 /** How often a journal that could not be written is tried again. */
 const RETRY_MS = 250;
+/** Rows per journal insert: PostgreSQL takes at most 65 535 parameters per statement, two per row here. */
+const JOURNAL_BATCH = 1_000;
+/**
+ * Beyond this many jtis waiting to be written down (the database is slow or away), a claim goes to the
+ * database itself, as in the double-check window, rather than growing the journal.
+ */
+const JOURNAL_MAX = 20_000;
+/** Clock differences between instances, added to an announced window. */
+const ANNOUNCE_MARGIN_MS = 5_000;
 
 /**
  * The JWE replay cache in Redis with the database as its fallback, kept exact across a Redis outage.
@@ -54,27 +69,38 @@ export function createJournaledReplayStore(options: JournaledReplayOptions): Jou
   let writing: Promise<void> | undefined;
   let retry: NodeJS.Timeout | undefined;
 
+  let conflicts = 0;
+
   function degrade(): void {
     doubleUntil = now() + windowMs;
-    // One announcement a second is enough: each one extends the others' double-check window.
+    // One announcement a second is enough: each one extends the others' double-check window. It carries a
+    // duration, not a time, so that the instances' clocks need not agree.
     if (now() - lastAnnounced >= 1_000) {
       lastAnnounced = now();
-      options.announce?.(doubleUntil);
+      options.announce?.(windowMs + ANNOUNCE_MARGIN_MS);
     }
   }
 
   function writeJournal(): Promise<void> {
     writing ??= (async () => {
       try {
-        // Entries leave `pending` only once written, so that the fallback still sees those in flight.
+        // Entries leave `pending` only once written, so that the fallback still sees those in flight; the
+        // oldest go first (a Map keeps insertion order).
         while (pending.size > 0) {
           const at = now();
           for (const [jti, until] of pending) if (until <= at) pending.delete(jti);
-          const entries = [...pending].map(([jti, until]) => ({ jti, rememberUntil: new Date(until) }));
+          const entries: Array<{ jti: string; rememberUntil: Date }> = [];
+          for (const [jti, until] of pending) {
+            entries.push({ jti, rememberUntil: new Date(until) });
+            if (entries.length === JOURNAL_BATCH) break;
+          }
           if (entries.length === 0) return;
           const known = await database.recordAll(entries);
           for (const entry of entries) if (pending.get(entry.jti) === entry.rememberUntil.getTime()) pending.delete(entry.jti);
-          if (known.length > 0) options.onJournalError?.(new Error(`${known.length} jti(s) accepted through Redis were already claimed in the database`));
+          if (known.length > 0) {
+            conflicts += known.length;
+            options.onConflict?.(known);
+          }
         }
       } finally {
         writing = undefined;
@@ -105,6 +131,17 @@ export function createJournaledReplayStore(options: JournaledReplayOptions): Jou
 
   return {
     async claim(jti, rememberUntil) {
+      if (now() < doubleUntil || pending.size >= JOURNAL_MAX) {
+        // The database first: if it cannot answer, the call fails (500) with its JWE still unspent everywhere.
+        if (!(await claimInDatabase(jti, rememberUntil))) return false;
+        try {
+          return await redis.claim(jti, rememberUntil);
+        } catch (error) {
+          options.onFallback(error);
+          degrade();
+          return true;
+        }
+      }
       let fresh: boolean;
       try {
         fresh = await redis.claim(jti, rememberUntil);
@@ -114,14 +151,13 @@ export function createJournaledReplayStore(options: JournaledReplayOptions): Jou
         return claimInDatabase(jti, rememberUntil);
       }
       if (!fresh) return false;
-      if (now() < doubleUntil) return claimInDatabase(jti, rememberUntil);
       pending.set(jti, rememberUntil.getTime());
       scheduleJournal();
       return true;
     },
     purgeExpired: (at) => database.purgeExpired(at),
-    doubleCheckUntil(until) {
-      doubleUntil = Math.max(doubleUntil, until);
+    doubleCheckFor(forMs) {
+      doubleUntil = Math.max(doubleUntil, now() + forMs);
     },
     redisReconnected: degrade,
     async flushJournal() {
@@ -129,5 +165,10 @@ export function createJournaledReplayStore(options: JournaledReplayOptions): Jou
       await writeJournal();
     },
     journalPending: () => pending.size,
+    conflicts: () => conflicts,
+    stop() {
+      clearTimeout(retry);
+      retry = undefined;
+    },
   };
 }

@@ -15,14 +15,18 @@ import { withFallback } from './with-fallback.js';
 export interface SharedStores {
   throttle: ThrottleStore;
   replay: JtiReplayRepository;
-  /** Writes down what is pending (the replay journal) and disconnects from Redis. */
-  close(): Promise<void>;
+  /** JWEs found accepted twice since start (always 0 without Redis). */
+  replayConflicts(): number;
+  /** Writes down what is pending (the replay journal, for up to `timeoutMs`) and disconnects from Redis. */
+  close(timeoutMs: number): Promise<void>;
 }
 
 export interface SharedStoreOptions {
   now: () => number;
   /** Told of each Redis failure (the call went to the database) and of each failed journal write. */
   onRedisError?: (error: unknown) => void;
+  /** Told of JWEs found accepted twice (through Redis, and through the database by an instance that fell back). */
+  onReplayConflict?: (jtis: string[]) => void;
 }
 
 /**
@@ -37,7 +41,7 @@ export function createSharedStores(config: Config, handle: DatabaseHandle, feed:
   const { now } = options;
   const databaseThrottle = createDatabaseThrottleStore(handle.db, policy);
   const databaseReplay = handle.kind === 'pglite' ? createMemoryJtiReplayStore(now) : createJtiReplayRepository(handle.db);
-  if (!config.REDIS_URL) return { throttle: databaseThrottle, replay: databaseReplay, close: async () => {} };
+  if (!config.REDIS_URL) return { throttle: databaseThrottle, replay: databaseReplay, replayConflicts: () => 0, close: async () => {} };
 
   // Fail fast rather than queue: a command Redis cannot take now goes to the database instead.
   const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 0, enableOfflineQueue: false, connectTimeout: 1_000, commandTimeout: 1_000 });
@@ -50,10 +54,11 @@ export function createSharedStores(config: Config, handle: DatabaseHandle, feed:
     windowMs: (config.JWE_MAX_AGE + config.JWE_MAX_FUTURE + 1) * 1000,
     onFallback: onRedisError,
     onJournalError: onRedisError,
-    announce: (until) => feed.publish({ kind: 'replay-degraded', until }),
+    announce: (forMs) => feed.publish({ kind: 'replay-degraded', forMs }),
+    ...(options.onReplayConflict ? { onConflict: options.onReplayConflict } : {}),
   });
   feed.subscribe((change) => {
-    if (change.kind === 'replay-degraded') replay.doubleCheckUntil(change.until);
+    if (change.kind === 'replay-degraded') replay.doubleCheckFor(change.forMs);
   });
   let connectedBefore = false;
   redis.on('ready', () => {
@@ -63,10 +68,19 @@ export function createSharedStores(config: Config, handle: DatabaseHandle, feed:
   return {
     throttle: withFallback(createRedisThrottleStore(redis, policy, `${config.REDIS_KEY_PREFIX}throttle:`), databaseThrottle, onRedisError),
     replay,
-    async close() {
+    replayConflicts: () => replay.conflicts(),
+    async close(timeoutMs) {
+      replay.stop();
+      let timer: NodeJS.Timeout | undefined;
       try {
-        await replay.flushJournal();
+        await Promise.race([
+          replay.flushJournal(),
+          new Promise((_, reject) => {
+            timer = setTimeout(() => reject(new Error(`replay journal not written within ${timeoutMs} ms: ${replay.journalPending()} jtis left`)), timeoutMs);
+          }),
+        ]);
       } finally {
+        clearTimeout(timer);
         redis.disconnect();
       }
     },

@@ -6,8 +6,8 @@ export type Change =
   | { kind: 'family'; id: string }
   | { kind: 'banks' }
   | { kind: 'keys' }
-  /** An instance's replay cache fell back from Redis to the database: claim in both until `until` (ms). */
-  | { kind: 'replay-degraded'; until: number };
+  /** An instance's replay cache fell back from Redis to the database: claim in both for the next `forMs`. */
+  | { kind: 'replay-degraded'; forMs: number };
 
 export interface ChangeFeed {
   publish(change: Change): void;

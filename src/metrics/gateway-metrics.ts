@@ -15,6 +15,8 @@ export interface MetricSources {
   pool: () => { total: number; idle: number; waiting: number } | undefined;
   auditPending: () => number;
   auditDropped: () => number;
+  /** JWEs found accepted twice across a Redis failover (0 without Redis). */
+  replayConflicts: () => number;
   argon2: () => { verifications: number; running: number; waiting: number };
 }
 
@@ -126,6 +128,15 @@ export function createGatewayMetrics(sources: MetricSources): GatewayMetrics {
     collect() {
       this.reset();
       this.inc(sources.auditDropped());
+    },
+  });
+  new Counter({
+    name: 'partner_gateway_jwe_replay_conflicts_total',
+    help: 'JWEs found accepted twice across a Redis failover (should stay 0; each is also logged).',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(sources.replayConflicts());
     },
   });
   new Counter({
