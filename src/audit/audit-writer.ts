@@ -118,7 +118,8 @@ export function createAuditWriter(repository: AuditRepository, options: AuditWri
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         try {
-          await flush();
+          // An attempt may hang as long as the pool's timeouts allow; the deadline does not wait for it.
+          await beforeDeadline(flush(), deadline, () => `audit trail not written within ${timeoutMs} ms: ${queue.length} entries left`);
           if (queue.length === 0) return;
         } catch (error) {
           if (Date.now() >= deadline) throw error;
@@ -130,6 +131,20 @@ export function createAuditWriter(repository: AuditRepository, options: AuditWri
     full: () => queue.length >= maxPending,
     dropped: () => dropped,
   };
+}
+
+async function beforeDeadline<T>(work: Promise<T>, deadline: number, message: () => string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      work,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(message())), Math.max(0, deadline - Date.now()));
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** A PostgreSQL data exception (SQLSTATE class 22): the values were refused, and would be refused again. */
