@@ -15,16 +15,22 @@ export interface ErrorHandlerOptions {
 /**
  * The one place errors become responses: always `{"description_status": "..."}` (plus `errors` when a list
  * of fields or rows is refused), never a stack trace. Only 5xx are logged, with the request's context: a
- * failure at error level with its cause, a 503 the gateway chose at warn; 4xx are the client's business and
- * show in the request log line.
+ * failure at error level with its cause, a 503 the gateway chose at warn (once per code every ten seconds);
+ * 4xx are the client's business and show in the request log line.
  */
 export const errorHandler = fp<ErrorHandlerOptions>(
   async (app: FastifyInstance, options) => {
+    const lastRefusalLogged = new Map<string, number>();
     app.setErrorHandler((error: FastifyError, request, reply) => {
       const appError = toAppError(error, options.validation);
-      if (error instanceof AppError && appError.status >= 500) {
-        // A 503 the gateway chose (busy, not ready, shutting down) is a state, not a fault: no stack trace.
-        request.log.warn({ code: appError.code, route: request.routeOptions.url }, 'request refused');
+      if (error instanceof AppError && appError.status === 503) {
+        // A 503 the gateway chose (busy, not ready, shutting down) is a state, not a fault: no stack trace, and
+        // one line per code every ten seconds (each request still has its own request-log line).
+        const last = lastRefusalLogged.get(appError.code) ?? 0;
+        if (Date.now() - last >= 10_000) {
+          lastRefusalLogged.set(appError.code, Date.now());
+          request.log.warn({ code: appError.code, route: request.routeOptions.url }, 'request refused');
+        }
       } else if (appError.status >= 500) {
         request.log.error({ err: error, route: request.routeOptions.url }, 'request failed');
       }
