@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { Writable } from 'node:stream';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { pino } from 'pino';
@@ -83,7 +84,14 @@ describe('server shutdown', () => {
     const env = { DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', ADMIN_PORT: '0', NODE_ENV: 'production', ADMIN_TOKEN: adminToken, SHUTDOWN_TIMEOUT_MS: '300' };
     const admin = { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' };
     const partner = { login: 'shutdown-partner', password: 'a password for the shutdown test' };
-    const server = await startServer(loadConfig(env), silent, () => {});
+    const warnings: string[] = [];
+    const logger = pino({ level: 'warn' }, new Writable({
+      write(chunk, _encoding, callback) {
+        warnings.push(String(chunk));
+        callback();
+      },
+    }));
+    const server = await startServer(loadConfig(env), logger, () => {});
     const created = await fetch(`${server.adminUrl}/admin/v1/partners`, { method: 'POST', headers: admin, body: JSON.stringify({ ...partner, ipAllowlist: ['127.0.0.1'], rewardTypes: ['sbp'] }) });
     assert.equal(created.status, 201);
     const logins = 12;
@@ -104,6 +112,7 @@ describe('server shutdown', () => {
     const tookMs = Date.now() - started;
     await cut;
     assert.ok(tookMs < 10_000, `closed in ${tookMs} ms`);
+    assert.ok(warnings.some((line) => line.includes('shutdown: cutting connections still open')), 'the bound, not the client, ended it');
 
     const restarted = await startServer(loadConfig(env), silent, () => {});
     try {

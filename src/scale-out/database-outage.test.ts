@@ -12,8 +12,8 @@ import { describeCall, firstSuccessAfter, runOutageScenario, type Call, type Kin
  * one rule on what every request got.
  */
 
-/** The pool's connectionTimeoutMillis (src/db/database.ts) plus a second of margin for a loaded machine. */
-const SETTLE_LIMIT_MS = 6_000;
+/** The pool's connectionTimeoutMillis (src/db/database.ts, 5 s) doubled, for a loaded 2-core CI machine. */
+const SETTLE_LIMIT_MS = 10_000;
 const RECOVERY_LIMIT_MS = 5_000;
 const SEED_500 = { description_status: texts.internal };
 
@@ -49,7 +49,7 @@ describe('the gateway through a PostgreSQL outage under load', { skip: unavailab
   const during = () => outcome.calls.filter((call) => call.start >= outcome.timeline.down && call.end <= outcome.timeline.restarting);
   const recoveredAt = () => firstSuccessAfter(outcome, 'login') ?? Infinity;
 
-  it("answers database-bound requests with the seed's 500 within 6 s while PostgreSQL is down", (t) => {
+  it("answers database-bound requests with the seed's 500 within 10 s while PostgreSQL is down", (t) => {
     const calls = during().filter((call) => DATABASE_BOUND.includes(call.kind));
     for (const kind of DATABASE_BOUND) assert.ok(calls.some((call) => call.kind === kind), `no ${kind} request during the outage`);
     for (const call of calls) {
@@ -116,7 +116,7 @@ describe('the gateway through a PostgreSQL outage under load', { skip: unavailab
     for (const call of calls) assert.ok(call.status === 200 || call.status === 201, `${call.kind} after the recovery: ${describeCall(call)}`);
   });
 
-  it('settles every request within 6 s with a seed answer, in every phase of the outage', (t) => {
+  it('settles every request within 10 s with a seed answer, in every phase of the outage', (t) => {
     for (const call of outcome.calls) {
       assert.equal(call.error, undefined, `${call.kind}: ${describeCall(call)}`);
       assert.ok(call.end - call.start <= SETTLE_LIMIT_MS, `${call.kind} took ${call.end - call.start} ms: ${describeCall(call)}`);

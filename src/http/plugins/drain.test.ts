@@ -35,6 +35,10 @@ describe('drain on shutdown', () => {
       return { finished: true };
     });
     app.get('/quick', async () => ({ quick: true }));
+    let closing!: () => void;
+    const closingStarted = new Promise<void>((resolve) => (closing = resolve));
+    // Registered after the drain plugin's own, so it runs once that one has.
+    app.addHook('preClose', async () => closing());
     await app.listen({ host: '127.0.0.1', port: 0 });
     const { port } = app.server.address() as { port: number };
 
@@ -48,7 +52,7 @@ describe('drain on shutdown', () => {
     late.write('GET /quick HTTP/1.1\r\nHost: gateway\r\n');
 
     const closed = app.close();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await closingStarted;
     late.write('\r\n');
     const refused = await lateAnswer;
     assert.match(refused, /^HTTP\/1\.1 503 /);
