@@ -29,6 +29,24 @@ for (const backend of testBackends()) {
 
     const count = async () => Number((await sql<{ n: string }>`select count(*) as n from audit_log`.execute(handle.db)).rows[0]!.n);
 
+    it('gives up closing at its deadline even while a write hangs, and the entry stays for the next try', { skip: backend.name === 'postgres' ? false : 'a lock held by another session needs PostgreSQL' }, async () => {
+      const writer = createAuditWriter(createAuditRepository(handle.db), { intervalMs: 10_000 });
+      // Another session holds the table: the writer's insert waits (for the pool's 15 s query timeout).
+      const locker = await handle.db.connection().execute(async (connection) => {
+        await sql`begin`.execute(connection);
+        await sql`lock table audit_log in access exclusive mode`.execute(connection);
+        writer.record(entry(0));
+        const started = Date.now();
+        await assert.rejects(writer.close(300), /audit trail not written within 300 ms: 1 entries left/);
+        const took = Date.now() - started;
+        await sql`rollback`.execute(connection);
+        return took;
+      });
+      assert.ok(locker < 5_000, `close gave up after ${locker} ms`);
+      await writer.flush();
+      assert.equal(writer.pending(), 0);
+    });
+
     it('writes every entry accepted before close, in batches off the request path', async () => {
       const start = await count();
       const writer = createAuditWriter(createAuditRepository(handle.db), { intervalMs: 10_000, batchSize: 300 });
