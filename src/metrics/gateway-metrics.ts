@@ -24,11 +24,27 @@ export interface MetricSources {
 export type Listener = 'public' | 'admin';
 
 export interface GatewayMetrics {
-  /** The registry `GET /metrics` renders; one per gateway, so that several gateways in one process (tests) never mix. */
-  registry: Registry;
+  /** The Prometheus text `GET /metrics` serves: this gateway's metrics and the process's. */
+  render(): Promise<string>;
+  /** Its Content-Type (the Prometheus text format, version 0.0.4). */
+  contentType: string;
   /** Records one answered request: `route` is the route's template (never the raw URL, which may carry secrets). */
   observeRequest(listener: Listener, method: string, route: string, status: number, seconds: number): void;
   countAuthFailure(listener: Listener, reason: AuthFailureReason): void;
+}
+
+let processRegistry: Registry | undefined;
+
+/**
+ * Node's process metrics (event-loop lag, heap, GC, RSS...), collected once per process however many gateways
+ * it builds: their collectors (an event-loop delay monitor among them) are never stopped.
+ */
+function processMetrics(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
 }
 
 /**
@@ -46,12 +62,12 @@ const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
  * ```ts
  * const metrics = createGatewayMetrics({ caches: { partners: () => cache }, pool: () => handle.poolStats(), auditPending: () => audit.pending(), auditDropped: () => audit.dropped(), argon2: () => verifier.stats() });
  * metrics.observeRequest('public', 'POST', '/api/v1/banks/', 200, 0.002);
- * const text = await metrics.registry.metrics();
+ * const text = await metrics.render();
  * ```
  */
 export function createGatewayMetrics(sources: MetricSources): GatewayMetrics {
+  // One registry per gateway, so that several gateways in one process (tests) never mix their counters.
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
 
   const requests = new Counter({
     name: 'partner_gateway_http_requests_total',
@@ -161,7 +177,8 @@ export function createGatewayMetrics(sources: MetricSources): GatewayMetrics {
   });
 
   return {
-    registry,
+    contentType: registry.contentType,
+    render: () => Registry.merge([processMetrics(), registry]).metrics(),
     observeRequest(listener, method, route, status, seconds) {
       requests.inc({ listener, route, method, status: String(status) });
       latency.observe({ listener, route, method }, seconds);

@@ -7,7 +7,7 @@ import type { GatewayMetrics } from '../../../metrics/gateway-metrics.js';
  */
 export async function adminMetricsRoutes(app: FastifyInstance, { metrics }: { metrics: GatewayMetrics }): Promise<void> {
   app.get('/metrics', { config: { metricsScrape: true }, schema: { hide: true } }, async (_request, reply) => {
-    reply.header('content-type', metrics.registry.contentType);
-    return metrics.registry.metrics();
+    reply.header('content-type', metrics.contentType);
+    return metrics.render();
   });
 }
