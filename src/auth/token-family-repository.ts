@@ -36,13 +36,20 @@ export function createTokenFamilyRepository(db: Kysely<Database>): TokenFamilyRe
   });
   return {
     async start(family, refresh) {
-      await db.transaction().execute(async (trx) => {
-        await trx
-          .insertInto('token_families')
-          .values({ id: family.id, partner_id: family.partnerId, generation: family.generation, expires_at: refresh.expiresAt })
-          .execute();
-        await trx.insertInto('refresh_tokens').values({ token_hash: refresh.hash, family_id: family.id, expires_at: refresh.expiresAt }).execute();
-      });
+      // One statement (atomic by itself) rather than a transaction of two: a login pays one round trip, not four.
+      await db
+        .with('family', (query) =>
+          query
+            .insertInto('token_families')
+            .values({ id: family.id, partner_id: family.partnerId, generation: family.generation, expires_at: refresh.expiresAt })
+            .returning('id'),
+        )
+        .insertInto('refresh_tokens')
+        .columns(['token_hash', 'family_id', 'expires_at'])
+        .expression((eb) =>
+          eb.selectFrom('family').select((select) => [select.val(refresh.hash).as('token_hash'), 'family.id as family_id', select.val(refresh.expiresAt).as('expires_at')]),
+        )
+        .execute();
     },
     async spend(hash, next, now) {
       return db.transaction().execute(async (trx) => {
