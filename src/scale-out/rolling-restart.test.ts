@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes, randomInt } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
-import { startGatewayProcess, stopGatewayProcess, type GatewayProcess } from '../testing/gateway-process.js';
+import { startGatewayProcess, startGatewayProcesses, stopGatewayProcess, type GatewayProcess } from '../testing/gateway-process.js';
 import { startRetryingBalancer, type RetryingBalancer } from '../testing/retrying-balancer.js';
 
 const url = process.env.TEST_DATABASE_URL;
@@ -26,7 +26,7 @@ describe('rolling restart of two gateway processes behind a retrying balancer', 
     database = new pg.Client({ connectionString: url });
     await database.connect();
     await database.query(`create schema ${schema}`);
-    instances = await Promise.all([startGatewayProcess(env), startGatewayProcess(env)]);
+    instances = await startGatewayProcesses(2, env);
     balancer = await startRetryingBalancer(instances.map((instance) => instance.base));
     const created = await fetch(`${instances[0]!.admin}/admin/v1/partners`, {
       method: 'POST',

@@ -3,7 +3,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { encryptPassword } from '../testing/encrypt-password.js';
-import { startGatewayProcess, stopGatewayProcess, type GatewayProcess } from '../testing/gateway-process.js';
+import { startGatewayProcesses, stopGatewayProcess, type GatewayProcess } from '../testing/gateway-process.js';
 
 const url = process.env.TEST_DATABASE_URL;
 const redisUrl = process.env.TEST_REDIS_URL;
@@ -36,7 +36,7 @@ for (const variant of variants) {
       await client.end();
       const databaseUrl = `${url}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
       const env = { DATABASE_URL: databaseUrl, ADMIN_TOKEN, MASTER_KEY, THROTTLE_MAX_FAILURES: '10', ...variant.env };
-      [a, b] = await Promise.all([startGatewayProcess(env), startGatewayProcess(env)]);
+      [a, b] = (await startGatewayProcesses(2, env)) as [GatewayProcess, GatewayProcess];
       const created = await fetch(`${a.admin}/admin/v1/partners`, {
         method: 'POST',
         headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
