@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { AuditEntryDroppedError } from './audit/audit-writer.js';
+import { createLogGate } from './logging/log-gate.js';
 import { loadDefaultBanks } from './banks/default-banks.js';
 import { resolveAdminToken } from './bootstrap/admin-token.js';
 import { lockDataDir } from './bootstrap/data-dir-lock.js';
@@ -133,10 +134,8 @@ function auditErrorLog(logger: Logger, pending: () => number): (error: unknown) 
 
 /** Calls `log` at most once every ten seconds, so that an outage does not flood the log. */
 function everyTenSeconds(log: (error: unknown) => void): (error: unknown) => void {
-  let last = 0;
+  const mayLog = createLogGate(10_000);
   return (error) => {
-    if (Date.now() - last < 10_000) return;
-    last = Date.now();
-    log(error);
+    if (mayLog()) log(error);
   };
 }

@@ -1,3 +1,4 @@
+import { withTimeout } from '../async/with-timeout.js';
 import { storableAuditEntry, type AuditEntry } from './audit-entry.js';
 import type { AuditRepository } from './audit-repository.js';
 
@@ -119,7 +120,7 @@ export function createAuditWriter(repository: AuditRepository, options: AuditWri
       for (;;) {
         try {
           // An attempt may hang as long as the pool's timeouts allow; the deadline does not wait for it.
-          await beforeDeadline(flush(), deadline, () => `audit trail not written within ${timeoutMs} ms: ${queue.length} entries left`);
+          await withTimeout(flush(), deadline - Date.now(), () => `audit trail not written within ${timeoutMs} ms: ${queue.length} entries left`);
           if (queue.length === 0) return;
         } catch (error) {
           if (Date.now() >= deadline) throw error;
@@ -131,20 +132,6 @@ export function createAuditWriter(repository: AuditRepository, options: AuditWri
     full: () => queue.length >= maxPending,
     dropped: () => dropped,
   };
-}
-
-async function beforeDeadline<T>(work: Promise<T>, deadline: number, message: () => string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([
-      work,
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(message())), Math.max(0, deadline - Date.now()));
-      }),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /** A PostgreSQL data exception (SQLSTATE class 22): the values were refused, and would be refused again. */

@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { withTimeout } from '../async/with-timeout.js';
 import type { Config } from '../config.js';
 import type { DatabaseHandle } from '../db/database.js';
 import type { ChangeFeed } from '../db/change-feed.js';
@@ -71,16 +72,9 @@ export function createSharedStores(config: Config, handle: DatabaseHandle, feed:
     replayConflicts: () => replay.conflicts(),
     async close(timeoutMs) {
       replay.stop();
-      let timer: NodeJS.Timeout | undefined;
       try {
-        await Promise.race([
-          replay.flushJournal(),
-          new Promise((_, reject) => {
-            timer = setTimeout(() => reject(new Error(`replay journal not written within ${timeoutMs} ms: ${replay.journalPending()} jtis left`)), timeoutMs);
-          }),
-        ]);
+        await withTimeout(replay.flushJournal(), timeoutMs, () => `replay journal not written within ${timeoutMs} ms: ${replay.journalPending()} jtis left`);
       } finally {
-        clearTimeout(timer);
         redis.disconnect();
       }
     },

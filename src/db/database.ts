@@ -4,6 +4,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
+import { withTimeout } from '../async/with-timeout.js';
 import { createLocalChangeFeed, createPostgresChangeFeed, type ChangeFeed } from './change-feed.js';
 import type { Database } from './schema.js';
 
@@ -98,13 +99,5 @@ function openPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
 }
 
 async function ping(db: Kysely<Database>, timeoutMs = 2_000): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error('database ping timed out')), timeoutMs);
-  });
-  try {
-    await Promise.race([sql`select 1`.execute(db), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
+  await withTimeout(sql`select 1`.execute(db), timeoutMs, () => 'database ping timed out');
 }

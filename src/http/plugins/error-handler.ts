@@ -3,6 +3,7 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError, errors, type ErrorDetail } from '../../errors.js';
+import { createLogGate } from '../../logging/log-gate.js';
 
 export interface ErrorHandlerOptions {
   /**
@@ -20,17 +21,13 @@ export interface ErrorHandlerOptions {
  */
 export const errorHandler = fp<ErrorHandlerOptions>(
   async (app: FastifyInstance, options) => {
-    const lastRefusalLogged = new Map<string, number>();
+    const mayLogRefusal = createLogGate(10_000);
     app.setErrorHandler((error: FastifyError, request, reply) => {
       const appError = toAppError(error, options.validation);
       if (error instanceof AppError && appError.status === 503) {
         // A 503 the gateway chose (busy, not ready, shutting down) is a state, not a fault: no stack trace, and
         // one line per code every ten seconds (each request still has its own request-log line).
-        const last = lastRefusalLogged.get(appError.code) ?? 0;
-        if (Date.now() - last >= 10_000) {
-          lastRefusalLogged.set(appError.code, Date.now());
-          request.log.warn({ code: appError.code, route: request.routeOptions.url }, 'request refused');
-        }
+        if (mayLogRefusal(appError.code)) request.log.warn({ code: appError.code, route: request.routeOptions.url }, 'request refused');
       } else if (appError.status >= 500) {
         request.log.error({ err: error, route: request.routeOptions.url }, 'request failed');
       }
