@@ -137,33 +137,24 @@ export function createGatewayMetrics(sources: MetricSources): GatewayMetrics {
       this.set(sources.auditPending());
     },
   });
-  new Counter({
-    name: 'partner_gateway_audit_dropped_entries_total',
-    help: 'Audit entries the database refused for their data and that were dropped (each is also logged).',
-    registers: [registry],
-    collect() {
-      this.reset();
-      this.inc(sources.auditDropped());
-    },
-  });
-  new Counter({
-    name: 'partner_gateway_jwe_replay_conflicts_total',
-    help: 'JWEs found accepted twice across a Redis failover (should stay 0; each is also logged).',
-    registers: [registry],
-    collect() {
-      this.reset();
-      this.inc(sources.replayConflicts());
-    },
-  });
-  new Counter({
-    name: 'partner_gateway_argon2_verifications_total',
-    help: 'argon2id password verifications run (logins, and encrypted-password calls not remembered).',
-    registers: [registry],
-    collect() {
-      this.reset();
-      this.inc(sources.argon2().verifications);
-    },
-  });
+  /** A counter the component keeps itself, read when scraped. */
+  const countedBy = (name: string, help: string, read: () => number) =>
+    new Counter({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(read());
+      },
+    });
+  countedBy('partner_gateway_audit_dropped_entries_total', 'Audit entries the database refused for their data and that were dropped (each is also logged).', sources.auditDropped);
+  countedBy('partner_gateway_jwe_replay_conflicts_total', 'JWEs found accepted twice across a Redis failover (should stay 0; each is also logged).', sources.replayConflicts);
+  countedBy(
+    'partner_gateway_argon2_verifications_total',
+    'argon2id password verifications run (logins, and encrypted-password calls not remembered).',
+    () => sources.argon2().verifications,
+  );
   new Gauge({
     name: 'partner_gateway_argon2_queue',
     help: 'argon2 verifications running and waiting for a slot (beyond ARGON2_QUEUE waiting, calls get 503).',
