@@ -14,6 +14,8 @@ export interface LoadSpec {
   durationSec: number;
   /** A file of request paths, one per line, each used once (fresh JWEs); cycles if exhausted. */
   pathsFile?: string;
+  /** Requests per second over all connections (the soak's steady load); as fast as possible when absent. */
+  rate?: number;
 }
 
 export interface LoadResult {
@@ -36,6 +38,7 @@ const instance = autocannon(
     method: spec.method,
     connections: spec.connections,
     duration: spec.durationSec,
+    ...(spec.rate !== undefined ? { overallRate: spec.rate } : {}),
     headers: spec.headers ?? {},
     ...(spec.body !== undefined ? { body: spec.body } : {}),
     ...(paths

@@ -11,10 +11,6 @@
  * and the growth between them (must be under 10 %), writes bench/soak-results.json, and exits 1 when a
  * target is missed. It stops by itself (a watchdog ends it a few minutes after its planned end) and talks to
  * 127.0.0.1 only: it refuses a database elsewhere.
- *
- * `node --import tsx bench/soak.ts --load '<spec>'` is the load process: bench/load.ts's LoadSpec plus a
- * `rate` (requests per second over all connections), which bench/load.ts has no way to set; it prints one
- * LoadResult line, as bench/load.ts does.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -22,51 +18,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import autocannon, { type Request } from 'autocannon';
 import { CompactEncrypt, importJWK, type JWK } from 'jose';
 import pg from 'pg';
 import { projectFile } from '../src/project-root.js';
 import type { LoadResult, LoadSpec } from './load.js';
 
-type SoakLoadSpec = LoadSpec & { rate: number };
-
-if (process.argv[2] === '--load') runLoad(JSON.parse(process.argv[3]!) as SoakLoadSpec);
-else await soak();
-
-/** The load process: autocannon at a fixed overall rate, one LoadResult line on stdout. */
-function runLoad(spec: SoakLoadSpec): void {
-  const paths = spec.pathsFile ? readFileSync(spec.pathsFile, 'utf8').split('\n').filter(Boolean) : undefined;
-  let next = 0;
-  const statuses: Record<string, number> = {};
-  const instance = autocannon(
-    {
-      url: spec.url,
-      method: spec.method,
-      connections: spec.connections,
-      duration: spec.durationSec,
-      overallRate: spec.rate,
-      headers: spec.headers ?? {},
-      ...(spec.body !== undefined ? { body: spec.body } : {}),
-      ...(paths ? { requests: [{ setupRequest: (request: Request): Request => ({ ...request, path: paths[next++ % paths.length]! }) }] } : {}),
-    },
-    (error, result) => {
-      if (error) throw error;
-      const ok = result['2xx'];
-      const output: LoadResult = {
-        ok,
-        failed: result.non2xx + result.errors + result.timeouts,
-        rps: Math.round(ok / result.duration),
-        p50: result.latency.p50,
-        p99: result.latency.p99,
-        statuses,
-      };
-      process.stdout.write(`${JSON.stringify(output)}\n`);
-    },
-  );
-  instance.on('response', (_client: unknown, statusCode: number) => {
-    statuses[statusCode] = (statuses[statusCode] ?? 0) + 1;
-  });
-}
+await soak();
 
 async function soak(): Promise<void> {
   const MINUTES = Number(process.env.SOAK_MINUTES ?? 10);
@@ -197,8 +154,8 @@ async function soak(): Promise<void> {
     return file;
   }
 
-  function load(spec: SoakLoadSpec): Promise<LoadResult> {
-    const child = spawn(process.execPath, [...tsx, projectFile('bench/soak.ts'), '--load', JSON.stringify(spec)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  function load(spec: LoadSpec & { rate: number }): Promise<LoadResult> {
+    const child = spawn(process.execPath, [...tsx, projectFile('bench/load.ts'), JSON.stringify(spec)], { stdio: ['ignore', 'pipe', 'inherit'] });
     children.add(child);
     return new Promise((resolve, reject) => {
       let output = '';
