@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import { testBackends } from '../src/testing/test-databases.js';
-import { startTestGateway, type TestGateway } from '../src/testing/test-gateway.js';
+import { testBackends } from '../test/support/test-databases.js';
+import { startTestGateway, type TestGateway } from '../test/support/test-gateway.js';
 
 const run = promisify(execFile);
 

@@ -8,7 +8,7 @@ import { lockDataDir } from './bootstrap/data-dir-lock.js';
 import { createDemoPartner, demoBanner } from './bootstrap/demo-partner.js';
 import type { Config } from './config.js';
 import { openDatabase, type DatabaseHandle } from './db/database.js';
-import { purgeThrottle } from './auth/throttle/throttle-store.js';
+import { purgeThrottle } from './stores/throttle/throttle-store.js';
 import { migrateToLatest } from './db/migrate.js';
 import { createGateway, type Gateway } from './gateway.js';
 import { resolveMasterKey } from './keys/master-key.js';

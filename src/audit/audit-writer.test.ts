@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import type { DatabaseHandle } from '../db/database.js';
-import { testBackends } from '../testing/test-databases.js';
+import { testBackends } from '../../test/support/test-databases.js';
 import type { AuditEntry } from './audit-entry.js';
 import { createAuditRepository, type AuditRepository } from './audit-repository.js';
 import { AuditEntryDroppedError, createAuditWriter } from './audit-writer.js';

@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import { cliHarness } from '../testing/cli-harness.js';
-import { freePort } from '../testing/free-port.js';
-import { testBackends } from '../testing/test-databases.js';
-import { startTestGateway, TEST_ADMIN_TOKEN, type TestGateway } from '../testing/test-gateway.js';
+import { cliHarness } from '../../test/support/cli-harness.js';
+import { freePort } from '../../test/support/free-port.js';
+import { testBackends } from '../../test/support/test-databases.js';
+import { startTestGateway, TEST_ADMIN_TOKEN, type TestGateway } from '../../test/support/test-gateway.js';
 import { runCli } from './run-cli.js';
 
 describe('partner-gateway CLI against a running admin API', () => {

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { describe, it } from 'node:test';
 import { texts } from '../errors.js';
-import { testBackends } from '../testing/test-databases.js';
-import { startTestGateway } from '../testing/test-gateway.js';
+import { testBackends } from '../../test/support/test-databases.js';
+import { startTestGateway } from '../../test/support/test-gateway.js';
 
 for (const backend of testBackends()) {
   describe(`public app on ${backend.name}`, () => {

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { errors } from '../errors.js';
-import { assertNeverServerError } from '../testing/error-shape.js';
-import { testBackends } from '../testing/test-databases.js';
-import { startTestGateway, TEST_ADMIN_TOKEN, type TestGateway } from '../testing/test-gateway.js';
+import { assertNeverServerError } from '../../test/support/error-shape.js';
+import { testBackends } from '../../test/support/test-databases.js';
+import { startTestGateway, TEST_ADMIN_TOKEN, type TestGateway } from '../../test/support/test-gateway.js';
 
 // Property-based tests over every input of the admin API: bodies, path parameters, query strings, the
 // admin token and import files. Whatever arrives, the answer is never a 5xx and never a stack trace, and

@@ -3,10 +3,10 @@ import { connect, type AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { errors, texts } from '../errors.js';
-import { encryptPassword } from '../testing/encrypt-password.js';
-import { assertNeverServerError } from '../testing/error-shape.js';
-import { testBackends } from '../testing/test-databases.js';
-import { startTestGateway, TEST_ADMIN_TOKEN, type TestGateway } from '../testing/test-gateway.js';
+import { encryptPassword } from '../../test/support/encrypt-password.js';
+import { assertNeverServerError } from '../../test/support/error-shape.js';
+import { testBackends } from '../../test/support/test-databases.js';
+import { startTestGateway, TEST_ADMIN_TOKEN, type TestGateway } from '../../test/support/test-gateway.js';
 
 // Property-based tests over every input of the public API: whatever a client sends, the answer is never a
 // 5xx and never a stack trace, and every 4xx is `{"description_status": "..."}` as application/json.

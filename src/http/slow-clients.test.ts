@@ -4,9 +4,9 @@ import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { errors } from '../errors.js';
-import { assertErrorShape } from '../testing/error-shape.js';
-import { testBackends } from '../testing/test-databases.js';
-import { startTestGateway, type TestGateway } from '../testing/test-gateway.js';
+import { assertErrorShape } from '../../test/support/error-shape.js';
+import { testBackends } from '../../test/support/test-databases.js';
+import { startTestGateway, type TestGateway } from '../../test/support/test-gateway.js';
 import { buildApp, REQUEST_TIMEOUTS, type RequestTimeouts } from './app.js';
 
 // Clients that are slow or oversized, against real listeners and raw sockets (inject() has no socket to be

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
-import { encryptPassword } from '../testing/encrypt-password.js';
-import { testBackends } from '../testing/test-databases.js';
-import { startTestGateway, TEST_ADMIN_TOKEN, TEST_MASTER_KEY, type TestGateway } from '../testing/test-gateway.js';
+import { encryptPassword } from '../../test/support/encrypt-password.js';
+import { testBackends } from '../../test/support/test-databases.js';
+import { startTestGateway, TEST_ADMIN_TOKEN, TEST_MASTER_KEY, type TestGateway } from '../../test/support/test-gateway.js';
 import { createKeyRepository } from './key-repository.js';
 import { generateStoredKey, loadKeyStore } from './key-store.js';
 import { createKeySealer } from './master-key.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { DatabaseHandle } from '../db/database.js';
-import { testBackends } from '../testing/test-databases.js';
+import { testBackends } from '../../test/support/test-databases.js';
 import { createPartnerRepository, type PartnerRepository } from './partner-repository.js';
 
 for (const backend of testBackends()) {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { AppError } from '../errors.js';
-import { partnerFixture } from '../testing/partner-fixture.js';
+import { partnerFixture } from '../../test/support/partner-fixture.js';
 import { argon2Verifications, hashPassword } from './password-hasher.js';
 import { createPasswordVerifier } from './password-verifier.js';
 

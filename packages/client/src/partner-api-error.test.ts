@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { inspect } from 'node:util';
-import { testBackends } from '../../../src/testing/test-databases.js';
-import { startTestGateway, type TestGateway } from '../../../src/testing/test-gateway.js';
+import { testBackends } from '../../../test/support/test-databases.js';
+import { startTestGateway, type TestGateway } from '../../../test/support/test-gateway.js';
 import { kindOfResponse, parseRetryAfter, PartnerApiError, type PartnerApiErrorKind } from './partner-api-error.js';
-import { gatewayError, startFaultProxy } from './testing/fault-proxy.js';
-import { freePort, testClient } from './testing/test-client.js';
+import { gatewayError, startFaultProxy } from '../test/fault-proxy.js';
+import { freePort, testClient } from '../test/test-client.js';
 
 // The gateway's texts, spelled out: the client maps 403s by these exact words, so they are the contract.
 const UNAUTHORIZED = 'User failed authorization; access to the resource is restricted';

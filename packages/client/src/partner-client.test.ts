@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { decodeProtectedHeader } from 'jose';
-import { testBackends } from '../../../src/testing/test-databases.js';
-import { startTestGateway, type TestGateway } from '../../../src/testing/test-gateway.js';
+import { testBackends } from '../../../test/support/test-databases.js';
+import { startTestGateway, type TestGateway } from '../../../test/support/test-gateway.js';
 import { PartnerClient } from './partner-client.js';
-import { testClient } from './testing/test-client.js';
+import { testClient } from '../test/test-client.js';
 
 for (const backend of testBackends()) {
   describe(`PartnerClient against a listening gateway on ${backend.name}`, () => {

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { decodeProtectedHeader, exportJWK, generateKeyPair } from 'jose';
-import { testBackends } from '../../../src/testing/test-databases.js';
-import { startTestGateway, type TestGateway } from '../../../src/testing/test-gateway.js';
-import { gatewayError, startFaultProxy, type Fault, type FaultProxy } from './testing/fault-proxy.js';
-import { testClient } from './testing/test-client.js';
+import { testBackends } from '../../../test/support/test-databases.js';
+import { startTestGateway, type TestGateway } from '../../../test/support/test-gateway.js';
+import { gatewayError, startFaultProxy, type Fault, type FaultProxy } from '../test/fault-proxy.js';
+import { testClient } from '../test/test-client.js';
 
 const JWKS = '/.well-known/jwks.json';
 const BANKS = '/partner/provider/sbp/banks/';

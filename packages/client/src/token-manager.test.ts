@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { inspect } from 'node:util';
-import { testBackends } from '../../../src/testing/test-databases.js';
-import { startTestGateway, type TestGateway } from '../../../src/testing/test-gateway.js';
+import { testBackends } from '../../../test/support/test-databases.js';
+import { startTestGateway, type TestGateway } from '../../../test/support/test-gateway.js';
 import { PartnerApiError } from './partner-api-error.js';
-import { gatewayError, startFaultProxy, type Fault, type FaultProxy } from './testing/fault-proxy.js';
-import { testClient } from './testing/test-client.js';
+import { gatewayError, startFaultProxy, type Fault, type FaultProxy } from '../test/fault-proxy.js';
+import { testClient } from '../test/test-client.js';
 
 const BANKS = '/partner/provider/sbp/banks/';
 const REFRESH = '/api/v1/token/refresh/';

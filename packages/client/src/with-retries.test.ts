@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { testBackends } from '../../../src/testing/test-databases.js';
-import { startTestGateway, type TestGateway } from '../../../src/testing/test-gateway.js';
+import { testBackends } from '../../../test/support/test-databases.js';
+import { startTestGateway, type TestGateway } from '../../../test/support/test-gateway.js';
 import { PartnerApiError } from './partner-api-error.js';
-import { gatewayError, startFaultProxy, type Fault, type FaultProxy, type SeenRequest } from './testing/fault-proxy.js';
-import { testClient } from './testing/test-client.js';
+import { gatewayError, startFaultProxy, type Fault, type FaultProxy, type SeenRequest } from '../test/fault-proxy.js';
+import { testClient } from '../test/test-client.js';
 import { retryDelayMs } from './with-retries.js';
 
 const LOGIN = '/api/v1/login/';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { AppError } from '../../errors.js';
-import { toWindows1251 } from '../../testing/windows-1251.js';
+import { toWindows1251 } from '../../../test/support/windows-1251.js';
 import { validateBankList, type Bank } from '../bank.js';
 import { parseBankFile } from './parse-bank-file.js';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { toWindows1251 } from '../../testing/windows-1251.js';
+import { toWindows1251 } from '../../../test/support/windows-1251.js';
 import { validateBankList } from '../bank.js';
 import { parseBankCsv } from './parse-bank-csv.js';
 

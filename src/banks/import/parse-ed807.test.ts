@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { projectFile } from '../../project-root.js';
-import { toWindows1251 } from '../../testing/windows-1251.js';
+import { toWindows1251 } from '../../../test/support/windows-1251.js';
 import { validateBankList } from '../bank.js';
 import { parseEd807 } from './parse-ed807.js';
 

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { cliHarness } from '../../testing/cli-harness.js';
-import { testBackends } from '../../testing/test-databases.js';
-import { startTestGateway, type TestGateway } from '../../testing/test-gateway.js';
+import { cliHarness } from '../../../test/support/cli-harness.js';
+import { testBackends } from '../../../test/support/test-databases.js';
+import { startTestGateway, type TestGateway } from '../../../test/support/test-gateway.js';
 import { runCli } from '../run-cli.js';
 
 const JWT = /eyJ[\w-]+\.[\w-]+\.[\w-]+/;

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { cliHarness } from '../../testing/cli-harness.js';
-import { testBackends } from '../../testing/test-databases.js';
-import { startTestGateway, TEST_ADMIN_TOKEN, type TestGateway } from '../../testing/test-gateway.js';
+import { cliHarness } from '../../../test/support/cli-harness.js';
+import { testBackends } from '../../../test/support/test-databases.js';
+import { startTestGateway, TEST_ADMIN_TOKEN, type TestGateway } from '../../../test/support/test-gateway.js';
 import { createAdminClient } from '../admin-client.js';
 import { CliError } from '../cli-io.js';
 import { auditCommand } from './audit-command.js';

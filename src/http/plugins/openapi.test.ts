@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { errors, texts } from '../../errors.js';
 import { projectFile } from '../../project-root.js';
-import { testBackends } from '../../testing/test-databases.js';
-import { startTestGateway, type TestGateway } from '../../testing/test-gateway.js';
+import { testBackends } from '../../../test/support/test-databases.js';
+import { startTestGateway, type TestGateway } from '../../../test/support/test-gateway.js';
 
 describe('OpenAPI document and reference page', () => {
   let t: TestGateway;

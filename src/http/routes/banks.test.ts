@@ -3,9 +3,9 @@ import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { texts } from '../../errors.js';
 import { projectFile } from '../../project-root.js';
-import { encryptPassword } from '../../testing/encrypt-password.js';
-import { testBackends } from '../../testing/test-databases.js';
-import { startTestGateway, type TestGateway } from '../../testing/test-gateway.js';
+import { encryptPassword } from '../../../test/support/encrypt-password.js';
+import { testBackends } from '../../../test/support/test-databases.js';
+import { startTestGateway, type TestGateway } from '../../../test/support/test-gateway.js';
 
 const BANKS = '/partner/provider/sbp/banks/';
 const seedBanks = (JSON.parse(readFileSync(projectFile('seeds/sbp-banks.json'), 'utf8')) as { banks: Array<{ name: string; bic: string }> }).banks;

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { readBanksCredentials, type BanksQuery } from '../../auth/read-banks-credentials.js';
-import { listBanksForPartner } from '../../banks/list-banks-for-partner.js';
+import { readBanksCredentials, type BanksQuery } from '../../auth/steps/read-banks-credentials.js';
+import { listBanksForPartner } from '../../operations/list-banks-for-partner.js';
 import { errors, texts } from '../../errors.js';
 import type { Gateway } from '../../gateway.js';
 import { ErrorBody, errorResponses, UNAVAILABLE_TEXTS } from './error-body.js';

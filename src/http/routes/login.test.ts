@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import { texts } from '../../errors.js';
-import { testBackends } from '../../testing/test-databases.js';
-import { startTestGateway, type TestGateway } from '../../testing/test-gateway.js';
+import { testBackends } from '../../../test/support/test-databases.js';
+import { startTestGateway, type TestGateway } from '../../../test/support/test-gateway.js';
 
 for (const backend of testBackends()) {
   describe(`login on ${backend.name}`, () => {

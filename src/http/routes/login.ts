@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import { loginPartner, type Session } from '../../auth/login-partner.js';
+import { loginPartner, type Session } from '../../operations/login-partner.js';
 import { errors, texts } from '../../errors.js';
 import type { Gateway } from '../../gateway.js';
 import { ErrorBody, errorResponses, UNAVAILABLE_TEXTS } from './error-body.js';

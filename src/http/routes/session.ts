@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { logoutSession } from '../../auth/logout-session.js';
-import { refreshSession } from '../../auth/refresh-session.js';
+import { logoutSession } from '../../operations/logout-session.js';
+import { refreshSession } from '../../operations/refresh-session.js';
 import { errors, texts } from '../../errors.js';
 import type { Gateway } from '../../gateway.js';
 import { ErrorBody, errorResponses, UNAVAILABLE_TEXTS } from './error-body.js';

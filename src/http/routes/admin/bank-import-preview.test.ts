@@ -3,8 +3,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { loadDefaultBanks } from '../../../banks/default-banks.js';
 import { projectFile } from '../../../project-root.js';
-import { testBackends } from '../../../testing/test-databases.js';
-import { startTestGateway, TEST_ADMIN_TOKEN, type TestGateway } from '../../../testing/test-gateway.js';
+import { testBackends } from '../../../../test/support/test-databases.js';
+import { startTestGateway, TEST_ADMIN_TOKEN, type TestGateway } from '../../../../test/support/test-gateway.js';
 
 const ED807 = projectFile('../shared/data/20230518_ED807_full.xml');
 

@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { loadDefaultBanks } from '../../../banks/default-banks.js';
 import { projectFile } from '../../../project-root.js';
-import { testBackends } from '../../../testing/test-databases.js';
-import { startTestGateway, TEST_ADMIN_TOKEN, type TestGateway } from '../../../testing/test-gateway.js';
+import { testBackends } from '../../../../test/support/test-databases.js';
+import { startTestGateway, TEST_ADMIN_TOKEN, type TestGateway } from '../../../../test/support/test-gateway.js';
 
 for (const backend of testBackends()) {
   describe(`admin banks on ${backend.name}`, () => {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { encryptPassword } from '../../../testing/encrypt-password.js';
-import { testBackends } from '../../../testing/test-databases.js';
-import { startTestGateway, TEST_ADMIN_TOKEN, type TestGateway } from '../../../testing/test-gateway.js';
+import { encryptPassword } from '../../../../test/support/encrypt-password.js';
+import { testBackends } from '../../../../test/support/test-databases.js';
+import { startTestGateway, TEST_ADMIN_TOKEN, type TestGateway } from '../../../../test/support/test-gateway.js';
 import { UNMATCHED_ROUTE } from '../../plugins/http-metrics.js';
 
 const METRICS_TOKEN = 'metrics-scrape-token-0123456789abcdef0123';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { testBackends } from '../../../testing/test-databases.js';
-import { startTestGateway, TEST_ADMIN_TOKEN, type TestGateway } from '../../../testing/test-gateway.js';
+import { testBackends } from '../../../../test/support/test-databases.js';
+import { startTestGateway, TEST_ADMIN_TOKEN, type TestGateway } from '../../../../test/support/test-gateway.js';
 
 for (const backend of testBackends()) {
   describe(`GET /admin/v1/partner-activity on ${backend.name}`, () => {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { texts } from '../../../errors.js';
-import { testBackends } from '../../../testing/test-databases.js';
-import { startTestGateway, TEST_ADMIN_TOKEN, type TestGateway } from '../../../testing/test-gateway.js';
+import { testBackends } from '../../../../test/support/test-databases.js';
+import { startTestGateway, TEST_ADMIN_TOKEN, type TestGateway } from '../../../../test/support/test-gateway.js';
 
 for (const backend of testBackends()) {
   describe(`admin partners on ${backend.name}`, () => {

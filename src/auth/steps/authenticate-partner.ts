@@ -1,0 +1,37 @@
+import { AppError } from '../../errors.js';
+import type { Partner } from '../../partners/partner.js';
+import type { PartnerRepository } from '../../partners/partner-repository.js';
+import type { PasswordVerifier } from '../../partners/password-verifier.js';
+import type { JtiReplayRepository } from '../../stores/replay/jti-replay-repository.js';
+import type { AccessTokens } from '../tokens/access-tokens.js';
+import type { TokenFamilyRepository } from '../tokens/token-family-repository.js';
+import { authenticateWithEncryptedPassword } from './authenticate-with-encrypted-password.js';
+import { authenticateWithToken } from './authenticate-with-token.js';
+import type { BruteForceGuard } from './brute-force-guard.js';
+import type { DecryptedPassword } from './decrypt-partner-password.js';
+import type { BanksCredentials } from './read-banks-credentials.js';
+
+export interface AuthenticationDependencies {
+  partners: PartnerRepository;
+  tokens: AccessTokens;
+  families: TokenFamilyRepository;
+  replay: JtiReplayRepository;
+  guard: BruteForceGuard;
+  passwords: PasswordVerifier;
+  decryptPassword(jwe: string): Promise<DecryptedPassword>;
+}
+
+/**
+ * Proves who is calling, or throws the 401. It says nothing about status, address or reward type: those
+ * are the next steps, and they run only once this one has succeeded.
+ */
+export async function authenticatePartner(credentials: BanksCredentials, clientAddress: string, deps: AuthenticationDependencies): Promise<Partner> {
+  if (credentials.scheme === 'password') return authenticateWithEncryptedPassword(credentials.partnerName, credentials.jwe, clientAddress, deps);
+  try {
+    return await authenticateWithToken(credentials.token, credentials.partnerName, deps);
+  } catch (error) {
+    // A valid token is never throttled (it is not a guess); each refused one counts against the address.
+    if (error instanceof AppError && error.status === 401) return deps.guard.fail(error, clientAddress);
+    throw error;
+  }
+}

@@ -1,0 +1,34 @@
+import { AppError, errors } from '../../errors.js';
+import type { Partner } from '../../partners/partner.js';
+import type { AuthenticationDependencies } from './authenticate-partner.js';
+import { authenticateWithPassword } from './authenticate-with-password.js';
+import type { DecryptedPassword } from './decrypt-partner-password.js';
+
+/**
+ * The seed's encrypted-password scheme: the JWE is decrypted (header checks first, see
+ * decryptPartnerPassword), the password inside it checked like a login's, and its jti spent.
+ */
+export async function authenticateWithEncryptedPassword(
+  partnerName: string,
+  jwe: string,
+  clientAddress: string,
+  deps: AuthenticationDependencies,
+): Promise<Partner> {
+  await deps.guard.check(clientAddress);
+  let decrypted: DecryptedPassword;
+  try {
+    decrypted = await deps.decryptPassword(jwe);
+  } catch (error) {
+    if (error instanceof AppError) return deps.guard.fail(error, clientAddress);
+    throw error;
+  }
+  // The encrypted-password scheme sends the password on every call: a recent success is remembered, so a
+  // replay usually costs an HMAC, not argon2. The jti is claimed only once the password is checked: a call
+  // refused before that (503 when the argon2 queue is full, 500) leaves its JWE unspent, so a load balancer
+  // may retry it on another instance.
+  const partner = await authenticateWithPassword(partnerName, decrypted.password, clientAddress, deps, { remember: true });
+  if (!(await deps.replay.claim(decrypted.jti, decrypted.rememberUntil))) {
+    return deps.guard.fail(errors.unauthorized('replayed_jti'), clientAddress, partnerName, partner);
+  }
+  return partner;
+}

@@ -1,0 +1,94 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { testBackends } from '../../../test/support/test-databases.js';
+import { encryptPassword } from '../../../test/support/encrypt-password.js';
+import { startTestGateway, type TestGateway } from '../../../test/support/test-gateway.js';
+
+const THROTTLED = 'Too many failed attempts; repeat the request later';
+const ATTACKER = '203.0.113.66';
+const HOME = '198.51.100.10';
+
+for (const backend of testBackends()) {
+  describe(`brute-force defence on ${backend.name}`, () => {
+    let t: TestGateway;
+    let clock = Date.now();
+    before(async () => {
+      t = await startTestGateway(backend, { now: () => clock, env: { THROTTLE_MAX_FAILURES: '10', THROTTLE_LOCKOUT: '60', THROTTLE_LOCKOUT_MAX: '900', ARGON2_QUEUE: '1000' } });
+    });
+    after(() => t.close());
+
+    const login = (payload: object, remoteAddress: string) => t.app.inject({ method: 'POST', url: '/api/v1/login/', payload, remoteAddress });
+
+    it('throttles 10 000 distinct wrong passwords from one address, while the partner still logs in from its own', async () => {
+      const partner = await t.addPartner({ ipAllowlist: [`${HOME}/32`] });
+      const statuses = new Map<number, number>();
+      for (let batch = 0; batch < 100; batch++) {
+        const responses = await Promise.all(
+          Array.from({ length: 100 }, (_, i) => login({ login: partner.login, password: `guess-${batch}-${i}` }, ATTACKER)),
+        );
+        for (const response of responses) statuses.set(response.statusCode, (statuses.get(response.statusCode) ?? 0) + 1);
+      }
+      assert.deepEqual([...statuses.keys()].sort(), [401, 429]);
+      assert.ok((statuses.get(401) ?? 0) <= 110, `at most about one batch of guesses is checked, got ${statuses.get(401)}`);
+      assert.ok((statuses.get(429) ?? 0) >= 9_890);
+      const locked = await login({ login: partner.login, password: partner.password }, ATTACKER);
+      assert.equal(locked.statusCode, 429, 'the locked address is refused even with the right password');
+      assert.deepEqual(locked.json(), { description_status: THROTTLED });
+      assert.ok(Number(locked.headers['retry-after']) > 0);
+      const home = await login({ login: partner.login, password: partner.password }, HOME);
+      assert.equal(home.statusCode, 200, 'the partner at its own allowlisted address is not locked out');
+    });
+
+    it('locks a login against callers outside its allowlist after failures from many addresses, never against the partner', async () => {
+      const partner = await t.addPartner({ ipAllowlist: [`${HOME}/32`] });
+      for (let i = 1; i <= 10; i++) assert.equal((await login({ login: partner.login, password: 'wrong' }, `192.0.2.${i}`)).statusCode, 401);
+      const fresh = await login({ login: partner.login, password: partner.password }, '192.0.2.200');
+      assert.equal(fresh.statusCode, 429, 'a new outside address meets the login lockout');
+      assert.equal((await login({ login: partner.login, password: partner.password }, HOME)).statusCode, 200);
+    });
+
+    it('makes each further lockout longer', async () => {
+      const partner = await t.addPartner();
+      const address = '203.0.113.77';
+      const lockOnce = async () => {
+        for (let i = 0; i < 10; i++) await login({ login: partner.login, password: `wrong-${i}` }, address);
+        return Number((await login({ login: partner.login, password: 'wrong' }, address)).headers['retry-after']);
+      };
+      clock = Date.now();
+      const first = await lockOnce();
+      assert.equal(first, 60);
+      clock += 61_000;
+      const second = await lockOnce();
+      assert.equal(second, 120);
+      clock += 121_000;
+      assert.equal((await login({ login: partner.login, password: partner.password }, address)).statusCode, 403, 'the lock has passed (403: outside the loopback allowlist)');
+    });
+
+    it('counts failed banks authentications too: bad JWEs and invalid bearer tokens', async () => {
+      const partner = await t.addPartner({ ipAllowlist: ['0.0.0.0/0'] });
+      const jwks = (await t.app.inject({ method: 'GET', url: '/.well-known/jwks.json' })).json();
+      const address = '203.0.113.88';
+      const token = (await login(partner, address)).json().access_token;
+      for (let i = 0; i < 5; i++) {
+        const jwe = await encryptPassword(`wrong-${i}`, jwks, { header: { iat: Math.floor(clock / 1000) } });
+        await t.app.inject({ method: 'POST', url: `/partner/provider/sbp/banks/?partnerName=${partner.login}&partnerPassword=${jwe}&useAuthByCert=Y`, remoteAddress: address });
+      }
+      for (let i = 0; i < 5; i++) {
+        await t.app.inject({ method: 'POST', url: '/partner/provider/sbp/banks/', headers: { authorization: `Bearer forged.${i}.token` }, remoteAddress: address });
+      }
+      const jwe = await encryptPassword(partner.password, jwks, { header: { iat: Math.floor(clock / 1000) } });
+      const blocked = await t.app.inject({ method: 'POST', url: `/partner/provider/sbp/banks/?partnerName=${partner.login}&partnerPassword=${jwe}&useAuthByCert=Y`, remoteAddress: address });
+      assert.equal(blocked.statusCode, 429);
+      const withToken = await t.app.inject({ method: 'POST', url: '/partner/provider/sbp/banks/', headers: { authorization: `Bearer ${token}` }, remoteAddress: address });
+      assert.equal(withToken.statusCode, 200, 'a valid token is not a guess and is never throttled');
+    });
+
+    it('forgets failures after a success', async () => {
+      const partner = await t.addPartner({ ipAllowlist: ['203.0.113.99'] });
+      for (let round = 0; round < 3; round++) {
+        for (let i = 0; i < 9; i++) assert.equal((await login({ login: partner.login, password: 'wrong' }, '203.0.113.99')).statusCode, 401);
+        assert.equal((await login(partner, '203.0.113.99')).statusCode, 200);
+      }
+    });
+  });
+}

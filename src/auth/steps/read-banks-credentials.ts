@@ -1,0 +1,40 @@
+import { errors } from '../../errors.js';
+import { invalidTokenHeader } from '../tokens/access-tokens.js';
+import { isCompactJwe } from './decrypt-partner-password.js';
+import { requireParameters } from './require-parameters.js';
+
+export interface BanksQuery {
+  partnerName?: string;
+  partnerPassword?: string;
+  useAuthByCert?: string;
+}
+
+/** The credentials a banks request carries, after the 422 checks. */
+export type BanksCredentials =
+  | { scheme: 'bearer'; token: string; partnerName?: string }
+  | { scheme: 'password'; partnerName: string; jwe: string };
+
+/**
+ * Reads the credentials of a banks request. With an `Authorization` header the request is a bearer request
+ * and the query parameters are optional. Otherwise the three query parameters are required, in order
+ * (partnerName, partnerPassword, useAuthByCert), `useAuthByCert` must be `Y` (`N` means the password is not
+ * encrypted, which is refused) and partnerPassword must be a compact JWE.
+ */
+export function readBanksCredentials(query: BanksQuery, authorization: string | undefined): BanksCredentials {
+  if (authorization !== undefined) {
+    const match = /^Bearer +([^\s]+) *$/i.exec(authorization);
+    if (!match?.[1]) {
+      throw errors.unauthorized('malformed_authorization', invalidTokenHeader);
+    }
+    return { scheme: 'bearer', token: match[1], ...(query.partnerName ? { partnerName: query.partnerName } : {}) };
+  }
+  const { partnerName, partnerPassword, useAuthByCert } = requireParameters(query, [
+    'partnerName',
+    'partnerPassword',
+    'useAuthByCert',
+  ]);
+  if (useAuthByCert === 'N') throw errors.notEncrypted();
+  if (useAuthByCert !== 'Y') throw errors.parameterInvalid('useAuthByCert');
+  if (!isCompactJwe(partnerPassword)) throw errors.notEncrypted();
+  return { scheme: 'password', partnerName, jwe: partnerPassword };
+}

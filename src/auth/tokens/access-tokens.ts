@@ -1,0 +1,109 @@
+import { randomUUID } from 'node:crypto';
+import { SignJWT, jwtVerify, type JWTHeaderParameters } from 'jose';
+import { TtlCache } from '../../cache/ttl-cache.js';
+import { errors } from '../../errors.js';
+import { SIGNING_ALG, type KeyStore } from '../../keys/key-store.js';
+import type { Partner } from '../../partners/partner.js';
+
+export interface AccessTokenOptions {
+  keys: KeyStore;
+  issuer: string;
+  audience: string;
+  /** Lifetime in seconds; becomes `expires_in` and `exp - iat`. */
+  ttlSeconds: number;
+  now?: () => number;
+  /** Verified tokens remembered until they expire, so a token is checked cryptographically once (0 disables). */
+  verifiedCacheSize?: number;
+}
+
+export interface IssuedToken {
+  accessToken: string;
+  expiresIn: number;
+}
+
+/** What a verified access token says. */
+export interface AccessTokenClaims {
+  partnerId: string;
+  login: string;
+  jti: string;
+  expiresAt: number;
+  /** The token family (one login and its refreshes); logout and refresh-token reuse revoke it. */
+  familyId: string;
+  /** The partner's token generation when issued; blocking, deleting or a new password moves it on. */
+  generation: number;
+}
+
+export interface AccessTokens {
+  issue(partner: Pick<Partner, 'id' | 'login' | 'tokenGeneration'>, familyId: string): Promise<IssuedToken>;
+  /** Verifies a bearer token; throws the 401 (with `WWW-Authenticate: Bearer error="invalid_token"`) otherwise. */
+  verify(token: string): Promise<AccessTokenClaims>;
+}
+
+/** Far longer than any token we issue (about 600 bytes); longer input is refused before any parsing. */
+const MAX_TOKEN_LENGTH = 4096;
+
+export const invalidTokenHeader = { 'www-authenticate': 'Bearer error="invalid_token"' };
+
+/**
+ * Access tokens in the RFC 9068 profile: a JWT with header `typ: at+jwt` and the active `kid`, signed with
+ * ES256, carrying `iss`, `aud`, `sub` (the partner's id), `client_id` (its login), `iat`, `exp`, `jti`, and
+ * `sid` (the token family) and `gen` (the partner's token generation) for revocation.
+ * Verification follows RFC 8725: only ES256, only our issuer and audience, only `typ: at+jwt`, only keys
+ * we hold, and `crit` headers refused.
+ */
+export function createAccessTokens(options: AccessTokenOptions): AccessTokens {
+  const now = options.now ?? (() => Date.now());
+  // A token's claims never change, and whether it is revoked is checked on every use anyway (partner
+  // generation, family), so a verified token can be trusted until its exp without verifying it again.
+  const verified = new TtlCache<string, AccessTokenClaims>(0, Math.max(1, options.verifiedCacheSize ?? 100_000), now);
+  return {
+    async issue(partner, familyId) {
+      const issuedAt = Math.floor(now() / 1000);
+      const signing = options.keys.signing();
+      const accessToken = await new SignJWT({ client_id: partner.login, sid: familyId, gen: partner.tokenGeneration })
+        .setProtectedHeader({ alg: SIGNING_ALG, typ: 'at+jwt', kid: signing.kid })
+        .setIssuer(options.issuer)
+        .setAudience(options.audience)
+        .setSubject(partner.id)
+        .setIssuedAt(issuedAt)
+        .setExpirationTime(issuedAt + options.ttlSeconds)
+        .setJti(randomUUID())
+        .sign(signing.key);
+      return { accessToken, expiresIn: options.ttlSeconds };
+    },
+    async verify(token) {
+      if (token.length > MAX_TOKEN_LENGTH) throw errors.unauthorized('invalid_token', invalidTokenHeader);
+      const known = verified.get(token);
+      if (known) return known;
+      try {
+        const { payload } = await jwtVerify(token, async (header: JWTHeaderParameters) => {
+          const key = header.kid === undefined ? undefined : await options.keys.verificationKey(header.kid);
+          if (!key) throw new Error('unknown kid');
+          return key;
+        }, {
+          algorithms: [SIGNING_ALG],
+          issuer: options.issuer,
+          audience: options.audience,
+          typ: 'at+jwt',
+          requiredClaims: ['sub', 'jti', 'iat', 'exp', 'sid', 'gen'],
+          currentDate: new Date(now()),
+        });
+        if (typeof payload.client_id !== 'string' || typeof payload.sid !== 'string' || !Number.isInteger(payload.gen)) {
+          throw new Error('malformed claims');
+        }
+        const claims = {
+          partnerId: payload.sub!,
+          login: payload.client_id,
+          jti: payload.jti!,
+          expiresAt: payload.exp!,
+          familyId: payload.sid,
+          generation: payload.gen as number,
+        };
+        if (options.verifiedCacheSize !== 0) verified.set(token, claims, claims.expiresAt * 1000 - now());
+        return claims;
+      } catch {
+        throw errors.unauthorized('invalid_token', invalidTokenHeader);
+      }
+    },
+  };
+}

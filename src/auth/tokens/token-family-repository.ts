@@ -1,0 +1,96 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+
+export interface TokenFamily {
+  id: string;
+  partnerId: string;
+  generation: number;
+  revokedAt: Date | null;
+}
+
+export type SpendResult =
+  | { outcome: 'rotated'; family: TokenFamily }
+  | { outcome: 'reused'; family: TokenFamily }
+  | { outcome: 'unknown' | 'expired' | 'revoked' };
+
+/**
+ * Token families: one per login, holding its refresh tokens (stored only as SHA-256 hashes). A refresh
+ * token is spent exactly once; presenting a spent one revokes its whole family (RFC 9700 reuse detection).
+ */
+export interface TokenFamilyRepository {
+  start(family: { id: string; partnerId: string; generation: number }, refresh: { hash: string; expiresAt: Date }): Promise<void>;
+  /** Spends `hash` and stores `next` in the same family, atomically; a concurrent second spend is a reuse. */
+  spend(hash: string, next: { hash: string; expiresAt: Date }, now: Date): Promise<SpendResult>;
+  find(id: string): Promise<TokenFamily | undefined>;
+  revoke(id: string, reason: string): Promise<void>;
+  /** Forgets families whose every refresh token has expired. */
+  purgeExpired(now: Date): Promise<number>;
+}
+
+export function createTokenFamilyRepository(db: Kysely<Database>): TokenFamilyRepository {
+  const toFamily = (row: { id: string; partner_id: string; generation: number; revoked_at: Date | null }): TokenFamily => ({
+    id: row.id,
+    partnerId: row.partner_id,
+    generation: row.generation,
+    revokedAt: row.revoked_at,
+  });
+  return {
+    async start(family, refresh) {
+      // One statement (atomic by itself) rather than a transaction of two: a login pays one round trip, not four.
+      await db
+        .with('family', (query) =>
+          query
+            .insertInto('token_families')
+            .values({ id: family.id, partner_id: family.partnerId, generation: family.generation, expires_at: refresh.expiresAt })
+            .returning('id'),
+        )
+        .insertInto('refresh_tokens')
+        .columns(['token_hash', 'family_id', 'expires_at'])
+        .expression((eb) =>
+          eb.selectFrom('family').select((select) => [select.val(refresh.hash).as('token_hash'), 'family.id as family_id', select.val(refresh.expiresAt).as('expires_at')]),
+        )
+        .execute();
+    },
+    async spend(hash, next, now) {
+      return db.transaction().execute(async (trx) => {
+        const row = await trx
+          .selectFrom('refresh_tokens')
+          .innerJoin('token_families', 'token_families.id', 'refresh_tokens.family_id')
+          .select([
+            'token_families.id',
+            'token_families.partner_id',
+            'token_families.generation',
+            'token_families.revoked_at',
+            'refresh_tokens.used_at',
+            'refresh_tokens.expires_at',
+          ])
+          .where('refresh_tokens.token_hash', '=', hash)
+          .forUpdate()
+          .executeTakeFirst();
+        if (!row) return { outcome: 'unknown' as const };
+        const family = toFamily(row);
+        if (row.revoked_at) return { outcome: 'revoked' as const };
+        if (row.used_at) {
+          await trx.updateTable('token_families').set({ revoked_at: now, revoked_reason: 'refresh_token_reuse' }).where('id', '=', family.id).execute();
+          return { outcome: 'reused' as const, family };
+        }
+        if (row.expires_at <= now) return { outcome: 'expired' as const };
+        await trx.updateTable('refresh_tokens').set({ used_at: now }).where('token_hash', '=', hash).execute();
+        await trx.insertInto('refresh_tokens').values({ token_hash: next.hash, family_id: family.id, expires_at: next.expiresAt }).execute();
+        await trx.updateTable('token_families').set({ expires_at: next.expiresAt }).where('id', '=', family.id).execute();
+        return { outcome: 'rotated' as const, family };
+      });
+    },
+    async find(id) {
+      const row = await db.selectFrom('token_families').select(['id', 'partner_id', 'generation', 'revoked_at']).where('id', '=', id).executeTakeFirst();
+      return row && toFamily(row);
+    },
+    async revoke(id, reason) {
+      await db.updateTable('token_families').set({ revoked_at: new Date(), revoked_reason: reason }).where('id', '=', id).where('revoked_at', 'is', null).execute();
+    },
+    async purgeExpired(now) {
+      const rows = await db.deleteFrom('token_families').where('expires_at', '<', now).returning('id').execute();
+      return rows.length;
+    },
+  };
+}

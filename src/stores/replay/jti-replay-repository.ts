@@ -1,0 +1,45 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+
+/** Remembers the jti of every accepted partnerPassword JWE for as long as that JWE could still be accepted. */
+export interface JtiReplayRepository {
+  /** Records `jti`; false when it was already recorded (a replay). Atomic across instances. */
+  claim(jti: string, rememberUntil: Date): Promise<boolean>;
+  /** Forgets jtis whose JWE can no longer be accepted anyway. */
+  purgeExpired(now?: Date): Promise<number>;
+}
+
+/** Writes down jtis already accepted elsewhere (through Redis), so that the database knows them too. */
+export interface JtiJournal {
+  /** Records every jti not recorded yet; returns those that were recorded already (claimed through this store). */
+  recordAll(entries: ReadonlyArray<{ jti: string; rememberUntil: Date }>): Promise<string[]>;
+}
+
+export function createJtiReplayRepository(db: Kysely<Database>): JtiReplayRepository & JtiJournal {
+  return {
+    async recordAll(entries) {
+      if (entries.length === 0) return [];
+      const inserted = await db
+        .insertInto('jwe_replay')
+        .values(entries.map((entry) => ({ jti: entry.jti, expires_at: entry.rememberUntil })))
+        .onConflict((conflict) => conflict.column('jti').doNothing())
+        .returning('jti')
+        .execute();
+      const fresh = new Set(inserted.map((row) => row.jti));
+      return entries.map((entry) => entry.jti).filter((jti) => !fresh.has(jti));
+    },
+    async claim(jti, rememberUntil) {
+      const row = await db
+        .insertInto('jwe_replay')
+        .values({ jti, expires_at: rememberUntil })
+        .onConflict((conflict) => conflict.column('jti').doNothing())
+        .returning('jti')
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+    async purgeExpired(now = new Date()) {
+      const rows = await db.deleteFrom('jwe_replay').where('expires_at', '<', now).returning('jti').execute();
+      return rows.length;
+    },
+  };
+}

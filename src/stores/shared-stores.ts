@@ -1,0 +1,82 @@
+import { Redis } from 'ioredis';
+import { withTimeout } from '../async/with-timeout.js';
+import type { Config } from '../config.js';
+import type { DatabaseHandle } from '../db/database.js';
+import type { ChangeFeed } from '../db/change-feed.js';
+import { createJournaledReplayStore, type JournaledReplayStore } from './replay/journaled-replay-store.js';
+import { createJtiReplayRepository, type JtiReplayRepository } from './replay/jti-replay-repository.js';
+import { createMemoryJtiReplayStore } from './replay/memory-jti-replay-store.js';
+import { createRedisJtiReplayStore } from './replay/redis-jti-replay-store.js';
+import type { ThrottlePolicy } from './throttle/throttle-policy.js';
+import { createRedisThrottleStore } from './throttle/redis-throttle-store.js';
+import { createDatabaseThrottleStore, type ThrottleStore } from './throttle/throttle-store.js';
+import { withFallback } from './with-fallback.js';
+
+/** The state every instance must share to refuse a replayed JWE and to count failed logins. */
+export interface SharedStores {
+  throttle: ThrottleStore;
+  replay: JtiReplayRepository;
+  /** JWEs found accepted twice since start (always 0 without Redis). */
+  replayConflicts(): number;
+  /** Writes down what is pending (the replay journal, for up to `timeoutMs`) and disconnects from Redis. */
+  close(timeoutMs: number): Promise<void>;
+}
+
+export interface SharedStoreOptions {
+  now: () => number;
+  /** Told of each Redis failure (the call went to the database) and of each failed journal write. */
+  onRedisError?: (error: unknown) => void;
+  /** Told of JWEs found accepted twice (through Redis, and through the database by an instance that fell back). */
+  onReplayConflict?: (jtis: string[]) => void;
+}
+
+/**
+ * The throttle counters and the JWE replay cache: in the database (PostgreSQL, shared by every instance; on
+ * the embedded PGlite, one owner process, the replay cache lives in memory), or with REDIS_URL in Redis, each
+ * call falling back to the database when Redis fails. The replay cache keeps a journal in the database and
+ * announces its outages over the change feed, so that failing over does not reopen accepted JWEs (see
+ * createJournaledReplayStore). Throttle counters are not journaled: across a Redis outage an address may get
+ * up to its failure allowance again, which costs an attacker a few more guesses, never a credential.
+ */
+export function createSharedStores(config: Config, handle: DatabaseHandle, feed: ChangeFeed, policy: ThrottlePolicy, options: SharedStoreOptions): SharedStores {
+  const { now } = options;
+  const databaseThrottle = createDatabaseThrottleStore(handle.db, policy);
+  const databaseReplay = handle.kind === 'pglite' ? createMemoryJtiReplayStore(now) : createJtiReplayRepository(handle.db);
+  if (!config.REDIS_URL) return { throttle: databaseThrottle, replay: databaseReplay, replayConflicts: () => 0, close: async () => {} };
+
+  // Fail fast rather than queue: a command Redis cannot take now goes to the database instead.
+  const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 0, enableOfflineQueue: false, connectTimeout: 1_000, commandTimeout: 1_000 });
+  const onRedisError = options.onRedisError ?? (() => {});
+  redis.on('error', onRedisError);
+  const replay: JournaledReplayStore = createJournaledReplayStore({
+    redis: createRedisJtiReplayStore(redis, now, `${config.REDIS_KEY_PREFIX}jti:`),
+    database: databaseReplay,
+    now,
+    windowMs: (config.JWE_MAX_AGE + config.JWE_MAX_FUTURE + 1) * 1000,
+    onFallback: onRedisError,
+    onJournalError: onRedisError,
+    announce: (forMs) => feed.publish({ kind: 'replay-degraded', forMs }),
+    ...(options.onReplayConflict ? { onConflict: options.onReplayConflict } : {}),
+  });
+  feed.subscribe((change) => {
+    if (change.kind === 'replay-degraded') replay.doubleCheckFor(change.forMs);
+  });
+  let connectedBefore = false;
+  redis.on('ready', () => {
+    if (connectedBefore) replay.redisReconnected();
+    connectedBefore = true;
+  });
+  return {
+    throttle: withFallback(createRedisThrottleStore(redis, policy, `${config.REDIS_KEY_PREFIX}throttle:`), databaseThrottle, onRedisError),
+    replay,
+    replayConflicts: () => replay.conflicts(),
+    async close(timeoutMs) {
+      replay.stop();
+      try {
+        await withTimeout(replay.flushJournal(), timeoutMs, () => `replay journal not written within ${timeoutMs} ms: ${replay.journalPending()} jtis left`);
+      } finally {
+        redis.disconnect();
+      }
+    },
+  };
+}

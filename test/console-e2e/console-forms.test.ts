@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { importContentType } from '../../console/src/bank-file.js';
+import { allowlistProblems, checkCidr, splitAllowlist } from '../../console/src/cidr.js';
+import { generatePassword } from '../../console/src/password.js';
+import { LOGIN_PATTERN, rewardTypeProblems, splitRewardTypes } from '../../console/src/reward-types.js';
+import { normalizeCidr } from '../../src/partners/ip-allowlist.js';
+
+/** The console's own checks, run before a form is sent, must agree with the gateway's. */
+describe('admin console form checks', () => {
+  it('checks allowlist entries exactly as the gateway does', () => {
+    const entries = [
+      '10.0.0.0/8',
+      '10.0.0.5/24',
+      '10.0.0.300',
+      '203.0.113.7',
+      ' 192.0.2.0/24 ',
+      '2001:db8::/32',
+      '2001:db8::1/32',
+      '::1',
+      '::ffff:10.0.0.1',
+      '0.0.0.0/0',
+      '::/0',
+      '1.2.3.4/33',
+      'fe80::1%eth0',
+      'example.com',
+      '',
+      '10.0.0.0/08',
+      '010.0.0.1',
+      '0x0a.0.0.0/8',
+      '167772161',
+      '10.1',
+      '::ffff:010.0.0.1',
+    ];
+    for (const entry of entries) {
+      assert.deepEqual(checkCidr(entry), normalizeCidr(entry), `${entry}: console/src/cidr.ts must agree with src/partners/ip-allowlist.ts`);
+    }
+  });
+
+  it('splits an allowlist typed one per line or with commas, and lists every bad entry', () => {
+    assert.deepEqual(splitAllowlist(' 10.0.0.0/8,\n\n203.0.113.7 ; 2001:db8::/32\n'), ['10.0.0.0/8', '203.0.113.7', '2001:db8::/32']);
+    assert.deepEqual(allowlistProblems(['10.0.0.0/8', '10.0.0.5/24', 'x']), [
+      '10.0.0.5/24 has host bits set; did you mean 10.0.0.0/24?',
+      'x is not an IPv4 or IPv6 address or CIDR',
+    ]);
+  });
+
+  it('generates 24-character passwords from 62 characters, all different', () => {
+    const passwords = Array.from({ length: 200 }, () => generatePassword());
+    for (const password of passwords) assert.match(password, /^[A-Za-z0-9]{24}$/);
+    assert.equal(new Set(passwords).size, passwords.length);
+    const characters = new Set(passwords.join(''));
+    assert.ok(characters.size > 55, `only ${characters.size} distinct characters`);
+  });
+
+  it('checks reward types and logins by the API schema’s patterns', () => {
+    assert.deepEqual(splitRewardTypes('sbp, cards sbp'), ['sbp', 'cards']);
+    assert.deepEqual(rewardTypeProblems(['sbp', 'Cards', '9x']).length, 2);
+    assert.ok(LOGIN_PATTERN.test('acme.shop@1'));
+    assert.ok(!LOGIN_PATTERN.test('ab'));
+    assert.ok(!LOGIN_PATTERN.test('-acme'));
+  });
+
+  it('sends an import file with the Content-Type its name implies', () => {
+    assert.equal(importContentType('banks.JSON'), 'application/json');
+    assert.equal(importContentType('20230518_ED807_full.xml'), 'application/xml');
+    assert.equal(importContentType('list.csv'), 'text/csv');
+    assert.equal(importContentType('list.txt'), undefined);
+  });
+});

@@ -1,0 +1,108 @@
+import assert from 'node:assert/strict';
+import { randomBytes, randomInt } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import type { InjectOptions } from 'fastify';
+import { Redis } from 'ioredis';
+import { encryptPassword } from '../support/encrypt-password.js';
+import { createRedisServer, redisServerUnavailable, type RedisServer } from '../support/redis-server.js';
+import { testBackends } from '../support/test-databases.js';
+import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
+
+const BANKS = '/partner/provider/sbp/banks/';
+const LOGIN = '/api/v1/login/';
+
+for (const backend of testBackends()) {
+  describe(`the gateway through a Redis outage (${backend.name})`, { skip: redisServerUnavailable() ?? false }, () => {
+    let server: RedisServer;
+    let t: TestGateway;
+    let watcher: Redis;
+    let partner: { login: string; password: string };
+    const prefix = `outage-${randomBytes(4).toString('hex')}:`;
+    /** Every status the gateway answered in this suite: none may be a 5xx. */
+    const statuses: number[] = [];
+
+    before(async () => {
+      server = await createRedisServer();
+      t = await startTestGateway(backend, { env: { REDIS_URL: server.url, REDIS_KEY_PREFIX: prefix, THROTTLE_MAX_FAILURES: '3' } });
+      partner = await t.addPartner();
+      watcher = new Redis(server.url, { maxRetriesPerRequest: 0, enableOfflineQueue: false });
+      watcher.on('error', () => {});
+    });
+    after(async () => {
+      watcher?.disconnect();
+      await t?.close();
+      await server?.kill();
+    });
+
+    const call = async (options: InjectOptions) => {
+      const response = await t.app.inject(options);
+      statuses.push(response.statusCode);
+      return response;
+    };
+    const jwe = async () => encryptPassword(partner.password, (await t.app.inject({ method: 'GET', url: '/.well-known/jwks.json' })).json());
+    const withJwe = (token: string) => call({ method: 'POST', url: `${BANKS}?partnerName=${partner.login}&partnerPassword=${token}&useAuthByCert=Y` });
+    const jtisInRedis = async () => (await watcher.keys(`${prefix}jti:*`)).length;
+    const until = async (check: () => Promise<boolean>, limitMs = 10_000) => {
+      const deadline = Date.now() + limitMs;
+      while (!(await check())) {
+        assert.ok(Date.now() < deadline, `not within ${limitMs} ms`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    };
+    const restartRedis = async () => {
+      await server.start();
+      await until(async () => watcher.ping().then(() => true, () => false));
+    };
+    /** True once a fresh JWE's jti lands in Redis again: the gateway has reconnected. */
+    const gatewayUsesRedis = async () => {
+      const before = await jtisInRedis();
+      assert.equal((await withJwe(await jwe())).statusCode, 200);
+      return (await jtisInRedis()) > before;
+    };
+
+    it('keeps answering without a 5xx while Redis is down: logins, bearer and encrypted-password banks, replays refused, lockouts counted', async () => {
+      const before = await jwe();
+      assert.equal((await withJwe(before)).statusCode, 200);
+      assert.equal(await jtisInRedis(), 1, 'the jti went to Redis');
+      await server.kill();
+
+      assert.equal((await withJwe(before)).statusCode, 401, 'a JWE accepted through Redis is still spent');
+      const during = await jwe();
+      assert.equal((await withJwe(during)).statusCode, 200);
+      assert.equal((await withJwe(during)).statusCode, 401);
+      const login = await call({ method: 'POST', url: LOGIN, payload: partner });
+      assert.equal(login.statusCode, 200);
+      assert.equal((await call({ method: 'POST', url: BANKS, headers: { authorization: `Bearer ${login.json().access_token}` } })).statusCode, 200);
+      const attacker = `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
+      for (let i = 0; i < 3; i++) {
+        assert.equal((await call({ method: 'POST', url: LOGIN, payload: { login: partner.login, password: `wrong ${i}` }, remoteAddress: attacker })).statusCode, 401);
+      }
+      assert.equal((await call({ method: 'POST', url: LOGIN, payload: partner, remoteAddress: attacker })).statusCode, 429);
+
+      await restartRedis();
+      assert.equal(await jtisInRedis(), 0, 'Redis came back empty');
+      assert.equal((await withJwe(before)).statusCode, 401, 'spent before the outage');
+      assert.equal((await withJwe(during)).statusCode, 401, 'spent during the outage');
+      await until(gatewayUsesRedis);
+      assert.deepEqual(statuses.filter((status) => status >= 500), []);
+    });
+
+    it('refuses a JWE spent before Redis restarted empty, even when no call saw Redis down', async () => {
+      // A gateway of its own, which has never fallen back (the first test's gateway is still double-checking).
+      await t.close();
+      t = await startTestGateway(backend, { env: { REDIS_URL: server.url, REDIS_KEY_PREFIX: prefix } });
+      partner = await t.addPartner();
+      const spent = await jwe();
+      assert.equal((await withJwe(spent)).statusCode, 200);
+      await server.kill();
+      await restartRedis();
+      // No call meanwhile: the gateway learns of the restart only from its connection coming back. Its client
+      // is ready once Redis has answered its ready check (INFO), the last command of its connection.
+      await until(async () => / cmd=info( |$)/m.test(String(await watcher.call('CLIENT', 'LIST'))));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      assert.equal((await withJwe(spent)).statusCode, 401);
+      assert.ok(await gatewayUsesRedis());
+      assert.deepEqual(statuses.filter((status) => status >= 500), []);
+    });
+  });
+}

@@ -1,0 +1,137 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { Socket } from 'node:net';
+import { projectFile } from '../../src/project-root.js';
+import { freePort } from './free-port.js';
+
+/**
+ * Every gateway process still running, killed when this process exits. They do not keep it alive (they are
+ * unref'd): a suite whose `before` failed half-way must not leave the test runner waiting for ever.
+ */
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
+/** The ports were taken between choosing them and listening: starting again elsewhere is safe. */
+class PortTakenError extends Error {}
+
+/** A gateway running as its own process through the real entry point, src/main.ts. */
+export interface GatewayProcess {
+  process: ChildProcess;
+  port: number;
+  adminPort: number;
+  base: string;
+  admin: string;
+  /** Everything the process wrote so far: pino's JSON lines (stdout, warnings and errors at LOG_LEVEL=warn) and stderr. */
+  output(): string;
+  /** What it wrote to stdout alone: whole lines, where `output()` may interleave a line with stderr's. */
+  stdout(): string;
+  /** What it wrote to stderr alone: Node's own reports (a crash, a warning). */
+  stderr(): string;
+  /** Resolves once the process is gone; made at spawn, so no exit is missed however late it is awaited. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+export interface GatewayProcessOptions {
+  /** Where to listen: a restarted instance comes back where the load balancer expects it. Free ports if not given. */
+  port?: number;
+  adminPort?: number;
+  /**
+   * Whether to copy the output to this process's stderr as it comes (the default), so that a failing test shows
+   * it. A test that expects errors in the log and reports them itself turns it off.
+   */
+  echo?: boolean;
+}
+
+/**
+ * Starts `src/main.ts` with `env` (on top of this process's environment, NODE_ENV=production, loopback
+ * listeners and LOG_LEVEL=warn) and resolves once `/readyz` answers 200.
+ */
+export async function startGatewayProcess(env: Record<string, string>, options: GatewayProcessOptions = {}): Promise<GatewayProcess> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(env, options);
+    } catch (error) {
+      if (!(error instanceof PortTakenError) || attempt >= 5) throw error;
+      // Given ports were ours a moment ago (a restart): whoever took them may let go soon.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+}
+
+async function startOnce(env: Record<string, string>, options: GatewayProcessOptions): Promise<GatewayProcess> {
+  const port = options.port ?? (await freePort());
+  const adminPort = options.adminPort ?? (await freePort());
+  const child = spawn(process.execPath, ['--import', 'tsx', projectFile('src/main.ts')], {
+    env: { ...process.env, NODE_ENV: 'production', HOST: '127.0.0.1', ADMIN_HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env, PORT: String(port), ADMIN_PORT: String(adminPort) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  running.add(child);
+  child.unref();
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => {
+      running.delete(child);
+      resolve({ code, signal });
+    }),
+  );
+  const written = { stdout: '', stderr: '', both: '' };
+  for (const name of ['stdout', 'stderr'] as const) {
+    (child[name] as unknown as Socket).unref();
+    child[name].setEncoding('utf8').on('data', (chunk: string) => {
+      written[name] += chunk;
+      written.both += chunk;
+      if (options.echo ?? true) process.stderr.write(chunk);
+    });
+  }
+  const output = () => written.both;
+  const base = `http://127.0.0.1:${port}`;
+  for (let attempt = 0; ; attempt++) {
+    if (child.exitCode !== null) {
+      if (output().includes('EADDRINUSE')) throw new PortTakenError(`port ${port} or ${adminPort} was taken`);
+      throw new Error(`gateway process exited with ${child.exitCode}: ${output()}`);
+    }
+    if (await fetch(`${base}/readyz`).then((response) => response.ok, () => false)) break;
+    if (attempt > 600) {
+      child.kill('SIGKILL');
+      throw new Error(`gateway process not ready after 60 s: ${output()}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    process: child,
+    port,
+    adminPort,
+    base,
+    admin: `http://127.0.0.1:${adminPort}`,
+    output,
+    stdout: () => written.stdout,
+    stderr: () => written.stderr,
+    exited,
+  };
+}
+
+/**
+ * Sends `signal` (SIGTERM: a graceful shutdown; SIGKILL: no questions, for clean-up after a failure) unless the
+ * process is gone already, and resolves with the exit code once it is (null when a signal ended it).
+ */
+export async function stopGatewayProcess(instance: GatewayProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
+  const { process: child } = instance;
+  // Waiting for the exit must keep this process alive, which the unref'd child alone does not.
+  child.ref();
+  if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+  return (await instance.exited).code;
+}
+
+/**
+ * Starts several gateway processes at once; if one fails to start, the others are stopped before the error is
+ * thrown, so that a failed `before` leaves nothing running.
+ */
+export async function startGatewayProcesses(count: number, env: Record<string, string>): Promise<GatewayProcess[]> {
+  const started = await Promise.allSettled(Array.from({ length: count }, () => startGatewayProcess(env)));
+  const failure = started.find((result) => result.status === 'rejected');
+  if (failure) {
+    await Promise.all(started.flatMap((result) => (result.status === 'fulfilled' ? [stopGatewayProcess(result.value, 'SIGKILL')] : [])));
+    throw failure.reason;
+  }
+  return started.map((result) => (result as PromiseFulfilledResult<GatewayProcess>).value);
+}

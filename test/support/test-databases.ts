@@ -1,0 +1,51 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { openDatabase, type DatabaseHandle, type DatabaseKind } from '../../src/db/database.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+
+export interface TestBackend {
+  name: DatabaseKind;
+  /** A fresh, migrated, empty database: in-memory PGlite, or a schema of its own on PostgreSQL. */
+  open(): Promise<DatabaseHandle>;
+}
+
+/**
+ * The backends storage and HTTP suites run on: always PGlite, and PostgreSQL too when `TEST_DATABASE_URL`
+ * is set (CI sets it). Each `open()` gets its own schema, so suites run in parallel without sharing rows.
+ */
+export function testBackends(): TestBackend[] {
+  const backends: TestBackend[] = [{ name: 'pglite', open: openMigrated }];
+  const url = process.env.TEST_DATABASE_URL;
+  if (url) backends.push({ name: 'postgres', open: () => openPostgresSchema(url) });
+  return backends;
+}
+
+async function openMigrated(): Promise<DatabaseHandle> {
+  const handle = await openDatabase({});
+  await migrateToLatest(handle.db);
+  return handle;
+}
+
+async function openPostgresSchema(url: string): Promise<DatabaseHandle> {
+  const schema = `test_${randomBytes(6).toString('hex')}`;
+  await adminQuery(url, `create schema ${schema}`);
+  const handle = await openDatabase({ url, searchPath: schema, poolSize: 5 });
+  await migrateToLatest(handle.db);
+  return {
+    ...handle,
+    async close() {
+      await handle.close();
+      await adminQuery(url, `drop schema ${schema} cascade`);
+    },
+  };
+}
+
+async function adminQuery(url: string, text: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
+}

@@ -1,0 +1,83 @@
+import { Writable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { pino } from 'pino';
+import { loadConfig, type Config } from '../../src/config.js';
+import type { DatabaseHandle } from '../../src/db/database.js';
+import { createGateway, type Gateway } from '../../src/gateway.js';
+import { buildAdminApp } from '../../src/http/admin-app.js';
+import { buildApp } from '../../src/http/app.js';
+import type { NewPartnerInput } from '../../src/partners/partner-admin.js';
+import type { TestBackend } from './test-databases.js';
+
+/** A fixed master key, so that several gateways of one test can share a database's sealed keys. */
+export const TEST_MASTER_KEY = Buffer.alloc(32, 7);
+
+export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789abcdef0123456789';
+
+export interface TestGateway {
+  app: FastifyInstance;
+  /** The admin API, behind `TEST_ADMIN_TOKEN`. */
+  admin: FastifyInstance;
+  gateway: Gateway;
+  handle: DatabaseHandle;
+  /** Every log line the app wrote, as raw JSON text. */
+  logs: string[];
+  /** Creates a partner through the admin service (active, loopback-only, reward type sbp unless overridden). */
+  addPartner(overrides?: Partial<NewPartnerInput>): Promise<{ login: string; password: string; id: string }>;
+  close(): Promise<void>;
+}
+
+let counter = 0;
+
+/** A public app on a fresh database of `backend`, with the default bank list seeded and logs captured. */
+export async function startTestGateway(
+  backend: TestBackend,
+  options: { env?: Record<string, string>; now?: () => number; seedBanks?: boolean } = {},
+): Promise<TestGateway> {
+  const handle = await backend.open();
+  // Suites that are not about brute force make many deliberate failures from one address; they get a high
+  // threshold, and the brute-force suite sets its own.
+  const config: Config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'info', THROTTLE_MAX_FAILURES: '1000', ...options.env });
+  const gateway = await createGateway(config, handle, { masterKey: TEST_MASTER_KEY, ...(options.now ? { now: options.now } : {}) });
+  if (options.seedBanks !== false) {
+    const { loadDefaultBanks } = await import('../../src/banks/default-banks.js');
+    await gateway.banks.seedIfEmpty(loadDefaultBanks());
+  }
+  const logs: string[] = [];
+  const logger = pino(
+    { level: 'info' },
+    new Writable({
+      write(chunk, _encoding, callback) {
+        logs.push(String(chunk));
+        callback();
+      },
+    }),
+  );
+  const app = await buildApp({ gateway, logger });
+  const admin = await buildAdminApp({ gateway, logger, adminToken: TEST_ADMIN_TOKEN, metricsToken: config.METRICS_TOKEN });
+  await Promise.all([app.ready(), admin.ready()]);
+  return {
+    app,
+    admin,
+    gateway,
+    handle,
+    logs,
+    async addPartner(overrides = {}) {
+      const login = overrides.login ?? `partner-${process.pid}-${++counter}`;
+      const password = overrides.password ?? `correct horse battery ${counter}`;
+      const view = await gateway.partnerAdmin.create({
+        login,
+        password,
+        ipAllowlist: ['127.0.0.1', '::1'],
+        rewardTypes: ['sbp'],
+        ...overrides,
+      });
+      return { login, password, id: view.id };
+    },
+    async close() {
+      await Promise.all([app.close(), admin.close()]);
+      await gateway.close(1_000).catch(() => {});
+      await handle.close();
+    },
+  };
+}
