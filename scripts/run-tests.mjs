@@ -6,7 +6,7 @@ import { readdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 
-const roots = ['src', 'packages', 'scripts'];
+const roots = ['src', 'packages', 'scripts', 'test'];
 const skip = new Set(['node_modules', 'dist']);
 
 function findTests(dir) {
