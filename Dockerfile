@@ -2,7 +2,7 @@
 # `prepare` script runs the TypeScript build); the runtime stage installs production dependencies only,
 # without lifecycle scripts (`prepare` would need TypeScript), and takes the compiled output from the build.
 
-FROM node:20-bookworm-slim AS build
+FROM node:22-bookworm-slim AS build
 WORKDIR /app
 # The whole context (.dockerignore keeps node_modules, dist, data and secrets out): whatever the build script
 # compiles is here. `npm ci` runs `prepare`, which builds the client and the gateway into packages/client/dist/
@@ -10,7 +10,7 @@ WORKDIR /app
 COPY . .
 RUN npm ci --no-audit --no-fund
 
-FROM node:20-bookworm-slim AS runtime
+FROM node:22-bookworm-slim AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json ./

@@ -11,7 +11,8 @@
  *   2. build the protected header {"alg":"RSA-OAEP-256","enc":"A256GCM","kid":<its kid>,
  *      "iat":<now, integer seconds>,"jti":<a fresh random id>};
  *   3. encrypt the UTF-8 password as a compact JWE (five base64url parts joined by dots).
- * The JWE is accepted once, within 120 seconds of its iat.
+ * The JWE is accepted once, while its iat lies between 120 seconds in the past and 30 in the future
+ * (JWE_MAX_AGE, JWE_MAX_FUTURE).
  */
 import { randomUUID } from 'node:crypto';
 import { CompactEncrypt, importJWK } from 'jose';

@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { connect } from 'node:net';
+import { connect, createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { Writable } from 'node:stream';
@@ -24,7 +24,12 @@ describe('server start-up on the embedded database', () => {
     const server = await startServer(loadConfig(env), silent, (text) => printed.push(text));
     let jwks: { keys: Array<{ kid: string }> };
     try {
-      const output = printed.join('\n');
+      assert.equal(printed.length, 1, 'one block');
+      const output = printed[0]!;
+      const lines = output.trim().split('\n');
+      assert.match(lines[0]!, /^=+$/);
+      assert.equal(lines.at(-1), lines[0], 'framed');
+      assert.equal(lines[1], `Partner Gateway is ready: API ${server.publicUrl}, admin API ${server.adminUrl}`);
       const tokenFile = join(dataDir, 'admin-token');
       assert.ok(output.includes(`token: generated into ${tokenFile}`));
       assert.equal(statSync(tokenFile).mode & 0o777, 0o600);
@@ -62,6 +67,24 @@ describe('server start-up on the embedded database', () => {
     } finally {
       await restarted.close();
     }
+  });
+
+  it('removes the demo partner again when the start fails before its password is shown, so the next start shows one', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'gateway-'));
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = String((taken.address() as AddressInfo).port);
+    const env = { DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', ADMIN_PORT: port, NODE_ENV: 'development' };
+    const printed: string[] = [];
+    try {
+      await assert.rejects(startServer(loadConfig(env), silent, (text) => printed.push(text)), /EADDRINUSE/);
+    } finally {
+      taken.close();
+    }
+    assert.equal(printed.length, 0, 'nothing printed by the failed start');
+    const server = await startServer(loadConfig({ ...env, ADMIN_PORT: '0' }), silent, (text) => printed.push(text));
+    await server.close();
+    assert.match(printed.join('\n'), /A demo partner was created[^]*password: \S+/);
   });
 
   it('creates no demo partner in production', async () => {

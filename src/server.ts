@@ -5,7 +5,8 @@ import { createLogGate } from './logging/log-gate.js';
 import { loadDefaultBanks } from './banks/default-banks.js';
 import { resolveAdminToken } from './bootstrap/admin-token.js';
 import { lockDataDir } from './bootstrap/data-dir-lock.js';
-import { createDemoPartner, demoBanner } from './bootstrap/demo-partner.js';
+import { createDemoPartner } from './bootstrap/demo-partner.js';
+import { startupBanner } from './bootstrap/startup-banner.js';
 import type { Config } from './config.js';
 import { openDatabase, type DatabaseHandle } from './db/database.js';
 import { purgeThrottle } from './stores/throttle/throttle-store.js';
@@ -48,6 +49,8 @@ export async function startServer(config: Config, logger: Logger, print: (text: 
   const handle = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: config.DATABASE_POOL_SIZE });
   const apps: FastifyInstance[] = [];
   let gateway: Gateway | undefined;
+  /** The demo partner created on this start, until its password has been printed. */
+  let unshownDemo: { login: string; password: string } | undefined;
   try {
     await migrateToLatest(handle.db);
     gateway = await createGateway(config, handle, {
@@ -64,15 +67,19 @@ export async function startServer(config: Config, logger: Logger, print: (text: 
     apps.push(app);
     const admin = await buildAdminApp({ gateway, logger, adminToken: adminToken.token, metricsToken: config.METRICS_TOKEN });
     apps.push(admin);
+    // Created before listening, so that its password is in the one message printed once the gateway is
+    // ready; if the start fails before that message, it is removed again (below), so that the next first
+    // start creates one and shows its password.
+    const demo = await createDemoPartner(gateway);
+    unshownDemo = demo;
     await app.listen({ host: config.HOST, port: config.PORT });
     await admin.listen({ host: config.ADMIN_HOST, port: config.ADMIN_PORT });
     const publicUrl = urlOf(app, config.HOST);
     const adminUrl = urlOf(admin, config.ADMIN_HOST);
     logger.info({ publicUrl, adminUrl, database: handle.kind }, 'partner gateway listening');
-    if (adminToken.file) print(`Admin API ${adminUrl} token: ${adminToken.generated ? 'generated into' : 'read from'} ${adminToken.file}`);
-
-    const demo = await createDemoPartner(gateway);
-    if (demo) print(demoBanner(publicUrl, demo));
+    const banner = startupBanner({ publicUrl, adminUrl, adminToken, demo });
+    if (banner) print(banner);
+    unshownDemo = undefined;
 
     const live = gateway;
     const purge = setInterval(() => {
@@ -106,6 +113,7 @@ export async function startServer(config: Config, logger: Logger, print: (text: 
     };
   } catch (error) {
     await Promise.allSettled(apps.map((instance) => instance.close()));
+    if (unshownDemo) await gateway?.partnerAdmin.remove(unshownDemo.login).catch(() => {});
     await gateway?.close().catch(() => {});
     await handle.close().catch(() => {});
     unlock();

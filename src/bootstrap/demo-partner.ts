@@ -25,19 +25,3 @@ export async function createDemoPartner(gateway: Gateway): Promise<{ login: stri
   }
   return { login: DEMO_LOGIN, password };
 }
-
-/** The first-start message: the demo partner's credentials, the JWKS URL and a login curl that works as printed. */
-export function demoBanner(publicUrl: string, demo: { login: string; password: string }): string {
-  const body = JSON.stringify({ login: demo.login, password: demo.password });
-  return [
-    '',
-    'A demo partner was created (loopback only, reward type sbp). Its password is shown this once:',
-    `  login:    ${demo.login}`,
-    `  password: ${demo.password}`,
-    `  JWKS:     ${publicUrl}/.well-known/jwks.json`,
-    '',
-    'Log in:',
-    `  curl -s -X POST ${publicUrl}/api/v1/login/ -H 'Content-Type: application/json' -d '${body}'`,
-    '',
-  ].join('\n');
-}

@@ -90,7 +90,12 @@ export async function buildApp({ gateway, logger, timeouts }: AppDependencies): 
   await app.register(httpMetrics, { metrics: gateway.metrics, listener: 'public' });
   await app.register(securityHeaders);
   await app.register(auditTrail, { writer: gateway.audit });
-  await app.register(openApi, { providerSegment: gateway.config.PROVIDER_SEGMENT, version: API_VERSION });
+  await app.register(openApi, {
+    providerSegment: gateway.config.PROVIDER_SEGMENT,
+    jweMaxAge: gateway.config.JWE_MAX_AGE,
+    jweMaxFuture: gateway.config.JWE_MAX_FUTURE,
+    version: API_VERSION,
+  });
   await app.register(loginRoutes, { gateway });
   await app.register(sessionRoutes, { gateway });
   await app.register(banksRoutes, { gateway });

@@ -1,10 +1,30 @@
 import { errors, texts } from '../errors.js';
 
+/** What the introduction depends on: the configured path segment and JWE time window. */
+export interface DescriptionSettings {
+  providerSegment: string;
+  /** JWE_MAX_AGE: seconds an `iat` may lie in the past. */
+  jweMaxAge: number;
+  /** JWE_MAX_FUTURE: seconds an `iat` may lie in the future. */
+  jweMaxFuture: number;
+}
+
+/**
+ * When a partnerPassword JWE is accepted, in the words the partner guide (docs/integration.md) uses too; a
+ * test holds the guide to the default window. The window is on the `iat` as seen from the gateway's clock.
+ *
+ * @example jweWindowText(120, 30) // "while its `iat` lies between 120 seconds in the past and 30 seconds in the future"
+ */
+export function jweWindowText(maxAgeSeconds: number, maxFutureSeconds: number): string {
+  return `while its \`iat\` lies between ${maxAgeSeconds} seconds in the past and ${maxFutureSeconds} seconds in the future`;
+}
+
 /**
  * The introduction of the OpenAPI document and of the /docs page: how to authenticate, the JWE scheme step
- * by step, and every error text. Built from the error catalogue, so the documented texts are the served ones.
+ * by step, and every error text. Built from the error catalogue and the configuration, so the documented
+ * texts and time window are the served ones.
  */
-export function openApiDescription(providerSegment: string): string {
+export function openApiDescription({ providerSegment, jweMaxAge, jweMaxFuture }: DescriptionSettings): string {
   const rows: Array<[number, string, string]> = [
     [401, texts.unauthorized, 'Check the login and password (or log in again for a fresh token; a bearer 401 carries `WWW-Authenticate: Bearer error="invalid_token"`). For a JWE: a fresh `iat` and `jti` every call, the current `kid`.'],
     [403, texts.blocked, 'Your access is suspended: contact your account manager. Retrying will not help.'],
@@ -32,7 +52,7 @@ export function openApiDescription(providerSegment: string): string {
     '1. Fetch `GET /.well-known/jwks.json` and take the key with `"use": "enc"` and `"alg": "RSA-OAEP-256"` (cache it; fetch again when a call fails with 401 after a key change).',
     '2. Build the JWE protected header: `{"alg": "RSA-OAEP-256", "enc": "A256GCM", "kid": "<the key\'s kid>", "iat": <now, integer seconds>, "jti": "<a fresh random id, e.g. a UUID>"}`. No `zip`, no `crit`.',
     '3. Encrypt the API password (UTF-8 bytes) with that header and key into the compact serialization: five base64url parts joined by dots.',
-    '4. Put it in the query string as `partnerPassword` (it is URL-safe). It is accepted once, from 120 seconds before to 30 seconds after its `iat`: build a new one for every call.',
+    `4. Put it in the query string as \`partnerPassword\` (it is URL-safe). It is accepted once, and only ${jweWindowText(jweMaxAge, jweMaxFuture)} (keep your clock in sync): build a new one for every call.`,
     '',
     '## Errors',
     '',

@@ -205,9 +205,13 @@ describe('Dockerfile', () => {
   const runtime = stages.at(-1) ?? [];
   const all = (instruction: string, stage = runtime) => stage.filter((line) => line.instruction === instruction).map((line) => line.args);
 
-  it('is multi-stage on node:20-bookworm-slim, pinned by tag', () => {
+  // Node 20 reached its end of life in April 2026; 22 (until April 2027) and 24 (until April 2028) are the LTS
+  // lines. The code itself must keep running on 20.19+ as well (package.json `engines`).
+  it('is multi-stage on a supported Node LTS (22 or 24) bookworm-slim, the same in every stage, pinned by tag', () => {
     assert.ok(stages.length >= 2);
-    for (const stage of stages) assert.match(stage[0]!.args, /^node:20-bookworm-slim(\s+AS\s+\S+)?$/i);
+    const bases = stages.map((stage) => /^node:(\d+)-bookworm-slim(?:\s+AS\s+\S+)?$/i.exec(stage[0]!.args)?.[1]);
+    for (const base of bases) assert.ok(base === '22' || base === '24', `FROM ${bases.join(', ')}`);
+    assert.equal(new Set(bases).size, 1, 'the build and runtime stages use the same Node');
   });
 
   it('builds with npm ci in a build stage and installs production dependencies without scripts in the runtime stage', () => {

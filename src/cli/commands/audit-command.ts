@@ -18,7 +18,8 @@ export const AUDIT_USAGE = `Usage: partner-gateway audit [--partner <login>] [--
                             [--action <action>] [--from <ISO time>] [--to <ISO time>] [--limit <n>]
                             [--follow] [--json]
 
-Shows the audit trail, newest first; --follow then prints new entries as they come (Ctrl-C to stop).
+Shows the latest entries of the audit trail (--limit, default 100) oldest first, as a log reads;
+--follow then prints new entries below them as they come (Ctrl-C to stop).
 
 Examples:
   partner-gateway audit --partner acme --outcome failure

@@ -3,8 +3,10 @@ import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { errors, texts } from '../../errors.js';
 import { projectFile } from '../../project-root.js';
+import { encryptPassword } from '../../../test/support/encrypt-password.js';
 import { testBackends } from '../../../test/support/test-databases.js';
 import { startTestGateway, type TestGateway } from '../../../test/support/test-gateway.js';
+import { jweWindowText } from '../openapi-description.js';
 
 describe('OpenAPI document and reference page', () => {
   let t: TestGateway;
@@ -50,5 +52,27 @@ describe('OpenAPI document and reference page', () => {
     assert.ok(script, 'the page loads the bundled Swagger UI');
     const asset = await t.app.inject({ method: 'GET', url: `/docs/${script.replace(/^docs\//, '')}` });
     assert.equal(asset.statusCode, 200);
+  });
+});
+
+describe('the JWE time window the reference states', () => {
+  let t: TestGateway;
+  before(async () => {
+    t = await startTestGateway(testBackends()[0]!, { env: { JWE_MAX_AGE: '300', JWE_MAX_FUTURE: '10' } });
+  });
+  after(() => t.close());
+
+  it('is JWE_MAX_AGE seconds in the past to JWE_MAX_FUTURE seconds in the future, and the gateway enforces just that', async () => {
+    const { description } = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json().info;
+    assert.ok(description.includes(jweWindowText(300, 10)), description);
+    const partner = await t.addPartner();
+    const jwks = (await t.app.inject({ method: 'GET', url: '/.well-known/jwks.json' })).json();
+    const now = Math.floor(Date.now() / 1000);
+    // Five seconds inside and outside each edge: the test's clock and the gateway's are the same one.
+    for (const [offset, status] of [[-295, 200], [-305, 401], [5, 200], [15, 401]] as const) {
+      const jwe = await encryptPassword(partner.password, jwks, { header: { iat: now + offset } });
+      const response = await t.app.inject({ method: 'POST', url: '/partner/provider/sbp/banks/', query: { partnerName: partner.login, partnerPassword: jwe, useAuthByCert: 'Y' } });
+      assert.equal(response.statusCode, status, `iat = now ${offset >= 0 ? '+' : '-'} ${Math.abs(offset)} s`);
+    }
   });
 });

@@ -2,7 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { openApiDescription } from '../openapi-description.js';
+import { openApiDescription, type DescriptionSettings } from '../openapi-description.js';
 
 export const OPENAPI_PATH = '/openapi.json';
 export const DOCS_PATH = '/docs';
@@ -12,12 +12,12 @@ export const DOCS_PATH = '/docs';
  * serialize responses), served at /openapi.json, and the interactive reference at /docs. Swagger UI's
  * assets are served from the package itself: the page works without internet access.
  */
-export const openApi = fp<{ providerSegment: string; version: string }>(
-  async (app: FastifyInstance, { providerSegment, version }) => {
+export const openApi = fp<DescriptionSettings & { version: string }>(
+  async (app: FastifyInstance, { version, ...settings }) => {
     await app.register(swagger, {
       openapi: {
         openapi: '3.1.0',
-        info: { title: 'Partner Gateway: SBP payouts partner API', version, description: openApiDescription(providerSegment) },
+        info: { title: 'Partner Gateway: SBP payouts partner API', version, description: openApiDescription(settings) },
         tags: [
           { name: 'Authentication', description: 'Access tokens' },
           { name: 'Banks', description: 'Banks that receive SBP transfers' },

@@ -1,0 +1,3 @@
+module example.com/partner-gateway-banks
+
+go 1.19

@@ -1,0 +1,34 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { cliHarness } from '../../../test/support/cli-harness.js';
+import { testBackends } from '../../../test/support/test-databases.js';
+import { startTestGateway, TEST_ADMIN_TOKEN, type TestGateway } from '../../../test/support/test-gateway.js';
+import { runCli } from '../run-cli.js';
+import { AUDIT_USAGE } from './audit-command.js';
+
+describe('partner-gateway audit', () => {
+  let t: TestGateway;
+  let env: Record<string, string>;
+  before(async () => {
+    t = await startTestGateway(testBackends()[0]!);
+    env = { ADMIN_URL: await t.admin.listen({ host: '127.0.0.1', port: 0 }), ADMIN_TOKEN: TEST_ADMIN_TOKEN };
+  });
+  after(() => t.close());
+
+  it('prints the latest --limit entries oldest first, as its help says', async () => {
+    const partner = await t.addPartner();
+    for (let i = 0; i < 5; i++) {
+      const login = await t.app.inject({ method: 'POST', url: '/api/v1/login/', payload: { login: partner.login, password: i === 4 ? partner.password : 'wrong password' } });
+      assert.equal(login.statusCode, i === 4 ? 200 : 401);
+    }
+    await t.gateway.audit.flush();
+    const harness = cliHarness(env);
+    assert.equal(await runCli(['audit', '--partner', partner.login, '--action', 'login', '--limit', '3', '--json'], harness.io), 0, harness.stderr());
+    const printed = harness.stdout().trim().split('\n').map((line) => JSON.parse(line) as { id: string; outcome: string });
+    assert.deepEqual(printed.map((entry) => entry.outcome), ['failure', 'failure', 'success'], 'the last three of five, in the order they happened');
+    const ids = printed.map((entry) => BigInt(entry.id));
+    assert.ok(ids[0]! < ids[1]! && ids[1]! < ids[2]!, 'oldest first');
+    assert.match(AUDIT_USAGE, /oldest first/);
+    assert.doesNotMatch(AUDIT_USAGE, /newest first/);
+  });
+});
