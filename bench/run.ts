@@ -94,6 +94,7 @@ async function sqlQuery(text: string, values: unknown[] = []): Promise<void> {
 async function startGateway(dataDir: string, port: number, adminPort: number) {
   const child = start(process.execPath, [projectFile('dist/src/main.js')], {
     NODE_ENV: 'production',
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
     DATA_DIR: dataDir,
     DATABASE_URL: `${DATABASE_URL}${DATABASE_URL.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${SCHEMA}`)}`,
     MASTER_KEY,

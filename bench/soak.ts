@@ -77,6 +77,7 @@ async function soak(): Promise<void> {
     env: {
       PATH: process.env.PATH ?? '',
       NODE_ENV: 'production',
+      PUBLIC_URL: 'http://127.0.0.1',
       DATA_DIR: join(workDir, 'data'),
       DATABASE_URL: `${DATABASE_URL}${DATABASE_URL.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${SCHEMA}`)}`,
       MASTER_KEY: randomBytes(32).toString('hex'),

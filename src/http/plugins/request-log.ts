@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { AuthFailureReason } from '../../errors.js';
+import type { AuthFailureReason } from '@partner-gateway/contract/audit-names';
 
 declare module 'fastify' {
   interface FastifyRequest {
