@@ -13,8 +13,7 @@
  *   3. encrypt the UTF-8 password as a compact JWE (five base64url parts joined by dots).
  * The JWE is accepted once, within 120 seconds of its iat.
  */
-import { randomUUID } from 'node:crypto';
-import { CompactEncrypt, importJWK } from 'jose';
+import { encryptPassword } from '@partner-gateway/client';
 
 const jwksUrl = process.argv[2];
 if (!jwksUrl) {
@@ -42,7 +41,6 @@ if (!jwk) {
   process.stderr.write('the JWKS has no RSA-OAEP-256 encryption key\n');
   process.exit(1);
 }
-const jwe = await new CompactEncrypt(new TextEncoder().encode(password))
-  .setProtectedHeader({ alg: 'RSA-OAEP-256', enc: 'A256GCM', kid: jwk.kid, iat: Math.floor(Date.now() / 1000), jti: randomUUID() })
-  .encrypt(await importJWK(jwk, 'RSA-OAEP-256'));
+// The SDK's builder: the same header and encryption the client sends.
+const jwe = await encryptPassword(password, jwk);
 process.stdout.write(`${jwe}\n`);
