@@ -1,14 +1,16 @@
 import { useMemo, useState } from 'preact/hooks';
 import { announce } from '../announce';
-import { ApiError, type Bank, type BankChanges, call, type ImportReport } from '../api';
-import { importContentType } from '../bank-file';
+import type { AdminBank as Bank, ImportReport } from '@partner-gateway/contract/admin-banks';
+import { importContentType } from '@partner-gateway/contract/import-media-types';
+import { admin, ApiError } from '../api';
 import { ConfirmDialog } from '../components/confirm-dialog';
-import { describeProblem, errorsFrom, Field, FormAlert, type FormErrors, noErrors } from '../components/forms';
+import { describeProblem } from '@partner-gateway/contract/error-body';
+import { errorsFrom, Field, FormAlert, type FormErrors, noErrors } from '../components/forms';
 import { LoadState, PageTitle, useLoad } from '../components/page';
 
 /** The bank list partners receive, in its order: reorder, add, remove, and import a file with a preview. */
 export function BanksPage() {
-  const banks = useLoad(() => call<{ banks: Bank[] }>('GET', '/admin/v1/banks').then((body) => body.banks), 'banks');
+  const banks = useLoad(() => admin.banks.list().then((body) => body.banks), 'banks');
   return (
     <>
       <PageTitle title="Banks" />
@@ -42,7 +44,7 @@ function BankList({ banks, onChanged }: { banks: Bank[]; onChanged: () => Promis
     setBusy(true);
     setError([]);
     try {
-      await call<BankChanges>('PUT', '/admin/v1/banks', { banks: order.map(({ bic, name, nameEn, sbpMemberId }) => ({ bic, name, nameEn, sbpMemberId })) });
+      await admin.banks.replace( order.map(({ bic, name, nameEn, sbpMemberId }) => ({ bic, name, nameEn, sbpMemberId })));
       announce('The new bank order was saved.');
       await onChanged();
     } catch (failure) {
@@ -56,7 +58,7 @@ function BankList({ banks, onChanged }: { banks: Bank[]; onChanged: () => Promis
     setBusy(true);
     setError([]);
     try {
-      await call('DELETE', `/admin/v1/banks/${encodeURIComponent(bank.bic)}`);
+      await admin.banks.remove(bank.bic);
       announce(`${bank.name} (${bank.bic}) was removed from the list.`);
       await onChanged();
     } catch (failure) {
@@ -158,7 +160,7 @@ function AddBankForm({ onAdded }: { onAdded: () => Promise<void> }) {
     event.preventDefault();
     setBusy(true);
     try {
-      const bank = await call<Bank>('POST', '/admin/v1/banks', {
+      const bank = await admin.banks.add({
         bic: values.bic.trim(),
         name: values.name,
         ...(values.nameEn.trim() ? { nameEn: values.nameEn } : {}),
@@ -227,9 +229,7 @@ function ImportForm({ current, onImported }: { current: Bank[]; onImported: () =
   const names = useMemo(() => new Map(current.map((bank) => [bank.bic, bank.name])), [current]);
 
   async function send(dryRun: boolean, chosen: File, contentType: string, chosenMode: 'replace' | 'merge'): Promise<ImportReport> {
-    return call<ImportReport>('POST', `/admin/v1/banks/import?mode=${chosenMode}${dryRun ? '&dryRun=true' : ''}`, undefined, {
-      raw: { body: await chosen.arrayBuffer(), contentType },
-    });
+    return admin.banks.import({ bytes: await chosen.arrayBuffer(), contentType }, { mode: chosenMode, dryRun });
   }
 
   async function previewFile(event: Event) {
@@ -252,7 +252,7 @@ function ImportForm({ current, onImported }: { current: Bank[]; onImported: () =
     } catch (error) {
       if (error instanceof ApiError && error.problems.length > 0) {
         setErrors({ fields: { file: [`${file.name} has ${error.problems.length} problem${error.problems.length === 1 ? '' : 's'}; nothing was changed.`] }, form: [] });
-        setRowErrors(error.problems.map(describeProblem));
+        setRowErrors(error.problems.map((problem) => describeProblem(problem)));
       } else {
         setErrors({ fields: { file: [error instanceof ApiError ? error.description : String(error)] }, form: [] });
       }

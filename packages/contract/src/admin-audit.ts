@@ -30,7 +30,7 @@ export const AuditEntryView = Type.Object({
   clientAddress: Type.Union([Type.String(), Type.Null()]),
   reason: Type.Union([Type.String(), Type.Null()]),
   requestId: Type.Union([Type.String(), Type.Null()]),
-  details: Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]),
+  details: Type.Union([Type.Unsafe<Record<string, unknown>>(Type.Object({}, { additionalProperties: true })), Type.Null()]),
 });
 export type AuditEntryView = Static<typeof AuditEntryView>;
 
