@@ -10,6 +10,7 @@ import {
 } from '@partner-gateway/contract/admin-banks';
 import { ErrorBody } from '@partner-gateway/contract/error-body';
 import { ADMIN_BANK_IMPORT_PATH, ADMIN_BANKS_PATH } from '@partner-gateway/contract/paths';
+import { IMPORT_MEDIA_TYPES } from '@partner-gateway/contract/import-media-types';
 import type { FastifyInstance } from 'fastify';
 import type { Gateway } from '../../../gateway.js';
 
@@ -67,6 +68,9 @@ export async function adminBankRoutes(app: FastifyInstance, { gateway }: { gatew
           tags,
           summary: 'Import a JSON, CSV or ED807 file (Content-Type names the format); dryRun=true only reports',
           querystring: ImportQuery,
+          consumes: [...IMPORT_MEDIA_TYPES],
+          // Documented, not validated: the file is read as bytes and checked, row by row, by the importer.
+          body: { description: 'The file: a JSON list, a CSV with bic and name columns, or a Bank of Russia ED807 directory' },
           response: { 200: ImportReport, ...errorResponses },
         },
       },
