@@ -1,10 +1,9 @@
-import { ErrorBody } from '@partner-gateway/contract/error-body';
 import { banksPath } from '@partner-gateway/contract/paths';
 import { BanksQuery, BanksResponse } from '@partner-gateway/contract/public-api';
 import type { FastifyInstance } from 'fastify';
 import { errors, texts } from '../../errors.js';
 import type { Gateway } from '../../gateway.js';
-import { errorResponses, UNAVAILABLE_TEXTS } from './error-body.js';
+import { partnerCallErrors } from './error-body.js';
 
 /**
  * POST /partner/{provider}/sbp/banks/: the SBP bank list, for a partner authenticated by its encrypted
@@ -36,7 +35,7 @@ export async function banksRoutes(app: FastifyInstance, { gateway }: { gateway: 
         querystring: BanksQuery,
         response: {
           200: BanksResponse,
-          ...errorResponses({
+          ...partnerCallErrors({
             401: [texts.unauthorized],
             403: [texts.blocked, texts.ipNotAllowed, texts.rewardTypeUnavailable],
             422: [
@@ -47,11 +46,7 @@ export async function banksRoutes(app: FastifyInstance, { gateway }: { gateway: 
               errors.parameterInvalid('useAuthByCert').description,
             ],
             429: [errors.throttled(60).description],
-            500: [texts.internal],
-            503: UNAVAILABLE_TEXTS,
           }),
-          '4xx': ErrorBody,
-          '5xx': ErrorBody,
         },
       },
     },

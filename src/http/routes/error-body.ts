@@ -1,6 +1,6 @@
-import { Problem } from '@partner-gateway/contract/error-body';
+import { ErrorBody, Problem } from '@partner-gateway/contract/error-body';
 import { Type, type TSchema } from 'typebox';
-import { errors } from '../../errors.js';
+import { errors, texts } from '../../errors.js';
 
 /** The headers clients act on, documented on the responses that carry them. */
 const HEADERS_BY_STATUS: Record<string, Record<string, TSchema>> = {
@@ -44,3 +44,11 @@ export function errorResponses(byStatus: Record<number, readonly string[]>): Rec
  * the instance shutting down (retry at once, usually on another instance).
  */
 export const UNAVAILABLE_TEXTS = [errors.busy().description, errors.shuttingDown().description] as const;
+
+/**
+ * The error responses of an audited partner API call: its own statuses and texts, plus the 500 and the
+ * 503s every such call can answer, and the 4xx/5xx ranges that serialize anything else in the same shape.
+ */
+export function partnerCallErrors(byStatus: Record<number, readonly string[]>): Record<string, TSchema> {
+  return { ...errorResponses({ ...byStatus, 500: [texts.internal], 503: UNAVAILABLE_TEXTS }), '4xx': ErrorBody, '5xx': ErrorBody };
+}

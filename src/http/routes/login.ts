@@ -4,8 +4,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Session } from '../../operations/login-partner.js';
 import { errors, texts } from '../../errors.js';
 import type { Gateway } from '../../gateway.js';
-import { ErrorBody } from '@partner-gateway/contract/error-body';
-import { errorResponses, NO_STORE_HEADERS, UNAVAILABLE_TEXTS } from './error-body.js';
+import { NO_STORE_HEADERS, partnerCallErrors } from './error-body.js';
 
 /** The token response body, and the headers that keep it out of every cache. */
 export function sendSession(reply: FastifyReply, session: Session): TokenResponse {
@@ -42,7 +41,7 @@ export async function loginRoutes(app: FastifyInstance, { gateway }: { gateway: 
         body: LoginRequest,
         response: {
           200: { ...TokenResponse, headers: NO_STORE_HEADERS },
-          ...errorResponses({
+          ...partnerCallErrors({
             400: [errors.malformedBody().description, errors.forbiddenKey().description],
             401: [texts.unauthorized],
             403: [texts.blocked, texts.ipNotAllowed],
@@ -50,11 +49,7 @@ export async function loginRoutes(app: FastifyInstance, { gateway }: { gateway: 
             415: [errors.unsupportedMediaType('application/json').description],
             429: [errors.throttled(60).description],
             422: [errors.parameterMissing('login').description, errors.parameterMissing('password').description, errors.parameterInvalid('login').description],
-            500: [texts.internal],
-            503: UNAVAILABLE_TEXTS,
           }),
-          '4xx': ErrorBody,
-          '5xx': ErrorBody,
         },
       },
     },

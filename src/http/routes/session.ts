@@ -1,11 +1,10 @@
-import { ErrorBody } from '@partner-gateway/contract/error-body';
 import { LOGOUT_PATH, REFRESH_PATH } from '@partner-gateway/contract/paths';
 import { RefreshRequest, TokenResponse } from '@partner-gateway/contract/public-api';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { errors, texts } from '../../errors.js';
 import type { Gateway } from '../../gateway.js';
-import { errorResponses, NO_STORE_HEADERS, UNAVAILABLE_TEXTS } from './error-body.js';
+import { NO_STORE_HEADERS, partnerCallErrors } from './error-body.js';
 import { sendSession } from './login.js';
 
 /** Token refresh (single-use refresh tokens with reuse detection) and logout (revokes the token family). */
@@ -25,17 +24,13 @@ export async function sessionRoutes(app: FastifyInstance, { gateway }: { gateway
         body: RefreshRequest,
         response: {
           200: { ...TokenResponse, headers: NO_STORE_HEADERS },
-          ...errorResponses({
+          ...partnerCallErrors({
             400: [errors.malformedBody().description, errors.forbiddenKey().description],
             401: [texts.unauthorized],
             403: [texts.blocked, texts.ipNotAllowed],
             422: [errors.parameterMissing('refresh_token').description],
             429: [errors.throttled(60).description],
-            500: [texts.internal],
-            503: UNAVAILABLE_TEXTS,
           }),
-          '4xx': ErrorBody,
-          '5xx': ErrorBody,
         },
       },
     },
@@ -54,7 +49,7 @@ export async function sessionRoutes(app: FastifyInstance, { gateway }: { gateway
         tags: ['Authentication'],
         summary: 'Log out: the bearer token and every refresh token of its login stop working at once',
         security: [{ bearerAuth: [] }],
-        response: { 204: Type.Null({ description: 'Logged out' }), ...errorResponses({ 401: [texts.unauthorized], 500: [texts.internal], 503: UNAVAILABLE_TEXTS }), '4xx': ErrorBody, '5xx': ErrorBody },
+        response: { 204: Type.Null({ description: 'Logged out' }), ...partnerCallErrors({ 401: [texts.unauthorized] }) },
       },
     },
     async (request, reply) => {
