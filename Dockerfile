@@ -5,8 +5,8 @@
 FROM node:22-bookworm-slim AS build
 WORKDIR /app
 # The whole context (.dockerignore keeps node_modules, dist, data and secrets out): whatever the build script
-# compiles is here. `npm ci` runs `prepare`, which builds the client and the gateway into packages/client/dist/
-# and dist/.
+# compiles is here. `npm ci` runs `prepare`, which builds the contract, the client and the gateway into
+# packages/contract/dist/, packages/client/dist/ and dist/.
 COPY . .
 RUN npm ci --no-audit --no-fund
 
@@ -14,9 +14,11 @@ FROM node:22-bookworm-slim AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY packages/contract/package.json packages/contract/
 COPY packages/client/package.json packages/client/
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist dist
+COPY --from=build /app/packages/contract/dist packages/contract/dist
 COPY --from=build /app/packages/client/dist packages/client/dist
 COPY bin bin
 # The bank registry is filled from seeds/sbp-banks.json on first start.

@@ -5,11 +5,12 @@
  * Prints a table and writes bench/results.json. See docs/performance.md for the method and the numbers.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CompactEncrypt, importJWK, type JWK } from 'jose';
+import { encryptPassword } from '@partner-gateway/client';
+import { importJWK, type JWK } from 'jose';
 import pg from 'pg';
 import { hashPassword } from '../src/partners/password-hasher.js';
 import { projectFile } from '../src/project-root.js';
@@ -94,6 +95,7 @@ async function sqlQuery(text: string, values: unknown[] = []): Promise<void> {
 async function startGateway(dataDir: string, port: number, adminPort: number) {
   const child = start(process.execPath, [projectFile('dist/src/main.js')], {
     NODE_ENV: 'production',
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
     DATA_DIR: dataDir,
     DATABASE_URL: `${DATABASE_URL}${DATABASE_URL.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${SCHEMA}`)}`,
     MASTER_KEY,
@@ -121,9 +123,7 @@ async function jwePaths(jwksUrl: string, pathOf: (jwe: string) => string, count:
   const key = await importJWK(jwk, 'RSA-OAEP-256');
   const lines: string[] = [];
   for (let i = 0; i < count; i++) {
-    const jwe = await new CompactEncrypt(new TextEncoder().encode(PASSWORD))
-      .setProtectedHeader({ alg: 'RSA-OAEP-256', enc: 'A256GCM', kid: jwk.kid!, iat: Math.floor(Date.now() / 1000) + 20, jti: randomUUID() })
-      .encrypt(key);
+    const jwe = await encryptPassword(PASSWORD, { kid: jwk.kid!, key }, { now: () => Date.now() + 20_000 });
     lines.push(pathOf(jwe));
   }
   const file = join(mkdtempSync(join(tmpdir(), 'bench-')), 'paths.txt');

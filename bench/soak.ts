@@ -13,12 +13,13 @@
  * 127.0.0.1 only: it refuses a database elsewhere.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { CompactEncrypt, importJWK, type JWK } from 'jose';
+import { encryptPassword } from '@partner-gateway/client';
+import { importJWK, type JWK } from 'jose';
 import pg from 'pg';
 import { projectFile } from '../src/project-root.js';
 import type { LoadResult, LoadSpec } from './load.js';
@@ -77,6 +78,7 @@ async function soak(): Promise<void> {
     env: {
       PATH: process.env.PATH ?? '',
       NODE_ENV: 'production',
+      PUBLIC_URL: 'http://127.0.0.1',
       DATA_DIR: join(workDir, 'data'),
       DATABASE_URL: `${DATABASE_URL}${DATABASE_URL.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${SCHEMA}`)}`,
       MASTER_KEY: randomBytes(32).toString('hex'),
@@ -144,9 +146,7 @@ async function soak(): Promise<void> {
   async function jwePaths(count: number, round: number): Promise<string> {
     const lines: string[] = [];
     for (let i = 0; i < count; i++) {
-      const jwe = await new CompactEncrypt(new TextEncoder().encode(PASSWORD))
-        .setProtectedHeader({ alg: 'RSA-OAEP-256', enc: 'A256GCM', kid: encJwk.kid!, iat: Math.floor(Date.now() / 1000), jti: randomUUID() })
-        .encrypt(encKey);
+      const jwe = await encryptPassword(PASSWORD, { kid: encJwk.kid!, key: encKey });
       lines.push(`/partner/provider/sbp/banks/?partnerName=${LOGIN}&partnerPassword=${jwe}&useAuthByCert=Y`);
     }
     const file = join(workDir, `paths-${round}.txt`);

@@ -14,8 +14,7 @@
  * The JWE is accepted once, while its iat lies between 120 seconds in the past and 30 in the future
  * (JWE_MAX_AGE, JWE_MAX_FUTURE).
  */
-import { randomUUID } from 'node:crypto';
-import { CompactEncrypt, importJWK } from 'jose';
+import { encryptPassword } from '@partner-gateway/client';
 
 const jwksUrl = process.argv[2];
 if (!jwksUrl) {
@@ -43,7 +42,6 @@ if (!jwk) {
   process.stderr.write('the JWKS has no RSA-OAEP-256 encryption key\n');
   process.exit(1);
 }
-const jwe = await new CompactEncrypt(new TextEncoder().encode(password))
-  .setProtectedHeader({ alg: 'RSA-OAEP-256', enc: 'A256GCM', kid: jwk.kid, iat: Math.floor(Date.now() / 1000), jti: randomUUID() })
-  .encrypt(await importJWK(jwk, 'RSA-OAEP-256'));
+// The SDK's builder: the same header and encryption the client sends.
+const jwe = await encryptPassword(password, jwk);
 process.stdout.write(`${jwe}\n`);

@@ -18,6 +18,13 @@ export const ConfigSchema = Type.Object({
   }),
   HOST: Type.String({ default: '0.0.0.0', description: 'Address the public API (login and banks) listens on.' }),
   PORT: Type.Integer({ default: 8080, minimum: 0, maximum: 65535, description: 'Port of the public API.' }),
+  PUBLIC_URL: Type.Optional(
+    Type.String({
+      pattern: '^https?://[^\\s/?#]+(/[^\\s?#]*)?$',
+      description:
+        'The address partners use for the gateway (the specification\'s {auth_url} and {api_url}), e.g. https://partners.example.com; shown in the OpenAPI servers and the printed commands. Default http://127.0.0.1:<PORT>; required in production.',
+    }),
+  ),
   ADMIN_HOST: Type.String({ default: '127.0.0.1', description: 'Address of the admin API; keep it off the public network.' }),
   ADMIN_PORT: Type.Integer({ default: 8081, minimum: 0, maximum: 65535, description: 'Port of the admin API.' }),
   ADMIN_TOKEN: Type.Optional(
@@ -155,7 +162,23 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       throw new ConfigError(`Invalid configuration: ${key} is required when DATABASE_URL is set`);
     }
   }
+  if (config.NODE_ENV === 'production' && config.PUBLIC_URL === undefined) {
+    throw new ConfigError('Invalid configuration: PUBLIC_URL is required when NODE_ENV is production (the address partners use, e.g. https://partners.example.com)');
+  }
   return config;
+}
+
+/**
+ * The address partners use for the gateway, without a trailing slash: PUBLIC_URL, else the loopback address
+ * of PORT (outside production only).
+ *
+ * @example
+ * ```ts
+ * publicUrl(loadConfig({ PORT: '9000' })); // 'http://127.0.0.1:9000'
+ * ```
+ */
+export function publicUrl(config: Config, port: number = config.PORT): string {
+  return (config.PUBLIC_URL ?? `http://127.0.0.1:${port}`).replace(/\/+$/, '');
 }
 
 /** TRUST_PROXY split into its addresses; an empty list means X-Forwarded-For is ignored. */

@@ -5,31 +5,12 @@
  * error handler is the only place that turns them into responses.
  */
 
-/** Why an authentication failed. Never shown to the client (they all answer the same 401); kept for logs and audit. */
-export type AuthFailureReason =
-  | 'unknown_partner'
-  | 'wrong_password'
-  | 'undecryptable'
-  | 'unsupported_jwe_header'
-  | 'unknown_kid'
-  | 'iat_out_of_window'
-  | 'replayed_jti'
-  | 'invalid_token'
-  | 'malformed_authorization'
-  | 'partner_mismatch'
-  | 'token_revoked'
-  | 'invalid_refresh_token'
-  | 'refresh_token_reused'
-  | 'throttled'
-  | 'bad_admin_token';
+import type { AuthFailureReason } from '@partner-gateway/contract/audit-names';
+import { describeProblem, type Problem } from '@partner-gateway/contract/error-body';
 
-/** One offending field or row, for errors that list several. */
-export interface ErrorDetail {
-  field?: string;
-  line?: number;
-  entry?: string;
-  message: string;
-}
+
+/** One offending field or row, for errors that list several (the contract's Problem). */
+export type ErrorDetail = Problem;
 
 export class AppError extends Error {
   override name = 'AppError';
@@ -77,6 +58,8 @@ export const errors = {
         .join('; ')}${details.length > 5 ? `; and ${details.length - 5} more` : ''}); repeat the request with correct data`,
       { details },
     ),
+  forbiddenKey: () =>
+    new AppError('forbidden_key', 400, 'The request body must not contain a __proto__ or constructor key; repeat the request with correct data'),
   malformedBody: () => new AppError('malformed_body', 400, 'The request body is not valid JSON; repeat the request with correct data'),
   badRequest: () => new AppError('bad_request', 400, 'The request is malformed; repeat the request with correct data'),
   unsupportedMediaType: (accepted: string) =>
@@ -113,6 +96,5 @@ export const errors = {
 };
 
 function describeDetail(detail: ErrorDetail): string {
-  const where = detail.field ?? (detail.line !== undefined ? `line ${detail.line}` : detail.entry) ?? 'body';
-  return `${where}: ${detail.message}`;
+  return describeProblem(detail, 'body');
 }

@@ -1,55 +1,75 @@
-import { createAccessTokens, type AccessTokens } from './auth/tokens/access-tokens.js';
-import { decryptPartnerPassword, type DecryptedPassword } from './auth/steps/decrypt-partner-password.js';
+import { availableParallelism } from 'node:os';
+import { createAccessTokens } from './auth/tokens/access-tokens.js';
+import { decryptPartnerPassword } from './auth/steps/decrypt-partner-password.js';
 import { createBankAdmin, type BankAdmin } from './banks/bank-admin.js';
+import type { Bank } from './banks/bank.js';
 import { createBankRepository } from './banks/bank-repository.js';
-import { createCachedBankRepository, type BankCatalog } from './banks/cached-bank-repository.js';
+import { createCachedBankRepository } from './banks/cached-bank-repository.js';
 import { createCachedTokenFamilyRepository } from './auth/tokens/cached-token-family-repository.js';
 import { createCachedPartnerRepository } from './partners/cached-partner-repository.js';
-import { createPasswordVerifier, type PasswordVerifier } from './partners/password-verifier.js';
+import { createPasswordVerifier } from './partners/password-verifier.js';
 import { argon2Verifications } from './partners/password-hasher.js';
 import { createGatewayMetrics, type GatewayMetrics } from './metrics/gateway-metrics.js';
-import { availableParallelism } from 'node:os';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
-import type { AuditRepository } from './audit/audit-repository.js';
-import { createAuditRepository } from './audit/audit-repository.js';
+import { errors } from './errors.js';
+import { createAuditRepository, type AuditRepository } from './audit/audit-repository.js';
 import { createAuditWriter, type AuditWriter } from './audit/audit-writer.js';
-import { createBruteForceGuard, type BruteForceGuard } from './auth/steps/brute-force-guard.js';
-import type { JtiReplayRepository } from './stores/replay/jti-replay-repository.js';
+import { createBruteForceGuard } from './auth/steps/brute-force-guard.js';
 import { createSharedStores } from './stores/shared-stores.js';
 import type { ThrottlePolicy } from './stores/throttle/throttle-policy.js';
-import { createTokenFamilyRepository, type TokenFamilyRepository } from './auth/tokens/token-family-repository.js';
-import { createKeyRepository } from './keys/key-repository.js';
+import { purgeThrottle } from './stores/throttle/throttle-store.js';
+import { createTokenFamilyRepository } from './auth/tokens/token-family-repository.js';
+import { createKeyRepository, type KeyUse } from './keys/key-repository.js';
 import { createKeySealer } from './keys/master-key.js';
-import { loadKeyStore, type KeyStore } from './keys/key-store.js';
+import { loadKeyStore, type KeyInfo } from './keys/key-store.js';
 import { createPartnerAdmin, type PartnerAdmin } from './partners/partner-admin.js';
-import { createPartnerRepository, type PartnerRepository } from './partners/partner-repository.js';
+import { createPartnerRepository } from './partners/partner-repository.js';
+import { createPartnerApi, type PartnerApi } from './operations/partner-api.js';
 
 /**
- * Everything the HTTP layer calls into, wired once from the configuration and the database. Built by
- * `src/main.ts` for the real service and by the tests for each backend.
+ * What the HTTP layer (and the process around it) calls into, wired once from the configuration and the
+ * database: operations, never the stores behind them. Built by `src/main.ts` for the real service and by
+ * the tests for each backend.
  */
 export interface Gateway {
   config: Config;
-  database: Pick<DatabaseHandle, 'ping' | 'kind'>;
-  partners: PartnerRepository;
-  banks: BankCatalog;
-  passwords: PasswordVerifier;
-  keys: KeyStore;
-  tokens: AccessTokens;
-  replay: JtiReplayRepository;
-  families: TokenFamilyRepository;
-  guard: BruteForceGuard;
-  throttlePolicy: ThrottlePolicy;
-  refreshTtlSeconds: number;
-  now: () => number;
-  decryptPassword(jwe: string): Promise<DecryptedPassword>;
-  partnerAdmin: PartnerAdmin;
-  bankAdmin: BankAdmin;
-  audit: AuditWriter;
-  auditLog: AuditRepository;
+  /** Login, refresh, logout, banks and the JWKS. */
+  partnerApi: PartnerApi;
+  /** What the admin API does: partners, banks, keys and the audit trail. */
+  admin: AdminOperations;
+  runtime: GatewayRuntime;
+}
+
+export interface AdminOperations {
+  partners: PartnerAdmin;
+  banks: BankAdmin;
+  keys: {
+    /** Every key in service, read fresh from the database (another instance may have rotated). */
+    list(): Promise<KeyInfo[]>;
+    /** A new active key; the old one keeps working for its grace period. Every instance is told. */
+    rotate(use: KeyUse): Promise<KeyInfo>;
+    // Key revocation (issue 11) belongs here: revoke(kid: string): Promise<KeyInfo>.
+  };
+  audit: {
+    /** Writes the entries still queued, so that a change is visible as soon as its response is. */
+    flush(): Promise<void>;
+    query: AuditRepository['query'];
+  };
+}
+
+export interface GatewayRuntime {
   /** What `GET /metrics` on the admin listener renders; both listeners record their requests in it. */
   metrics: GatewayMetrics;
+  /** Where the HTTP layer records each audited call. */
+  auditTrail: AuditWriter;
+  now(): number;
+  /** Throws `not_ready` unless the database answers within a second. */
+  ready(): Promise<void>;
+  /** Fills an empty bank registry; true when it did. */
+  seedBanks(banks: readonly Bank[]): Promise<boolean>;
+  /** Deletes rows nobody can use any more: spent JWE ids, expired token families, old throttle counters. */
+  purgeExpired(): Promise<void>;
   /** Drains the audit trail (trying for up to `timeoutMs`) and closes Redis and the change feed (the database handle is the caller's). */
   close(timeoutMs?: number): Promise<void>;
 }
@@ -89,6 +109,7 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
     sigGraceSeconds: config.TOKEN_TTL + 60,
     encGraceSeconds: config.ENC_KEY_GRACE,
     now,
+    onRotate: () => feed.publish({ kind: 'keys' }),
   });
   feed.subscribe((change) => {
     if (change.kind === 'partner') partners.invalidate(change);
@@ -96,12 +117,6 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
     else if (change.kind === 'banks') banks.invalidate();
     else if (change.kind === 'keys') keys.reload().catch(() => {});
   });
-  const rotate = keys.rotate.bind(keys);
-  keys.rotate = async (use) => {
-    const key = await rotate(use);
-    feed.publish({ kind: 'keys' });
-    return key;
-  };
   const throttlePolicy = throttlePolicyOf(config);
   const auditLog = createAuditRepository(handle.db);
   const audit = createAuditWriter(auditLog, { maxPending: config.AUDIT_QUEUE_MAX, ...(options.onAuditError ? { onError: options.onAuditError } : {}) });
@@ -129,41 +144,62 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
     replayConflicts: () => shared.replayConflicts(),
     argon2: () => ({ ...passwords.stats(), verifications: argon2Verifications() }),
   });
-  return {
-    auditLog,
-    audit,
-    metrics,
-    async close(timeoutMs) {
-      try {
-        await audit.close(timeoutMs);
-      } finally {
-        await shared.close(JOURNAL_DRAIN_MS).catch((error: unknown) => options.onCloseError?.(error));
-        await feed.close();
-      }
-    },
-    config,
-    database: handle,
-    throttlePolicy,
-    guard: createBruteForceGuard(shared.throttle, now, config.CACHE_TTL_MS),
+  const partnerApi = createPartnerApi({
     partners,
     banks,
     keys,
-    tokens: createAccessTokens({
-      keys,
-      issuer: config.TOKEN_ISSUER,
-      audience: config.TOKEN_AUDIENCE,
-      ttlSeconds: config.TOKEN_TTL,
-      now,
-    }),
-    replay: shared.replay,
     families,
     passwords,
+    replay: shared.replay,
+    guard: createBruteForceGuard(shared.throttle, now, config.CACHE_TTL_MS),
+    tokens: createAccessTokens({ keys, issuer: config.TOKEN_ISSUER, audience: config.TOKEN_AUDIENCE, ttlSeconds: config.TOKEN_TTL, now }),
     refreshTtlSeconds: config.REFRESH_TTL,
     now,
     decryptPassword: (jwe) =>
       decryptPartnerPassword(jwe, { keys, maxAgeSeconds: config.JWE_MAX_AGE, maxFutureSeconds: config.JWE_MAX_FUTURE, now }),
-    partnerAdmin: createPartnerAdmin(partners),
-    bankAdmin: createBankAdmin(banks),
+  });
+  return {
+    config,
+    partnerApi,
+    admin: {
+      partners: createPartnerAdmin(partners),
+      banks: createBankAdmin(banks),
+      keys: {
+        async list() {
+          await keys.reload();
+          return keys.list();
+        },
+        rotate: (use) => keys.rotate(use),
+      },
+      audit: { flush: () => audit.flush(), query: (filter) => auditLog.query(filter) },
+    },
+    runtime: {
+      metrics,
+      auditTrail: audit,
+      now,
+      async ready() {
+        try {
+          await handle.ping(1_000);
+        } catch {
+          throw errors.notReady();
+        }
+      },
+      seedBanks: (list) => banks.seedIfEmpty(list),
+      async purgeExpired() {
+        const at = now();
+        await shared.replay.purgeExpired(new Date(at));
+        await families.purgeExpired(new Date(at));
+        await purgeThrottle(handle.db, throttlePolicy, at);
+      },
+      async close(timeoutMs) {
+        try {
+          await audit.close(timeoutMs);
+        } finally {
+          await shared.close(JOURNAL_DRAIN_MS).catch((error: unknown) => options.onCloseError?.(error));
+          await feed.close();
+        }
+      },
+    },
   };
 }
 

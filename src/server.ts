@@ -7,9 +7,8 @@ import { resolveAdminToken } from './bootstrap/admin-token.js';
 import { lockDataDir } from './bootstrap/data-dir-lock.js';
 import { createDemoPartner } from './bootstrap/demo-partner.js';
 import { startupBanner } from './bootstrap/startup-banner.js';
-import type { Config } from './config.js';
-import { openDatabase, type DatabaseHandle } from './db/database.js';
-import { purgeThrottle } from './stores/throttle/throttle-store.js';
+import { publicUrl as publicUrlOf, type Config } from './config.js';
+import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { createGateway, type Gateway } from './gateway.js';
 import { resolveMasterKey } from './keys/master-key.js';
@@ -32,13 +31,6 @@ export const AUDIT_DRAIN_MS = 5_000;
 /** How often rows nobody can use any more (JWE jtis, token families, throttle counters) are deleted. */
 const PURGE_INTERVAL_MS = 60_000;
 
-async function purgeExpired(gateway: Gateway, handle: DatabaseHandle): Promise<void> {
-  const now = gateway.now();
-  await gateway.replay.purgeExpired(new Date(now));
-  await gateway.families.purgeExpired(new Date(now));
-  await purgeThrottle(handle.db, gateway.throttlePolicy, now);
-}
-
 /**
  * Starts the gateway: opens and migrates the database, loads (or creates) the keys, seeds an empty bank
  * registry, creates the demo partner on a first non-production start, and listens on the public and admin
@@ -55,12 +47,12 @@ export async function startServer(config: Config, logger: Logger, print: (text: 
     await migrateToLatest(handle.db);
     gateway = await createGateway(config, handle, {
       masterKey: resolveMasterKey(config.MASTER_KEY, config.DATA_DIR),
-      onAuditError: auditErrorLog(logger, () => gateway?.audit.pending() ?? 0),
+      onAuditError: auditErrorLog(logger, () => gateway?.runtime.auditTrail.pending() ?? 0),
       onRedisError: everyTenSeconds((error) => logger.warn({ err: error }, 'Redis unavailable; using the database')),
       onReplayConflict: (jtis) => logger.error({ count: jtis.length }, 'JWEs accepted twice across a Redis failover'),
       onCloseError: (error) => logger.error({ err: error }, 'shutdown: replay journal not fully written'),
     });
-    if (await gateway.banks.seedIfEmpty(loadDefaultBanks())) logger.info('bank registry was empty: filled with the default SBP bank list');
+    if (await gateway.runtime.seedBanks(loadDefaultBanks())) logger.info('bank registry was empty: filled with the default SBP bank list');
     const adminToken = resolveAdminToken(config.ADMIN_TOKEN, config.DATA_DIR);
 
     const app = await buildApp({ gateway, logger });
@@ -77,13 +69,14 @@ export async function startServer(config: Config, logger: Logger, print: (text: 
     const publicUrl = urlOf(app, config.HOST);
     const adminUrl = urlOf(admin, config.ADMIN_HOST);
     logger.info({ publicUrl, adminUrl, database: handle.kind }, 'partner gateway listening');
-    const banner = startupBanner({ publicUrl, adminUrl, adminToken, demo });
+    // The printed commands use the address partners use: PUBLIC_URL, else this listener's loopback address.
+    const banner = startupBanner({ publicUrl: publicUrlOf(config, portOf(app)), adminUrl, adminToken, demo });
     if (banner) print(banner);
     unshownDemo = undefined;
 
     const live = gateway;
     const purge = setInterval(() => {
-      purgeExpired(live, handle).catch((error: unknown) => logger.warn({ err: error }, 'purge of expired rows failed'));
+      live.runtime.purgeExpired().catch((error: unknown) => logger.warn({ err: error }, 'purge of expired rows failed'));
     }, PURGE_INTERVAL_MS);
     purge.unref();
 
@@ -105,7 +98,7 @@ export async function startServer(config: Config, logger: Logger, print: (text: 
           clearTimeout(cut);
         }
         try {
-          await live.close(AUDIT_DRAIN_MS);
+          await live.runtime.close(AUDIT_DRAIN_MS);
         } finally {
           await handle.close().finally(unlock);
         }
@@ -113,17 +106,21 @@ export async function startServer(config: Config, logger: Logger, print: (text: 
     };
   } catch (error) {
     await Promise.allSettled(apps.map((instance) => instance.close()));
-    if (unshownDemo) await gateway?.partnerAdmin.remove(unshownDemo.login).catch(() => {});
-    await gateway?.close().catch(() => {});
+    if (unshownDemo) await gateway?.admin.partners.remove(unshownDemo.login).catch(() => {});
+    await gateway?.runtime.close().catch(() => {});
     await handle.close().catch(() => {});
     unlock();
     throw error;
   }
 }
 
-function urlOf(app: FastifyInstance, host: string): string {
+function portOf(app: FastifyInstance): number {
   const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
+  return typeof address === 'object' && address ? address.port : 0;
+}
+
+function urlOf(app: FastifyInstance, host: string): string {
+  const port = portOf(app);
   const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
   return `http://${shown}:${port}`;
 }

@@ -1,11 +1,6 @@
+import { createAdminApi, type AdminApi, type AdminRequest } from '@partner-gateway/contract/admin-api-client';
+import type { ErrorBody, Problem } from '@partner-gateway/contract/error-body';
 import { forgetToken, readToken } from './session';
-
-/** One problem the admin API reported: a field (`ipAllowlist[1]`, `line 3.bic`) or a file line, and why. */
-export interface Problem {
-  field?: string;
-  line?: number;
-  message: string;
-}
 
 /** A refused or failed call, with the API's `description_status` and its list of problems. */
 export class ApiError extends Error {
@@ -18,68 +13,6 @@ export class ApiError extends Error {
   }
 }
 
-export interface Partner {
-  id: string;
-  login: string;
-  status: 'active' | 'blocked';
-  ipAllowlist: string[];
-  rewardTypes: string[];
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface Bank {
-  bic: string;
-  name: string;
-  nameEn: string | null;
-  sbpMemberId: string | null;
-  position: number;
-  updatedAt: string;
-}
-
-export interface BankChanges {
-  added: string[];
-  changed: string[];
-  removed: string[];
-}
-
-export interface ImportReport extends BankChanges {
-  received: number;
-}
-
-export interface Key {
-  kid: string;
-  use: 'sig' | 'enc';
-  alg: string;
-  active: boolean;
-  createdAt: string;
-  retiredAt: string | null;
-  usableUntil: string | null;
-}
-
-export interface AuditEntry {
-  id: string;
-  at: string;
-  action: string;
-  outcome: 'success' | 'failure';
-  status: number | null;
-  partner: string | null;
-  clientAddress: string | null;
-  reason: string | null;
-  requestId: string | null;
-  details: Record<string, unknown> | null;
-}
-
-export interface AuditPage {
-  entries: AuditEntry[];
-  nextCursor: string | null;
-}
-
-export interface PartnerActivity {
-  login: string;
-  lastSuccessfulCall: { id: string; at: string; action: string } | null;
-}
-
 type Listener = () => void;
 const signedOutListeners = new Set<Listener>();
 
@@ -89,28 +22,23 @@ export function onSignedOut(listener: Listener): () => void {
   return () => signedOutListeners.delete(listener);
 }
 
-export interface CallOptions {
-  /** A body sent as it is (a file), with this Content-Type. */
-  raw?: { body: BodyInit; contentType: string };
-  /** The token to try (signing in); otherwise the one kept for this tab. */
-  token?: string;
-}
-
 /**
- * Calls the admin API with the bearer token. Resolves with the parsed JSON (undefined for 204); rejects with
- * an ApiError carrying the API's description and problems, or a description of the network failure.
+ * The console's transport for the contract's typed admin client: the browser's fetch with the bearer token
+ * (`token` when signing in, else the one kept for this tab). Resolves with the parsed JSON (undefined for
+ * 204); rejects with an ApiError carrying the API's description and problems, or a description of the
+ * network failure. A 401 with the kept token signs the tab out.
  */
-export async function call<T>(method: string, path: string, body?: unknown, options: CallOptions = {}): Promise<T> {
-  const token = options.token ?? readToken();
+async function send({ method, path, json, file }: AdminRequest, token?: string): Promise<unknown> {
+  const presented = token ?? readToken();
   const headers: Record<string, string> = { accept: 'application/json' };
-  if (token) headers.authorization = `Bearer ${token}`;
+  if (presented) headers.authorization = `Bearer ${presented}`;
   let payload: BodyInit | undefined;
-  if (options.raw) {
-    headers['content-type'] = options.raw.contentType;
-    payload = options.raw.body;
-  } else if (body !== undefined) {
+  if (file) {
+    headers['content-type'] = file.contentType;
+    payload = file.bytes as BodyInit;
+  } else if (json !== undefined) {
     headers['content-type'] = 'application/json';
-    payload = JSON.stringify(body);
+    payload = JSON.stringify(json);
   }
   let response: Response;
   try {
@@ -118,30 +46,30 @@ export async function call<T>(method: string, path: string, body?: unknown, opti
   } catch {
     throw new ApiError(0, 'The gateway did not answer; check that it is running and try again.');
   }
-  if (response.status === 204) return undefined as T;
+  if (response.status === 204) return undefined;
   const text = await response.text();
-  let json: unknown;
+  let parsed: unknown;
   try {
-    json = text ? JSON.parse(text) : undefined;
+    parsed = text ? JSON.parse(text) : undefined;
   } catch {
-    json = undefined;
+    parsed = undefined;
   }
   if (!response.ok) {
-    const error = json as { description_status?: string; errors?: Problem[] } | undefined;
+    const error = parsed as Partial<ErrorBody> | undefined;
     const failure = new ApiError(response.status, error?.description_status ?? `The gateway answered ${response.status}.`, error?.errors ?? []);
-    if (response.status === 401 && options.token === undefined) {
+    if (response.status === 401 && token === undefined) {
       forgetToken();
       for (const listener of signedOutListeners) listener();
     }
     throw failure;
   }
-  return json as T;
+  return parsed;
 }
 
-/** `/admin/v1/...` with query parameters, leaving out the empty ones. */
-export function withQuery(path: string, query: Record<string, string | undefined>): string {
-  const search = new URLSearchParams();
-  for (const [name, value] of Object.entries(query)) if (value !== undefined && value !== '') search.set(name, value);
-  const text = search.toString();
-  return text ? `${path}?${text}` : path;
+/** The admin API with the tab's token. */
+export const admin: AdminApi = createAdminApi((request) => send(request));
+
+/** The admin API with a token being tried (signing in): a 401 only refuses it. */
+export function adminWithToken(token: string): AdminApi {
+  return createAdminApi((request) => send(request, token));
 }

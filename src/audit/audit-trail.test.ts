@@ -133,27 +133,27 @@ for (const backend of testBackends()) {
     it('refuses audited calls with 503 while AUDIT_QUEUE_MAX entries wait for the database, serves them again once written, and loses none', async () => {
       const partner = await t.addPartner();
       const session = (await t.app.inject({ method: 'POST', url: '/api/v1/login/', payload: partner })).json();
-      await t.gateway.audit.flush();
+      await t.gateway.runtime.auditTrail.flush();
       const banks = () => t.app.inject({ method: 'POST', url: '/partner/provider/sbp/banks/', headers: { authorization: `Bearer ${session.access_token}` } });
       // The table out of reach is what an outage looks like to the writer: every write fails and stays queued.
       await sql`alter table audit_log rename to audit_log_away`.execute(t.handle.db);
       try {
         for (let i = 0; i < 5; i++) assert.equal((await banks()).statusCode, 200);
-        await assert.rejects(t.gateway.audit.flush());
+        await assert.rejects(t.gateway.runtime.auditTrail.flush());
         const refused = await banks();
         assert.equal(refused.statusCode, 503);
         assert.equal(refused.headers['retry-after'], '5');
         assert.deepEqual(refused.json(), { description_status: 'Service is busy; repeat the request later' });
         assert.equal((await t.app.inject({ method: 'POST', url: '/api/v1/login/', payload: partner })).statusCode, 503);
         assert.equal((await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode, 200, 'calls that are not audited go on');
-        assert.equal(t.gateway.audit.pending(), 5, 'refused calls did nothing and add no entry');
+        assert.equal(t.gateway.runtime.auditTrail.pending(), 5, 'refused calls did nothing and add no entry');
       } finally {
         await sql`alter table audit_log_away rename to audit_log`.execute(t.handle.db);
       }
-      await t.gateway.audit.flush();
+      await t.gateway.runtime.auditTrail.flush();
       assert.equal((await banks()).statusCode, 200);
-      await t.gateway.audit.flush();
-      const rows = await t.gateway.auditLog.query({ partner: partner.login, limit: 100 });
+      await t.gateway.runtime.auditTrail.flush();
+      const rows = await t.gateway.admin.audit.query({ partner: partner.login, limit: 100 });
       assert.deepEqual(
         rows.map((row) => `${row.action} ${row.status}`),
         ['banks 200', 'banks 200', 'banks 200', 'banks 200', 'banks 200', 'banks 200', 'login 200'],

@@ -1,14 +1,9 @@
+import type { BankChanges, ImportMode, ImportReport } from '@partner-gateway/contract/admin-banks';
 import { errors } from '../errors.js';
 import { validateBank, validateBankList, type Bank } from './bank.js';
-import type { BankChanges, BankRepository, StoredBank } from './bank-repository.js';
+import { diffBanks } from './bank-diff.js';
+import type { BankRepository, StoredBank } from './bank-repository.js';
 import { parseBankFile } from './import/parse-bank-file.js';
-
-export type ImportMode = 'replace' | 'merge';
-
-export interface ImportReport extends BankChanges {
-  /** Banks in the file that passed validation. */
-  received: number;
-}
 
 /**
  * The bank registry's write side, as the admin API uses it. Every bulk change is all-or-nothing: a list with
@@ -20,6 +15,11 @@ export interface BankAdmin {
   add(input: unknown): Promise<StoredBank>;
   remove(bic: string): Promise<void>;
   importFile(bytes: Uint8Array, contentType: string | undefined, mode: ImportMode): Promise<ImportReport>;
+  /**
+   * What importing the file would do, without doing it: the same reading and checks (every bad entry listed
+   * in one 422) and the same comparison the registry makes when it applies a list.
+   */
+  previewImport(bytes: Uint8Array, contentType: string | undefined, mode: ImportMode): Promise<ImportReport>;
 }
 
 export function createBankAdmin(banks: BankRepository): BankAdmin {
@@ -41,16 +41,22 @@ export function createBankAdmin(banks: BankRepository): BankAdmin {
       if (!(await banks.remove(bic))) throw errors.bankNotFound(bic);
     },
     async importFile(bytes, contentType, mode) {
-      const parsed = parseBankFile(bytes, contentType);
-      if ('problems' in parsed) throw errors.validationFailed(parsed.problems);
-      if (parsed.entries.length === 0) {
-        throw errors.validationFailed([{ field: 'body', message: 'the file contains no banks' }]);
-      }
-      const list = validListOrThrow(parsed.entries, parsed.where);
+      const list = readImportFile(bytes, contentType);
       const changes = await banks.apply(list, mode);
       return { received: list.length, ...changes };
     },
+    async previewImport(bytes, contentType, mode) {
+      const list = readImportFile(bytes, contentType);
+      return { received: list.length, ...diffBanks(await banks.list(), list, mode) };
+    },
   };
+}
+
+function readImportFile(bytes: Uint8Array, contentType: string | undefined): Bank[] {
+  const parsed = parseBankFile(bytes, contentType);
+  if ('problems' in parsed) throw errors.validationFailed(parsed.problems);
+  if (parsed.entries.length === 0) throw errors.validationFailed([{ field: 'body', message: 'the file contains no banks' }]);
+  return validListOrThrow(parsed.entries, parsed.where);
 }
 
 function validListOrThrow(inputs: readonly unknown[], where: (index: number) => string): Bank[] {

@@ -1,13 +1,8 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { BanksTable, Database } from '../db/schema.js';
+import type { BankChanges } from '@partner-gateway/contract/admin-banks';
 import type { Bank } from './bank.js';
-
-/** What a bulk change did, by BIC. */
-export interface BankChanges {
-  added: string[];
-  changed: string[];
-  removed: string[];
-}
+import { diffBanks } from './bank-diff.js';
 
 export interface StoredBank extends Bank {
   position: number;
@@ -62,8 +57,10 @@ export function createBankRepository(db: Kysely<Database>): BankRepository {
     async apply(banks, mode) {
       return db.transaction().execute(async (trx) => {
         await lock(trx);
-        const existing = new Map((await trx.selectFrom('banks').selectAll().execute()).map((row) => [row.bic, row]));
-        const changes: BankChanges = { added: [], changed: [], removed: [] };
+        const current = (await trx.selectFrom('banks').selectAll().execute()).map(toStoredBank);
+        const existing = new Map(current.map((bank) => [bank.bic, bank]));
+        const changes = diffBanks(current, banks, mode);
+        const changed = new Set(changes.changed);
         let position = mode === 'replace' ? 0 : await nextPosition(trx);
         const now = new Date();
         for (const [index, bank] of banks.entries()) {
@@ -71,22 +68,14 @@ export function createBankRepository(db: Kysely<Database>): BankRepository {
           const before = existing.get(bank.bic);
           const targetPosition = mode === 'replace' ? index : (before?.position ?? position++);
           if (!before) {
-            changes.added.push(bank.bic);
             await trx.insertInto('banks').values({ ...row, position: targetPosition }).execute();
             continue;
           }
-          const contentChanged =
-            before.name !== row.name || before.name_en !== row.name_en || before.sbp_member_id !== row.sbp_member_id;
-          if (contentChanged) changes.changed.push(bank.bic);
-          if (contentChanged || before.position !== targetPosition) {
+          if (changed.has(bank.bic) || before.position !== targetPosition) {
             await trx.updateTable('banks').set({ ...row, position: targetPosition, updated_at: now }).where('bic', '=', bank.bic).execute();
           }
         }
-        if (mode === 'replace') {
-          const keep = new Set(banks.map((bank) => bank.bic));
-          changes.removed = [...existing.keys()].filter((bic) => !keep.has(bic)).sort();
-          if (changes.removed.length > 0) await trx.deleteFrom('banks').where('bic', 'in', changes.removed).execute();
-        }
+        if (changes.removed.length > 0) await trx.deleteFrom('banks').where('bic', 'in', changes.removed).execute();
         return changes;
       });
     },

@@ -10,10 +10,10 @@ export const DEMO_LOGIN = 'demo';
  */
 export async function createDemoPartner(gateway: Gateway): Promise<{ login: string; password: string } | undefined> {
   if (gateway.config.NODE_ENV === 'production') return undefined;
-  if ((await gateway.partners.count()) > 0) return undefined;
+  if ((await gateway.admin.partners.count()) > 0) return undefined;
   const password = randomBytes(18).toString('base64url');
   try {
-    await gateway.partnerAdmin.create({
+    await gateway.admin.partners.create({
       login: DEMO_LOGIN,
       password,
       ipAllowlist: ['127.0.0.1/32', '::1/128'],

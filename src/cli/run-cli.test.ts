@@ -44,7 +44,7 @@ describe('partner-gateway CLI against a running admin API', () => {
     const json = JSON.parse((await cli(['partner', 'list', '--json'])).stdout);
     assert.ok(json.some((p: { login: string }) => p.login === 'cli-other'));
     assert.match((await cli(['partner', 'block', 'cli-other'])).stdout, /now blocked/);
-    assert.equal((await t.gateway.partners.findByLogin('cli-other'))?.status, 'blocked');
+    assert.equal((await t.gateway.admin.partners.get('cli-other')).status, 'blocked');
     assert.match((await cli(['partner', 'unblock', 'cli-other'])).stdout, /now active/);
     assert.match((await cli(['partner', 'set-ips', 'cli-other', '192.0.2.0/24', '2001:db8::/32'])).stdout, /192\.0\.2\.0\/24, 2001:db8::\/32/);
     assert.match((await cli(['partner', 'set-rewards', 'cli-other', 'sbp,cards'])).stdout, /cards, sbp/);

@@ -1,12 +1,15 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Gateway } from '../gateway.js';
-import { fastifyOptions } from './app.js';
+import { API_VERSION, fastifyOptions } from './app.js';
 import { adminAuth } from './plugins/admin-auth.js';
 import { adminConsole } from './plugins/admin-console.js';
 import { auditTrail } from './plugins/audit-trail.js';
 import { errorHandler } from './plugins/error-handler.js';
 import { drain } from './plugins/drain.js';
+import { jsonBody } from './plugins/json-body.js';
+import { methodNotAllowed } from './plugins/method-not-allowed.js';
+import { openApi } from './plugins/openapi.js';
 import { httpMetrics } from './plugins/http-metrics.js';
 import { requestLog } from './plugins/request-log.js';
 import { securityHeaders } from './plugins/security-headers.js';
@@ -23,27 +26,49 @@ export interface AdminAppDependencies {
   adminToken: string;
   /** A second token that may read GET /metrics and nothing else (METRICS_TOKEN). */
   metricsToken?: string | undefined;
+  /** Where operators reach this listener, for the document's `servers`; default the loopback ADMIN_PORT. */
+  adminUrl?: string | undefined;
 }
 
 /**
  * The admin API, for the provider's operators and the CLI: its own listener (never the public port), every
  * route behind the admin bearer token, validation errors listing every offending field.
  */
-export async function buildAdminApp({ gateway, logger, adminToken, metricsToken }: AdminAppDependencies): Promise<FastifyInstance> {
+export async function buildAdminApp({ gateway, logger, adminToken, metricsToken, adminUrl }: AdminAppDependencies): Promise<FastifyInstance> {
   const app = Fastify(fastifyOptions(logger, 1024 * 1024));
   await app.register(errorHandler, { validation: 'detailed' });
+  await app.register(jsonBody);
   await app.register(drain);
   await app.register(requestLog);
-  await app.register(httpMetrics, { metrics: gateway.metrics, listener: 'admin' });
+  await app.register(httpMetrics, { metrics: gateway.runtime.metrics, listener: 'admin' });
   await app.register(securityHeaders);
-  await app.register(auditTrail, { writer: gateway.audit });
+  await app.register(auditTrail, { writer: gateway.runtime.auditTrail });
   await app.register(adminAuth, { adminToken, metricsToken });
+  await app.register(methodNotAllowed);
+  await app.register(openApi, {
+    title: 'Partner Gateway: admin API',
+    version: API_VERSION,
+    description:
+      'The provider\'s operators\' API (also what the CLI and the web console call): partners, the bank list, keys and the audit trail. ' +
+      'Every operation needs `Authorization: Bearer <ADMIN_TOKEN>`; this document and /docs do not. Errors are JSON `{"description_status": "...", "errors": [{"field", "message"}]}`.',
+    serverUrl: adminUrl ?? `http://127.0.0.1:${gateway.config.ADMIN_PORT}`,
+    tags: [
+      { name: 'Partners', description: 'The partner registry' },
+      { name: 'Banks', description: 'The SBP bank list partners receive' },
+      { name: 'Keys', description: 'Signing and encryption keys' },
+      { name: 'Audit', description: 'The audit trail' },
+    ],
+    securitySchemes: { adminToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN (or, for GET /metrics only, METRICS_TOKEN)' } },
+    security: [{ adminToken: [] }],
+    withoutCredential: true,
+  });
   await app.register(adminPartnerRoutes, { gateway });
   await app.register(adminBankRoutes, { gateway });
   await app.register(adminKeyRoutes, { gateway });
   await app.register(adminAuditRoutes, { gateway });
   await app.register(adminPartnerActivityRoutes, { gateway });
-  await app.register(adminMetricsRoutes, { metrics: gateway.metrics });
+  await app.register(adminMetricsRoutes, { metrics: gateway.runtime.metrics });
   await app.register(adminConsole, {});
+  await app.answerOtherMethods();
   return app;
 }

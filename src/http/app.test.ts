@@ -30,7 +30,7 @@ for (const backend of testBackends()) {
       } finally {
         await t.app.close();
         await t.admin.close();
-        await t.gateway.close(100).catch(() => {});
+        await t.gateway.runtime.close(100).catch(() => {});
       }
     });
   });

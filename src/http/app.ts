@@ -1,11 +1,14 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { trustedProxies } from '../config.js';
+import { publicUrl, trustedProxies } from '../config.js';
 import type { Gateway } from '../gateway.js';
 import { auditTrail } from './plugins/audit-trail.js';
 import { clientErrorHandler, errorHandler, frameworkErrors } from './plugins/error-handler.js';
 import { openApi } from './plugins/openapi.js';
 import { drain } from './plugins/drain.js';
+import { jsonBody } from './plugins/json-body.js';
+import { methodNotAllowed } from './plugins/method-not-allowed.js';
+import { openApiDescription } from './openapi-description.js';
 import { httpMetrics } from './plugins/http-metrics.js';
 import { requestLog } from './plugins/request-log.js';
 import { securityHeaders } from './plugins/security-headers.js';
@@ -85,21 +88,35 @@ export function fastifyOptions(logger: Logger, bodyLimit: number, timeouts: Requ
 export async function buildApp({ gateway, logger, timeouts }: AppDependencies): Promise<FastifyInstance> {
   const app = Fastify({ ...fastifyOptions(logger, PUBLIC_BODY_LIMIT, timeouts), trustProxy: trustProxySetting(gateway) });
   await app.register(errorHandler, { validation: 'parameter' });
+  await app.register(jsonBody);
   await app.register(drain);
   await app.register(requestLog);
-  await app.register(httpMetrics, { metrics: gateway.metrics, listener: 'public' });
+  await app.register(httpMetrics, { metrics: gateway.runtime.metrics, listener: 'public' });
   await app.register(securityHeaders);
-  await app.register(auditTrail, { writer: gateway.audit });
+  await app.register(auditTrail, { writer: gateway.runtime.auditTrail });
+  await app.register(methodNotAllowed);
   await app.register(openApi, {
-    providerSegment: gateway.config.PROVIDER_SEGMENT,
-    jweMaxAge: gateway.config.JWE_MAX_AGE,
-    jweMaxFuture: gateway.config.JWE_MAX_FUTURE,
+    title: 'Partner Gateway: SBP payouts partner API',
     version: API_VERSION,
+    description: openApiDescription({
+      providerSegment: gateway.config.PROVIDER_SEGMENT,
+      jweMaxAge: gateway.config.JWE_MAX_AGE,
+      jweMaxFuture: gateway.config.JWE_MAX_FUTURE,
+    }),
+    serverUrl: publicUrl(gateway.config),
+    tags: [
+      { name: 'Authentication', description: 'Access tokens' },
+      { name: 'Banks', description: 'Banks that receive SBP transfers' },
+      { name: 'Keys', description: 'Public keys' },
+      { name: 'Health', description: 'Probes' },
+    ],
+    securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
   });
   await app.register(loginRoutes, { gateway });
   await app.register(sessionRoutes, { gateway });
   await app.register(banksRoutes, { gateway });
   await app.register(wellKnownRoutes, { gateway });
+  await app.answerOtherMethods();
   return app;
 }
 

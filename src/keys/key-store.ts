@@ -28,6 +28,8 @@ export interface KeyStoreOptions {
   /** How long a retired encryption key keeps decrypting (ENC_KEY_GRACE). */
   encGraceSeconds: number;
   now?: () => number;
+  /** Told after a rotation made a new key active (the gateway tells the other instances to reload). */
+  onRotate?: (key: KeyInfo) => void;
 }
 
 /**
@@ -122,7 +124,9 @@ export async function loadKeyStore(options: KeyStoreOptions): Promise<KeyStore> 
       await reload();
       const rotated = keys.find((candidate) => candidate.info.kid === key.kid);
       if (!rotated) throw new Error('rotated key not found after reload');
-      return toInfo(rotated.info);
+      const info = toInfo(rotated.info);
+      options.onRotate?.(info);
+      return info;
     },
   };
 }

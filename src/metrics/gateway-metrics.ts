@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { AuthFailureReason } from '../errors.js';
+import type { AuthFailureReason } from '@partner-gateway/contract/audit-names';
 
 /** Lookups a cache answered from memory (`hits`) or had to pass on (`misses`) since the process started. */
 export interface CacheStats {

@@ -3,7 +3,7 @@ import { checkIpAllowed } from '../auth/steps/check-ip-allowed.js';
 import { checkPartnerActive } from '../auth/steps/check-partner-active.js';
 import type { BanksCredentials } from '../auth/steps/read-banks-credentials.js';
 import { requireRewardType } from '../auth/steps/require-reward-type.js';
-import { SBP_REWARD_TYPE } from '../partners/partner.js';
+import { SBP_REWARD_TYPE } from '@partner-gateway/contract/patterns';
 import type { BankCatalog } from '../banks/cached-bank-repository.js';
 
 export interface BanksDependencies extends AuthenticationDependencies {

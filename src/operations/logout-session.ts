@@ -1,3 +1,4 @@
+import { BEARER_REGEXP } from '@partner-gateway/contract/patterns';
 import { errors } from '../errors.js';
 import type { AuthenticationDependencies } from '../auth/steps/authenticate-partner.js';
 import { authenticateWithToken } from '../auth/steps/authenticate-with-token.js';
@@ -7,7 +8,7 @@ import { authenticateWithToken } from '../auth/steps/authenticate-with-token.js'
  * descended from its login stop working at once.
  */
 export async function logoutSession(authorization: string | undefined, deps: Pick<AuthenticationDependencies, 'tokens' | 'partners' | 'families'>): Promise<string> {
-  const token = /^Bearer +(\S+) *$/i.exec(authorization ?? '')?.[1];
+  const token = BEARER_REGEXP.exec(authorization ?? '')?.[1];
   if (!token) throw errors.unauthorized('malformed_authorization', { 'www-authenticate': 'Bearer error="invalid_token"' });
   const partner = await authenticateWithToken(token, undefined, deps);
   await deps.families.revoke(partner.familyId, 'logout');

@@ -1,32 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import { errors, type ErrorDetail } from '../errors.js';
 import { normalizeCidr } from './ip-allowlist.js';
-import { toPartnerView, type PartnerStatus, type PartnerView } from './partner.js';
+import type { CreatePartnerBody, PartnerView, UpdatePartnerBody } from '@partner-gateway/contract/admin-partners';
+import { toPartnerView } from './partner.js';
 import type { PartnerChanges, PartnerRepository } from './partner-repository.js';
 import { hashPassword } from './password-hasher.js';
 
-export interface NewPartnerInput {
-  login: string;
-  password: string;
-  ipAllowlist: string[];
-  rewardTypes: string[];
-  status?: PartnerStatus;
-}
-
-export interface PartnerUpdateInput {
-  status?: PartnerStatus;
-  password?: string;
-  ipAllowlist?: string[];
-  rewardTypes?: string[];
-}
-
-/** The partner registry's write side. Views never carry the password hash. */
+/** The partner registry as the admin API uses it, in the contract's shapes. Views never carry the password hash. */
 export interface PartnerAdmin {
-  create(input: NewPartnerInput): Promise<PartnerView>;
+  create(input: CreatePartnerBody): Promise<PartnerView>;
   list(): Promise<PartnerView[]>;
   get(login: string): Promise<PartnerView>;
-  update(login: string, input: PartnerUpdateInput): Promise<PartnerView>;
-  remove(login: string): Promise<void>;
+  /** The change, and the partner before and after it (for the audit trail). */
+  update(login: string, input: UpdatePartnerBody): Promise<{ before: PartnerView; after: PartnerView }>;
+  /** Removes the partner; returns it as it was. */
+  remove(login: string): Promise<PartnerView>;
+  /** How many partners there are (the demo partner is created only when there are none). */
+  count(): Promise<number>;
 }
 
 export const MIN_PASSWORD_LENGTH = 12;
@@ -59,6 +49,8 @@ export function createPartnerAdmin(partners: PartnerRepository): PartnerAdmin {
       return toPartnerView(partner);
     },
     async update(login, input) {
+      const before = await partners.findByLogin(login);
+      if (!before) throw errors.partnerNotFound(login);
       const problems: ErrorDetail[] = [];
       const changes: PartnerChanges = {};
       if (input.status !== undefined) changes.status = input.status;
@@ -71,11 +63,14 @@ export function createPartnerAdmin(partners: PartnerRepository): PartnerAdmin {
       if (input.status === 'blocked' || input.password !== undefined) changes.revokeTokens = true;
       const updated = await partners.update(login, changes);
       if (!updated) throw errors.partnerNotFound(login);
-      return toPartnerView(updated);
+      return { before: toPartnerView(before), after: toPartnerView(updated) };
     },
     async remove(login) {
-      if (!(await partners.delete(login))) throw errors.partnerNotFound(login);
+      const before = await partners.findByLogin(login);
+      if (!before || !(await partners.delete(login))) throw errors.partnerNotFound(login);
+      return toPartnerView(before);
     },
+    count: () => partners.count(),
   };
 }
 

@@ -1,15 +1,9 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, PartnersTable } from '../db/schema.js';
-import type { Partner, PartnerStatus } from './partner.js';
+import type { Partner } from './partner.js';
 
-export interface NewPartner {
-  id: string;
-  login: string;
-  passwordHash: string;
-  status: PartnerStatus;
-  ipAllowlist: string[];
-  rewardTypes: string[];
-}
+/** A partner to store: what the registry chooses (id, hash, normalized lists), before the database dates it. */
+export type NewPartner = Omit<Partner, 'tokenGeneration' | 'createdAt' | 'updatedAt'>;
 
 export type PartnerChanges = Partial<Pick<Partner, 'passwordHash' | 'status' | 'ipAllowlist' | 'rewardTypes'>> & {
   /** Revokes every token issued so far. */

@@ -1,3 +1,5 @@
+import type { PartnerStatus, PartnerView } from '@partner-gateway/contract/admin-partners';
+
 /** A partner as the domain sees it: a plain object, no SQL, no framework. */
 export interface Partner {
   id: string;
@@ -13,15 +15,20 @@ export interface Partner {
   updatedAt: Date;
 }
 
-export type PartnerStatus = 'active' | 'blocked';
 
-/** What the admin API shows: everything but the password hash. */
-export type PartnerView = Omit<Partner, 'passwordHash'>;
-
-/** The reward type the banks operation requires. */
-export const SBP_REWARD_TYPE = 'sbp';
-
+/**
+ * What the admin API shows of a partner, field by field: never the password hash, and not the token
+ * generation (an internal counter that only says sessions were ended; operators see that in the audit trail).
+ * A field added to the contract's PartnerView fails to compile here until it is mapped.
+ */
 export function toPartnerView(partner: Partner): PartnerView {
-  const { passwordHash: _hash, ...view } = partner;
-  return view;
+  return {
+    id: partner.id,
+    login: partner.login,
+    status: partner.status,
+    ipAllowlist: partner.ipAllowlist,
+    rewardTypes: partner.rewardTypes,
+    createdAt: partner.createdAt.toISOString(),
+    updatedAt: partner.updatedAt.toISOString(),
+  };
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { importContentType } from '../../console/src/bank-file.js';
+import { importContentType } from '@partner-gateway/contract/import-media-types';
 import { allowlistProblems, checkCidr, splitAllowlist } from '../../console/src/cidr.js';
 import { generatePassword } from '../../console/src/password.js';
 import { LOGIN_PATTERN, rewardTypeProblems, splitRewardTypes } from '../../console/src/reward-types.js';

@@ -11,7 +11,7 @@ import { decodeJwt } from 'jose';
 import { runCli } from '../../src/cli/run-cli.js';
 import { loadConfig } from '../../src/config.js';
 import { jweWindowText } from '../../src/http/openapi-description.js';
-import { TokenResponse } from '../../src/http/routes/login.js';
+import { TokenResponse } from '@partner-gateway/contract/public-api';
 import { projectFile } from '../../src/project-root.js';
 import { cliHarness } from '../support/cli-harness.js';
 import { testBackends } from '../support/test-databases.js';

@@ -6,7 +6,7 @@ import { texts } from '../../src/errors.js';
 import { argon2Verifications } from '../../src/partners/password-hasher.js';
 import { encryptPassword } from '../support/encrypt-password.js';
 import { testBackends } from '../support/test-databases.js';
-import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
+import { signingKeyOf, startTestGateway, type TestGateway } from '../support/test-gateway.js';
 
 const BANKS = '/partner/provider/sbp/banks/';
 const b64 = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
@@ -18,8 +18,10 @@ for (const backend of testBackends()) {
     let token: string;
     let claims: Record<string, unknown>;
     let jwks: { keys: JWK[] };
+    let signing: Awaited<ReturnType<typeof signingKeyOf>>;
     before(async () => {
       t = await startTestGateway(backend);
+      signing = await signingKeyOf(t);
       partner = await t.addPartner();
       token = (await t.app.inject({ method: 'POST', url: '/api/v1/login/', payload: partner })).json().access_token;
       claims = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString());
@@ -34,7 +36,6 @@ for (const backend of testBackends()) {
       assert.ok(!response.body.includes('at '), `${label}: no stack trace`);
     };
     const signWithOurKey = (payload: Record<string, unknown>, header: Record<string, unknown> = {}) => {
-      const signing = t.gateway.keys.signing();
       return new SignJWT(payload)
         .setProtectedHeader({ alg: 'ES256', typ: 'at+jwt', kid: signing.kid, ...header } as never)
         .sign(signing.key, { crit: { exp: true } });

@@ -63,7 +63,7 @@ async function startOnce(env: Record<string, string>, options: GatewayProcessOpt
   const port = options.port ?? (await freePort());
   const adminPort = options.adminPort ?? (await freePort());
   const child = spawn(process.execPath, ['--import', 'tsx', projectFile('src/main.ts')], {
-    env: { ...process.env, NODE_ENV: 'production', HOST: '127.0.0.1', ADMIN_HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env, PORT: String(port), ADMIN_PORT: String(adminPort) },
+    env: { ...process.env, NODE_ENV: 'production', PUBLIC_URL: `http://127.0.0.1:${port}`, HOST: '127.0.0.1', ADMIN_HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env, PORT: String(port), ADMIN_PORT: String(adminPort) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   running.add(child);

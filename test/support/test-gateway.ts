@@ -6,7 +6,10 @@ import type { DatabaseHandle } from '../../src/db/database.js';
 import { createGateway, type Gateway } from '../../src/gateway.js';
 import { buildAdminApp } from '../../src/http/admin-app.js';
 import { buildApp } from '../../src/http/app.js';
-import type { NewPartnerInput } from '../../src/partners/partner-admin.js';
+import type { CreatePartnerBody } from '@partner-gateway/contract/admin-partners';
+import { createKeyRepository } from '../../src/keys/key-repository.js';
+import { loadKeyStore } from '../../src/keys/key-store.js';
+import { createKeySealer } from '../../src/keys/master-key.js';
 import type { TestBackend } from './test-databases.js';
 
 /** A fixed master key, so that several gateways of one test can share a database's sealed keys. */
@@ -23,7 +26,7 @@ export interface TestGateway {
   /** Every log line the app wrote, as raw JSON text. */
   logs: string[];
   /** Creates a partner through the admin service (active, loopback-only, reward type sbp unless overridden). */
-  addPartner(overrides?: Partial<NewPartnerInput>): Promise<{ login: string; password: string; id: string }>;
+  addPartner(overrides?: Partial<CreatePartnerBody>): Promise<{ login: string; password: string; id: string }>;
   close(): Promise<void>;
 }
 
@@ -41,7 +44,7 @@ export async function startTestGateway(
   const gateway = await createGateway(config, handle, { masterKey: TEST_MASTER_KEY, ...(options.now ? { now: options.now } : {}) });
   if (options.seedBanks !== false) {
     const { loadDefaultBanks } = await import('../../src/banks/default-banks.js');
-    await gateway.banks.seedIfEmpty(loadDefaultBanks());
+    await gateway.runtime.seedBanks(loadDefaultBanks());
   }
   const logs: string[] = [];
   const logger = pino(
@@ -65,19 +68,30 @@ export async function startTestGateway(
     async addPartner(overrides = {}) {
       const login = overrides.login ?? `partner-${process.pid}-${++counter}`;
       const password = overrides.password ?? `correct horse battery ${counter}`;
-      const view = await gateway.partnerAdmin.create({
+      const view = await gateway.admin.partners.create({
         login,
         password,
         ipAllowlist: ['127.0.0.1', '::1'],
         rewardTypes: ['sbp'],
         ...overrides,
       });
-      return { login, password, id: view.id };
+      // The id is not enumerable, so that the credentials can be posted as a login body as they are (the
+      // login body allows no other field).
+      return Object.defineProperty({ login, password }, 'id', { value: view.id, enumerable: false }) as { login: string; password: string; id: string };
     },
     async close() {
       await Promise.all([app.close(), admin.close()]);
-      await gateway.close(1_000).catch(() => {});
+      await gateway.runtime.close(1_000).catch(() => {});
       await handle.close();
     },
   };
+}
+
+/**
+ * The gateway's active signing key, read from its database with the test master key (the gateway keeps its
+ * key store private): what a test needs to forge tokens that carry a genuine signature.
+ */
+export async function signingKeyOf(t: Pick<TestGateway, 'handle'>) {
+  const store = await loadKeyStore({ repository: createKeyRepository(t.handle.db, createKeySealer(TEST_MASTER_KEY)), sigGraceSeconds: 960, encGraceSeconds: 3600 });
+  return store.signing();
 }

@@ -1,4 +1,4 @@
-import type { AuditEntry } from '../api';
+import type { AuditEntryView as AuditEntry } from '@partner-gateway/contract/admin-audit';
 import { partnerHref } from '../router';
 import { Time } from './time';
 

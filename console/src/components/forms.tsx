@@ -1,5 +1,6 @@
 import type { ComponentChildren, JSX } from 'preact';
-import { ApiError, type Problem } from '../api';
+import { describeProblem, type Problem } from '@partner-gateway/contract/error-body';
+import { ApiError } from '../api';
 
 /** Messages by form field, plus those that concern the form as a whole. */
 export interface FormErrors {
@@ -36,14 +37,10 @@ export function errorsFrom(error: unknown, fields: readonly string[], conflictFi
     if (field !== undefined && fields.includes(field)) (result.fields[field] ??= []).push(problem.message);
     else leftOver.push(problem);
   }
-  result.form = leftOver.length > 0 ? [error.description, ...leftOver.map(describeProblem)] : ['Correct the fields marked below.'];
+  result.form = leftOver.length > 0 ? [error.description, ...leftOver.map((problem) => describeProblem(problem))] : ['Correct the fields marked below.'];
   return result;
 }
 
-export function describeProblem(problem: Problem): string {
-  const where = problem.field ?? (problem.line !== undefined ? `line ${problem.line}` : undefined);
-  return where ? `${where}: ${problem.message}` : problem.message;
-}
 
 /** The form-level errors, announced when they appear. */
 export function FormAlert({ errors, title = 'This could not be saved' }: { errors: string[]; title?: string }) {

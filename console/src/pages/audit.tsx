@@ -1,29 +1,14 @@
 import { useState } from 'preact/hooks';
-import { ApiError, type AuditPage as AuditPageBody, call, withQuery } from '../api';
+import type { AuditQuery } from '@partner-gateway/contract/admin-audit';
+import { AUDIT_ACTIONS, COMMON_AUDIT_REASONS } from '@partner-gateway/contract/audit-names';
+import { admin, ApiError } from '../api';
 import { AuditTable } from '../components/audit-table';
 import { errorsFrom, Field, FormAlert, type FormErrors, noErrors } from '../components/forms';
 import { PageTitle, useLoad } from '../components/page';
 import { navigate } from '../router';
 
-const ACTIONS = ['login', 'refresh', 'logout', 'banks', 'partner.create', 'partner.update', 'partner.delete', 'bank.add', 'bank.remove', 'banks.replace', 'banks.import', 'key.rotate'];
-const REASONS = [
-  'unknown_partner',
-  'wrong_password',
-  'blocked',
-  'ip_not_allowed',
-  'reward_type_unavailable',
-  'throttled',
-  'undecryptable',
-  'unknown_kid',
-  'iat_out_of_window',
-  'replayed_jti',
-  'invalid_token',
-  'token_revoked',
-  'invalid_refresh_token',
-  'refresh_token_reused',
-  'partner_mismatch',
-  'validation_failed',
-];
+const ACTIONS = AUDIT_ACTIONS;
+const REASONS = COMMON_AUDIT_REASONS;
 const FILTERS = ['partner', 'outcome', 'action', 'reason', 'from', 'to', 'limit'] as const;
 type Filters = Record<(typeof FILTERS)[number], string>;
 
@@ -36,7 +21,7 @@ export function AuditPage({ query }: { query: URLSearchParams }) {
   const applied = Object.fromEntries(FILTERS.map((name) => [name, query.get(name) ?? ''])) as Filters;
   const cursor = query.get('cursor') ?? '';
   const key = query.toString();
-  const page = useLoad(() => call<AuditPageBody>('GET', withQuery('/admin/v1/audit', { ...applied, limit: applied.limit || '50', cursor })), key);
+  const page = useLoad(() => admin.audit.query(withoutEmpty({ ...applied, limit: applied.limit || '50', cursor }) as AuditQuery), key);
   const apiErrors: FormErrors = page.error ? errorsFrom(page.error, FILTERS) : noErrors;
 
   return (
@@ -162,4 +147,9 @@ function FilterForm({ applied, apiErrors }: { applied: Filters; apiErrors: FormE
       </div>
     </form>
   );
+}
+
+/** The filters that have a value (the API reads an empty one as a filter for the empty string). */
+function withoutEmpty<T extends Record<string, string | undefined>>(query: T): Partial<T> {
+  return Object.fromEntries(Object.entries(query).filter(([, value]) => value !== undefined && value !== '')) as Partial<T>;
 }

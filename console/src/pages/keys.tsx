@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { announce } from '../announce';
-import { call, type Key } from '../api';
+import type { KeyView as Key } from '@partner-gateway/contract/admin-keys';
+import { admin } from '../api';
 import { ConfirmDialog } from '../components/confirm-dialog';
 import { errorsFrom, FormAlert } from '../components/forms';
 import { LoadState, PageTitle, useLoad } from '../components/page';
@@ -21,7 +22,7 @@ const USES = {
 
 /** The keys in service, newest first, and their rotation. */
 export function KeysPage() {
-  const keys = useLoad(() => call<{ keys: Key[] }>('GET', '/admin/v1/keys').then((body) => body.keys), 'keys');
+  const keys = useLoad(() => admin.keys.list().then((body) => body.keys), 'keys');
   const [rotating, setRotating] = useState<'sig' | 'enc' | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string[]>([]);
@@ -30,7 +31,7 @@ export function KeysPage() {
     setBusy(true);
     setError([]);
     try {
-      const key = await call<Key>('POST', '/admin/v1/keys/rotate', { use });
+      const key = await admin.keys.rotate(use);
       announce(`A new ${USES[use].name} key is active: ${key.kid}.`);
       await keys.reload();
     } catch (failure) {

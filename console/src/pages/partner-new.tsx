@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { announce } from '../announce';
-import { call, type Partner } from '../api';
+import type { PartnerView as Partner } from '@partner-gateway/contract/admin-partners';
+import { admin } from '../api';
 import { allowlistProblems, splitAllowlist } from '../cidr';
 import { errorsFrom, Field, FormAlert, type FormErrors, hasErrors, noErrors } from '../components/forms';
 import { PageTitle } from '../components/page';
@@ -42,7 +43,7 @@ export function NewPartnerPage() {
     setBusy(true);
     const password = generatePassword();
     try {
-      const partner = await call<Partner>('POST', '/admin/v1/partners', { login: login.trim(), password, ipAllowlist, rewardTypes, status });
+      const partner = await admin.partners.create({ login: login.trim(), password, ipAllowlist, rewardTypes, status });
       setCreated({ partner, password });
       announce(`Partner ${partner.login} was created.`);
     } catch (error) {

@@ -1,10 +1,12 @@
 import { useState } from 'preact/hooks';
 import { announce } from '../announce';
-import { ApiError, call, type AuditPage, type Partner, type PartnerActivity, withQuery } from '../api';
+import type { PartnerView as Partner } from '@partner-gateway/contract/admin-partners';
+import { admin } from '../api';
+import { ListSettingForm } from '../components/list-setting-form';
 import { allowlistProblems, splitAllowlist } from '../cidr';
 import { AuditTable } from '../components/audit-table';
 import { ConfirmDialog } from '../components/confirm-dialog';
-import { errorsFrom, Field, FormAlert, type FormErrors, noErrors } from '../components/forms';
+import { errorsFrom, FormAlert } from '../components/forms';
 import { LoadState, PageTitle, useLoad } from '../components/page';
 import { ShownOnce } from '../components/secret';
 import { Time } from '../components/time';
@@ -19,13 +21,9 @@ type Pending = 'block' | 'unblock' | 'reset' | 'delete' | null;
 
 /** One partner: its settings, each changed through PATCH /admin/v1/partners/:login, and its recent calls. */
 export function PartnerPage({ login }: { login: string }) {
-  const path = `/admin/v1/partners/${encodeURIComponent(login)}`;
-  const partner = useLoad(() => call<Partner>('GET', path), login);
-  const calls = useLoad(() => call<AuditPage>('GET', withQuery('/admin/v1/audit', { partner: login, limit: String(RECENT_CALLS) })), login);
-  const activity = useLoad(
-    () => call<{ partners: PartnerActivity[] }>('GET', `/admin/v1/partner-activity?logins=${encodeURIComponent(login)}`).then((body) => body.partners[0]?.lastSuccessfulCall ?? null),
-    login,
-  );
+  const partner = useLoad(() => admin.partners.get(login), login);
+  const calls = useLoad(() => admin.audit.query({ partner: login, limit: String(RECENT_CALLS) }), login);
+  const activity = useLoad(() => admin.partners.activity([login]).then((body) => body.partners[0]?.lastSuccessfulCall ?? null), login);
   const [pending, setPending] = useState<Pending>(null);
   const [busy, setBusy] = useState(false);
   const [actionError, setActionError] = useState<string[]>([]);
@@ -40,19 +38,19 @@ export function PartnerPage({ login }: { login: string }) {
     setActionError([]);
     try {
       if (action === 'delete') {
-        await call('DELETE', path);
+        await admin.partners.remove(login);
         announce(`Partner ${login} was deleted.`);
         navigate('#/partners');
         return;
       }
       if (action === 'reset') {
         const password = generatePassword();
-        await call('PATCH', path, { password });
+        await admin.partners.update(login, { password });
         setNewPassword(password);
         announce(`The password of ${login} was reset; its tokens no longer work.`);
       } else {
         const status = action === 'block' ? 'blocked' : 'active';
-        await call('PATCH', path, { status });
+        await admin.partners.update(login, { status });
         announce(`Partner ${login} is now ${status}.`);
       }
       await refresh();
@@ -130,8 +128,8 @@ export function PartnerPage({ login }: { login: string }) {
             </button>
           </div>
 
-          <AllowlistForm key={`ips-${data.updatedAt}`} path={path} partner={data} onSaved={refresh} />
-          <RewardTypesForm key={`rewards-${data.updatedAt}`} path={path} partner={data} onSaved={refresh} />
+          <AllowlistForm key={`ips-${data.updatedAt}`} partner={data} onSaved={refresh} />
+          <RewardTypesForm key={`rewards-${data.updatedAt}`} partner={data} onSaved={refresh} />
 
           <section aria-labelledby="recent-calls">
             <h2 id="recent-calls">Recent calls and changes</h2>
@@ -183,86 +181,44 @@ export function PartnerPage({ login }: { login: string }) {
   );
 }
 
-function AllowlistForm({ path, partner, onSaved }: { path: string; partner: Partner; onSaved: () => Promise<void> }) {
-  const [text, setText] = useState(partner.ipAllowlist.join('\n'));
-  const [errors, setErrors] = useState<FormErrors>(noErrors);
-  const [busy, setBusy] = useState(false);
-  async function submit(event: Event) {
-    event.preventDefault();
-    const ipAllowlist = splitAllowlist(text);
-    const problems = allowlistProblems(ipAllowlist);
-    if (problems.length > 0) {
-      setErrors({ fields: { ipAllowlist: problems }, form: [] });
-      return;
-    }
-    setBusy(true);
-    try {
-      await call('PATCH', path, { ipAllowlist });
-      setErrors(noErrors);
-      announce(`The IP allowlist of ${partner.login} was saved (${ipAllowlist.length} entr${ipAllowlist.length === 1 ? 'y' : 'ies'}).`);
-      await onSaved();
-    } catch (error) {
-      setErrors(errorsFrom(error, ['ipAllowlist']));
-    } finally {
-      setBusy(false);
-    }
-  }
+function AllowlistForm({ partner, onSaved }: { partner: Partner; onSaved: () => Promise<void> }) {
   return (
-    <section aria-labelledby="allowlist-title">
-      <h2 id="allowlist-title">IP allowlist</h2>
-      <FormAlert errors={errors.form} title="The allowlist was not saved" />
-      <form onSubmit={submit} noValidate class="form">
-        <Field id="ipAllowlist" label="Addresses and CIDRs" hint={ALLOWLIST_HINT} errors={errors.fields.ipAllowlist}>
-          {(control) => <textarea {...control} rows={Math.max(3, partner.ipAllowlist.length + 1)} spellcheck={false} value={text} onInput={(event) => setText(event.currentTarget.value)} />}
-        </Field>
-        <div class="actions">
-          <button type="submit" class="primary" disabled={busy}>
-            {busy ? 'Saving…' : 'Save allowlist'}
-          </button>
-        </div>
-      </form>
-    </section>
+    <ListSettingForm
+      login={partner.login}
+      setting="ipAllowlist"
+      values={partner.ipAllowlist}
+      sectionId="allowlist"
+      title="IP allowlist"
+      label="Addresses and CIDRs"
+      hint={ALLOWLIST_HINT}
+      notSavedTitle="The allowlist was not saved"
+      saveLabel="Save allowlist"
+      multiline
+      split={splitAllowlist}
+      problems={allowlistProblems}
+      saved={(values) => `The IP allowlist of ${partner.login} was saved (${values.length} entr${values.length === 1 ? 'y' : 'ies'}).`}
+      onSaved={onSaved}
+    />
   );
 }
 
-function RewardTypesForm({ path, partner, onSaved }: { path: string; partner: Partner; onSaved: () => Promise<void> }) {
-  const [text, setText] = useState(partner.rewardTypes.join(', '));
-  const [errors, setErrors] = useState<FormErrors>(noErrors);
-  const [busy, setBusy] = useState(false);
-  async function submit(event: Event) {
-    event.preventDefault();
-    const rewardTypes = splitRewardTypes(text);
-    const problems = rewardTypeProblems(rewardTypes);
-    if (problems.length > 0) {
-      setErrors({ fields: { rewardTypes: problems }, form: [] });
-      return;
-    }
-    setBusy(true);
-    try {
-      await call('PATCH', path, { rewardTypes });
-      setErrors(noErrors);
-      announce(`The reward types of ${partner.login} were saved.`);
-      await onSaved();
-    } catch (error) {
-      setErrors(errorsFrom(error instanceof ApiError ? error : new ApiError(0, String(error)), ['rewardTypes']));
-    } finally {
-      setBusy(false);
-    }
-  }
+function RewardTypesForm({ partner, onSaved }: { partner: Partner; onSaved: () => Promise<void> }) {
   return (
-    <section aria-labelledby="rewards-title">
-      <h2 id="rewards-title">Reward types</h2>
-      <FormAlert errors={errors.form} title="The reward types were not saved" />
-      <form onSubmit={submit} noValidate class="form">
-        <Field id="rewardTypes" label="Reward types" hint={REWARDS_HINT} errors={errors.fields.rewardTypes}>
-          {(control) => <input {...control} spellcheck={false} value={text} onInput={(event) => setText(event.currentTarget.value)} />}
-        </Field>
-        <div class="actions">
-          <button type="submit" class="primary" disabled={busy}>
-            {busy ? 'Saving…' : 'Save reward types'}
-          </button>
-        </div>
-      </form>
-    </section>
+    <ListSettingForm
+      login={partner.login}
+      setting="rewardTypes"
+      values={partner.rewardTypes}
+      sectionId="rewards"
+      title="Reward types"
+      label="Reward types"
+      hint={REWARDS_HINT}
+      notSavedTitle="The reward types were not saved"
+      saveLabel="Save reward types"
+      multiline={false}
+      split={splitRewardTypes}
+      problems={rewardTypeProblems}
+      saved={() => `The reward types of ${partner.login} were saved.`}
+      onSaved={onSaved}
+    />
   );
 }

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { call, type Partner, type PartnerActivity } from '../api';
+import type { PartnerActivity, PartnerView as Partner } from '@partner-gateway/contract/admin-partners';
+import { admin } from '../api';
 import { LoadState, PageTitle, useLoad } from '../components/page';
 import { Time } from '../components/time';
 import { partnerHref } from '../router';
@@ -8,7 +9,7 @@ const PAGE_SIZE = 20;
 
 /** The partner registry: searched and filtered in the page, 20 at a time, with each one's last call. */
 export function PartnersPage() {
-  const loaded = useLoad(() => call<{ partners: Partner[] }>('GET', '/admin/v1/partners').then((body) => body.partners), 'partners');
+  const loaded = useLoad(() => admin.partners.list().then((body) => body.partners), 'partners');
   const [search, setSearch] = useState('');
   const [status, setStatus] = useState<'' | 'active' | 'blocked'>('');
   const [page, setPage] = useState(0);
@@ -35,7 +36,7 @@ export function PartnersPage() {
   useEffect(() => {
     if (!shownKey) return;
     let stale = false;
-    call<{ partners: PartnerActivity[] }>('GET', `/admin/v1/partner-activity?logins=${encodeURIComponent(shownKey)}`)
+    admin.partners.activity(shownKey.split(','))
       .then((body) => {
         if (!stale) setActivity((previous) => ({ ...previous, ...Object.fromEntries(body.partners.map((entry) => [entry.login, entry.lastSuccessfulCall])) }));
       })

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { ApiError, call } from '../api';
+import { adminWithToken, ApiError } from '../api';
 import { Field, FormAlert } from '../components/forms';
 import { PageTitle } from '../components/page';
 import { saveToken } from '../session';
@@ -25,7 +25,7 @@ export function SignIn({ reason, onSignedIn }: { reason: string | null; onSigned
     }
     setBusy(true);
     try {
-      await call('GET', '/admin/v1/keys', undefined, { token: candidate });
+      await adminWithToken(candidate).keys.list();
       saveToken(candidate);
       onSignedIn();
     } catch (failure) {

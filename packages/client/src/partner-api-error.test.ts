@@ -45,7 +45,7 @@ for (const backend of testBackends()) {
 
     it('blocked: a partner whose access is suspended', async () => {
       const partner = await t.addPartner();
-      await t.gateway.partnerAdmin.update(partner.login, { status: 'blocked' });
+      await t.gateway.admin.partners.update(partner.login, { status: 'blocked' });
       await assert.rejects(testClient(url, partner).client.banks(), isError('blocked', 403, BLOCKED));
     });
 

@@ -1,17 +1,5 @@
 import type { Sleep } from './with-retries.js';
 
-/**
- * A bank that can receive SBP business-to-consumer transfers.
- *
- * @example
- * ```ts
- * const bank: Bank = { name: 'Сбербанк', bic: '044525225' };
- * ```
- */
-export interface Bank {
-  name: string;
-  bic: string;
-}
 
 /**
  * Per-call options.

@@ -16,7 +16,7 @@ for (const backend of testBackends()) {
       t = await startTestGateway(backend);
       url = await t.app.listen({ host: '127.0.0.1', port: 0 });
       partner = await t.addPartner();
-      seeded = (await t.gateway.banks.list()).map(({ name, bic }) => ({ name, bic }));
+      seeded = (await t.gateway.admin.banks.list()).map(({ name, bic }) => ({ name, bic }));
     });
     after(() => t.close());
 
@@ -101,8 +101,8 @@ for (const backend of testBackends()) {
       const { client, logins, refreshes, logouts } = testClient(url, other);
       await client.login();
       // Blocking revokes every token of the partner; unblocking does not bring them back.
-      await t.gateway.partnerAdmin.update(other.login, { status: 'blocked' });
-      await t.gateway.partnerAdmin.update(other.login, { status: 'active' });
+      await t.gateway.admin.partners.update(other.login, { status: 'blocked' });
+      await t.gateway.admin.partners.update(other.login, { status: 'active' });
       await client.logout();
       assert.deepEqual({ logouts: logouts(), refreshes: refreshes() }, { logouts: 1, refreshes: 1 }, 'the refresh token is tried, and refused too');
       await client.banks();

@@ -1,5 +1,8 @@
 import { PartnerApiError } from './partner-api-error.js';
-import type { Bank, CallOptions, PartnerClientOptions } from './partner-client-options.js';
+import { banksPath, JWKS_PATH, LOGIN_PATH, LOGOUT_PATH, REFRESH_PATH } from '@partner-gateway/contract/paths';
+import type { LoginRequest, RefreshRequest } from '@partner-gateway/contract/public-api';
+import type { Bank } from '@partner-gateway/contract/public-api';
+import type { CallOptions, PartnerClientOptions } from './partner-client-options.js';
 import { PasswordEncryptor } from './password-encryptor.js';
 import { readBanks, readSession, type Session } from './read-answers.js';
 import { outcomeUnknown, sendRequest, type GatewayRequest } from './send-request.js';
@@ -9,8 +12,10 @@ import { sleep, withRetries, type Sleep } from './with-retries.js';
 
 // The package's public surface is this module; these are the types its methods take and return.
 export { PartnerApiError, type PartnerApiErrorKind, type PartnerApiOperation } from './partner-api-error.js';
-export type { Bank, CallOptions, PartnerClientInternals, PartnerClientOptions } from './partner-client-options.js';
+export type { CallOptions, PartnerClientInternals, PartnerClientOptions } from './partner-client-options.js';
+export type { Bank } from '@partner-gateway/contract/public-api';
 export type { AccessToken } from './token-manager.js';
+export { encryptPassword, type EncryptPasswordOptions, type PasswordKey } from './encrypt-password.js';
 export type { Sleep } from './with-retries.js';
 
 /**
@@ -47,11 +52,12 @@ export class PartnerClient {
     const api = baseUrl(options.apiUrl, 'apiUrl');
     const auth = baseUrl(options.authUrl, 'authUrl');
     this.#urls = {
-      login: new URL('api/v1/login/', auth),
-      refresh: new URL('api/v1/token/refresh/', auth),
-      logout: new URL('api/v1/logout/', auth),
-      banks: new URL(`partner/${encodeURIComponent(options.provider ?? 'provider')}/sbp/banks/`, api),
-      jwks: new URL('.well-known/jwks.json', api),
+      // Relative to the base URLs, which may carry a path prefix of their own.
+      login: new URL(LOGIN_PATH.slice(1), auth),
+      refresh: new URL(REFRESH_PATH.slice(1), auth),
+      logout: new URL(LOGOUT_PATH.slice(1), auth),
+      banks: new URL(banksPath(encodeURIComponent(options.provider ?? 'provider')).slice(1), api),
+      jwks: new URL(JWKS_PATH.slice(1), api),
     };
     const fetch = options.fetch ?? globalThis.fetch;
     this.#fetch = (input, init) => fetch(input, init);
@@ -167,14 +173,14 @@ export class PartnerClient {
 
   async #logIn(options: CallOptions): Promise<Session> {
     const startedAt = this.#now();
-    const body = JSON.stringify({ login: this.#login, password: this.#password });
+    const body = JSON.stringify({ login: this.#login, password: this.#password } satisfies LoginRequest);
     const request: GatewayRequest = { operation: 'login', method: 'POST', url: this.#urls.login, headers: { 'content-type': 'application/json' }, body };
     return readSession(await this.#retrying(options, () => this.#attempt(request, options)), startedAt, 'login');
   }
 
   async #refresh(refreshToken: string, options: CallOptions): Promise<Session> {
     const startedAt = this.#now();
-    const body = JSON.stringify({ refresh_token: refreshToken });
+    const body = JSON.stringify({ refresh_token: refreshToken } satisfies RefreshRequest);
     const request: GatewayRequest = { operation: 'refresh', method: 'POST', url: this.#urls.refresh, headers: { 'content-type': 'application/json' }, body };
     // Single-use: a retry after a failure the gateway may have acted on would present a spent token, which
     // revokes the whole login. Such a failure ends the refresh, and the renewal logs in instead.

@@ -92,7 +92,7 @@ describe('the encrypted-password scheme across a real key rotation', () => {
       const partner = await t.addPartner();
       const { client, calls } = testClient(url, partner);
       await client.banksWithPassword();
-      const rotated = await t.gateway.keys.rotate('enc');
+      const rotated = await t.gateway.admin.keys.rotate('enc');
       assert.ok((await client.banksWithPassword()).length > 0);
       const banksCalls = calls.filter((call) => call.path === BANKS);
       assert.equal(banksCalls.length, 3, 'one call, one refusal, one retry');

@@ -1,10 +1,7 @@
-import { randomUUID } from 'node:crypto';
-import { CompactEncrypt, importJWK, type CryptoKey, type JWK } from 'jose';
+import { importJWK, type CryptoKey, type JWK } from 'jose';
+import { encryptPassword, PASSWORD_KEY_ALG as KEY_ALG } from './encrypt-password.js';
 import { PartnerApiError } from './partner-api-error.js';
 import { singleFlight, waitFor } from './single-flight.js';
-
-const KEY_ALG = 'RSA-OAEP-256';
-const CONTENT_ENC = 'A256GCM';
 
 interface EncryptionKey {
   kid: string;
@@ -38,11 +35,8 @@ export class PasswordEncryptor {
 
   /** A new JWE of `password`, and the kid it was encrypted to. */
   async encrypt(password: string, signal?: AbortSignal): Promise<{ jwe: string; kid: string }> {
-    const { kid, key } = this.#loaded ?? (await waitFor(this.#fetch(), signal));
-    const jwe = await new CompactEncrypt(new TextEncoder().encode(password))
-      .setProtectedHeader({ alg: KEY_ALG, enc: CONTENT_ENC, kid, iat: Math.floor(this.now() / 1000), jti: randomUUID() })
-      .encrypt(key);
-    return { jwe, kid };
+    const key = this.#loaded ?? (await waitFor(this.#fetch(), signal));
+    return { jwe: await encryptPassword(password, key, { now: this.now }), kid: key.kid };
   }
 
   /**

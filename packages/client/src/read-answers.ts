@@ -1,5 +1,5 @@
 import { PartnerApiError } from './partner-api-error.js';
-import type { Bank } from './partner-client-options.js';
+import type { Bank, BanksResponse, TokenResponse } from '@partner-gateway/contract/public-api';
 import type { AccessToken } from './token-manager.js';
 
 /**
@@ -45,7 +45,7 @@ export function readSession(body: unknown, startedAt: number, operation: 'login'
     expires_in: expiresIn,
     refresh_token: refreshToken,
     refresh_expires_in: refreshExpiresIn,
-  } = (body ?? {}) as { access_token?: unknown; expires_in?: unknown; refresh_token?: unknown; refresh_expires_in?: unknown };
+  } = (body ?? {}) as { [Field in keyof TokenResponse]?: unknown };
   if (typeof accessToken !== 'string' || !accessToken || typeof expiresIn !== 'number' || !(expiresIn > 0)) throw unexpected(operation);
   const token: AccessToken = { accessToken, expiresIn, expiresAt: new Date(startedAt + expiresIn * 1000) };
   if (typeof refreshToken !== 'string' || !refreshToken || typeof refreshExpiresIn !== 'number' || !(refreshExpiresIn > 0)) return { token };
@@ -61,9 +61,9 @@ export function readSession(body: unknown, startedAt: number, operation: 'login'
  * ```
  */
 export function readBanks(body: unknown): Bank[] {
-  const banks = (body as { banks?: unknown } | undefined)?.banks;
+  const banks = (body as { [Field in keyof BanksResponse]?: unknown } | undefined)?.banks;
   if (!Array.isArray(banks)) throw unexpected('banks');
-  return banks.map((bank: { name?: unknown; bic?: unknown }) => {
+  return banks.map((bank: { [Field in keyof Bank]?: unknown }) => {
     if (typeof bank?.name !== 'string' || typeof bank.bic !== 'string') throw unexpected('banks');
     return { name: bank.name, bic: bank.bic };
   });

@@ -90,8 +90,8 @@ for (const backend of testBackends()) {
       const other = await t.addPartner();
       const { client, calls, logins, refreshes } = testClient(url, other, { internals: { now } });
       await client.banks();
-      await t.gateway.partnerAdmin.update(other.login, { status: 'blocked' });
-      await t.gateway.partnerAdmin.update(other.login, { status: 'active' });
+      await t.gateway.admin.partners.update(other.login, { status: 'blocked' });
+      await t.gateway.admin.partners.update(other.login, { status: 'active' });
       clock += 31_000;
       assert.ok((await client.banks()).length > 0);
       assert.deepEqual({ logins: logins(), refreshes: refreshes() }, { logins: 2, refreshes: 1 });
@@ -187,7 +187,7 @@ for (const backend of testBackends()) {
       const frozen = clock;
       const { client, calls, logins, refreshes } = testClient(url, other, { internals: { now: () => frozen } });
       await client.banks();
-      await t.gateway.partnerAdmin.update(other.login, { password: 'a password changed by the admin' });
+      await t.gateway.admin.partners.update(other.login, { password: 'a password changed by the admin' });
       clock += 90_000;
       await assert.rejects(client.banks(), (error: PartnerApiError) => error.kind === 'unauthorized' && error.operation === 'login');
       assert.deepEqual({ logins: logins(), refreshes: refreshes() }, { logins: 2, refreshes: 1 });

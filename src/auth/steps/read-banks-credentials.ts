@@ -1,13 +1,10 @@
+import { BEARER_REGEXP } from '@partner-gateway/contract/patterns';
 import { errors } from '../../errors.js';
 import { invalidTokenHeader } from '../tokens/access-tokens.js';
 import { isCompactJwe } from './decrypt-partner-password.js';
 import { requireParameters } from './require-parameters.js';
 
-export interface BanksQuery {
-  partnerName?: string;
-  partnerPassword?: string;
-  useAuthByCert?: string;
-}
+import type { BanksQuery } from '@partner-gateway/contract/public-api';
 
 /** The credentials a banks request carries, after the 422 checks. */
 export type BanksCredentials =
@@ -22,7 +19,7 @@ export type BanksCredentials =
  */
 export function readBanksCredentials(query: BanksQuery, authorization: string | undefined): BanksCredentials {
   if (authorization !== undefined) {
-    const match = /^Bearer +([^\s]+) *$/i.exec(authorization);
+    const match = BEARER_REGEXP.exec(authorization);
     if (!match?.[1]) {
       throw errors.unauthorized('malformed_authorization', invalidTokenHeader);
     }

@@ -3,12 +3,9 @@ import { parseBankCsv } from './parse-bank-csv.js';
 import { parseBankJson, type ParseResult } from './parse-bank-json.js';
 import { parseEd807 } from './parse-ed807.js';
 
-/** The media types an import accepts, and how each is read. */
-export const IMPORT_MEDIA_TYPES = ['application/json', 'text/csv', 'application/xml', 'text/xml'] as const;
-
 /**
- * Reads an import file by its Content-Type: JSON, CSV (with an optional `charset` parameter) or an ED807
- * XML directory. Throws the 415 for any other type.
+ * Reads an import file by its Content-Type (the contract's IMPORT_MEDIA_TYPES): JSON, CSV (with an optional
+ * `charset` parameter) or an ED807 XML directory. Throws the 415 for any other type.
  */
 export function parseBankFile(bytes: Uint8Array, contentType: string | undefined): ParseResult {
   const [mediaType = '', ...parameters] = (contentType ?? '').split(';').map((part) => part.trim().toLowerCase());

@@ -21,7 +21,7 @@ describe('partner-gateway audit', () => {
       const login = await t.app.inject({ method: 'POST', url: '/api/v1/login/', payload: { login: partner.login, password: i === 4 ? partner.password : 'wrong password' } });
       assert.equal(login.statusCode, i === 4 ? 200 : 401);
     }
-    await t.gateway.audit.flush();
+    await t.gateway.admin.audit.flush();
     const harness = cliHarness(env);
     assert.equal(await runCli(['audit', '--partner', partner.login, '--action', 'login', '--limit', '3', '--json'], harness.io), 0, harness.stderr());
     const printed = harness.stdout().trim().split('\n').map((line) => JSON.parse(line) as { id: string; outcome: string });

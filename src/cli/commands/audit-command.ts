@@ -1,18 +1,7 @@
-import type { AdminClient } from '../admin-client.js';
+import type { AuditEntryView, AuditQuery } from '@partner-gateway/contract/admin-audit';
+import type { AdminApi } from '@partner-gateway/contract/admin-api-client';
 import { print, table, type CliIo } from '../cli-io.js';
 import { parseCommand } from '../parse-command.js';
-
-interface AuditEntry {
-  id: string;
-  at: string;
-  action: string;
-  outcome: string;
-  status: number | null;
-  partner: string | null;
-  clientAddress: string | null;
-  reason: string | null;
-  requestId: string | null;
-}
 
 export const AUDIT_USAGE = `Usage: partner-gateway audit [--partner <login>] [--outcome success|failure] [--reason <code>]
                             [--action <action>] [--from <ISO time>] [--to <ISO time>] [--limit <n>]
@@ -33,7 +22,7 @@ Examples:
  * partner-gateway audit --reason wrong_password --limit 20
  * ```
  */
-export async function auditCommand(args: string[], io: CliIo, client: AdminClient, options: { pollMs?: number; signal?: AbortSignal } = {}): Promise<void> {
+export async function auditCommand(args: string[], io: CliIo, admin: AdminApi, options: { pollMs?: number; signal?: AbortSignal } = {}): Promise<void> {
   const filters = ['partner', 'outcome', 'reason', 'action', 'from', 'to', 'limit'] as const;
   const { values } = parseCommand(
     args,
@@ -42,10 +31,10 @@ export async function auditCommand(args: string[], io: CliIo, client: AdminClien
     AUDIT_USAGE,
   );
   if (values.help) return print(io, AUDIT_USAGE);
-  const query = new URLSearchParams();
+  const query: AuditQuery = {};
   const given = values as Record<string, unknown>;
-  for (const name of filters) if (typeof given[name] === 'string') query.set(name, given[name] as string);
-  const show = (entries: AuditEntry[]) => {
+  for (const name of filters) if (typeof given[name] === 'string') (query as Record<string, string>)[name] = given[name] as string;
+  const show = (entries: AuditEntryView[]) => {
     if (entries.length === 0) return;
     if (values.json) {
       for (const entry of entries) print(io, JSON.stringify(entry));
@@ -53,16 +42,15 @@ export async function auditCommand(args: string[], io: CliIo, client: AdminClien
     }
     print(io, table(['ID', 'TIME', 'ACTION', 'OUTCOME', 'STATUS', 'PARTNER', 'ADDRESS', 'REASON'], entries.map((e) => [e.id, e.at, e.action, e.outcome, String(e.status ?? ''), e.partner ?? '', e.clientAddress ?? '', e.reason ?? ''])));
   };
-  const first = await client.request<{ entries: AuditEntry[] }>('GET', `/admin/v1/audit?${query}`);
+  const first = await admin.audit.query(query);
   show([...first.entries].reverse());
   if (!values.follow) return;
   let last = first.entries[0]?.id ?? '0';
-  query.delete('limit');
+  delete query.limit;
   while (!options.signal?.aborted) {
     await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 1_000));
     if (options.signal?.aborted) return;
-    query.set('after', last);
-    const next = await client.request<{ entries: AuditEntry[] }>('GET', `/admin/v1/audit?${query}`);
+    const next = await admin.audit.query({ ...query, after: last });
     show(next.entries);
     last = next.entries.at(-1)?.id ?? last;
   }

@@ -46,7 +46,7 @@ describe('partner-gateway client against a listening gateway', () => {
   });
 
   it('lists the banks as a BIC and NAME table, or as JSON', async () => {
-    const banks = (await t.gateway.banks.list()).map(({ name, bic }) => ({ name, bic }));
+    const banks = (await t.gateway.admin.banks.list()).map(({ name, bic }) => ({ name, bic }));
     const tableResult = await cli(['banks', ...as(partner)], partner.password);
     assert.equal(tableResult.code, 0, tableResult.stderr);
     const lines = tableResult.stdout.trimEnd().split('\n');

@@ -1,16 +1,6 @@
-import type { AdminClient } from '../admin-client.js';
+import type { AdminApi } from '@partner-gateway/contract/admin-api-client';
 import { CliError, print, table, type CliIo } from '../cli-io.js';
 import { parseCommand } from '../parse-command.js';
-
-interface KeyView {
-  kid: string;
-  use: 'sig' | 'enc';
-  alg: string;
-  active: boolean;
-  createdAt: string;
-  retiredAt: string | null;
-  usableUntil: string | null;
-}
 
 export const KEYS_USAGE = `Usage: partner-gateway keys <command> [options]
 
@@ -31,14 +21,14 @@ Examples:
  * partner-gateway keys rotate --use sig --yes
  * ```
  */
-export async function keysCommand(args: string[], io: CliIo, client: AdminClient): Promise<void> {
+export async function keysCommand(args: string[], io: CliIo, admin: AdminApi): Promise<void> {
   const [command, ...rest] = args;
   switch (command) {
     case 'list': {
       const usage = 'Usage: partner-gateway keys list [--json]';
       const { values } = parseCommand(rest, { json: { type: 'boolean' } }, [], usage);
       if (values.help) return print(io, usage);
-      const { keys } = await client.request<{ keys: KeyView[] }>('GET', '/admin/v1/keys');
+      const { keys } = await admin.keys.list();
       if (values.json) return print(io, JSON.stringify(keys, null, 2));
       return print(io, table(['KID', 'USE', 'ALG', 'STATE', 'CREATED', 'USABLE UNTIL'], keys.map((k) => [k.kid, k.use, k.alg, k.active ? 'active' : 'retired', k.createdAt, k.usableUntil ?? '-'])));
     }
@@ -50,7 +40,7 @@ export async function keysCommand(args: string[], io: CliIo, client: AdminClient
       if (!uses.every((use) => use === 'sig' || use === 'enc')) throw new CliError(`--use must be sig or enc\n${usage}`, 2);
       if (!values.yes) throw new CliError(`Rotation changes the keys partners use; confirm with --yes\n${usage}`, 2);
       for (const use of uses) {
-        const key = await client.request<KeyView>('POST', '/admin/v1/keys/rotate', { use });
+        const key = await admin.keys.rotate(use);
         print(io, `Rotated ${use}: ${key.kid} is now active`);
       }
       return;

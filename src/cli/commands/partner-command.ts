@@ -1,16 +1,8 @@
-import type { AdminClient } from '../admin-client.js';
+import type { PartnerView } from '@partner-gateway/contract/admin-partners';
+import type { AdminApi } from '@partner-gateway/contract/admin-api-client';
 import { CliError, print, table, type CliIo } from '../cli-io.js';
 import { parseCommand, splitList } from '../parse-command.js';
 import { readPassword } from '../read-password.js';
-
-interface PartnerView {
-  login: string;
-  status: string;
-  ipAllowlist: string[];
-  rewardTypes: string[];
-  createdAt: string;
-  updatedAt: string;
-}
 
 export const PARTNER_USAGE = `Usage: partner-gateway partner <command> [options]
 
@@ -41,9 +33,8 @@ const usageOf = (line: string) => `Usage: partner-gateway partner ${line}`;
  * partner-gateway partner block acme
  * ```
  */
-export async function partnerCommand(args: string[], io: CliIo, client: AdminClient): Promise<void> {
+export async function partnerCommand(args: string[], io: CliIo, admin: AdminApi): Promise<void> {
   const [command, ...rest] = args;
-  const path = (login: string) => `/admin/v1/partners/${encodeURIComponent(login)}`;
   switch (command) {
     case 'add': {
       const usage = usageOf('add <login> --ips <cidr,...> [--rewards sbp,...] [--blocked] [--password-stdin]');
@@ -51,8 +42,8 @@ export async function partnerCommand(args: string[], io: CliIo, client: AdminCli
       if (values.help) return print(io, usage);
       if (values.ips === undefined) throw new CliError(`--ips is required (use --ips "" for a partner that may call from nowhere yet)\n${usage}`, 2);
       const password = await readPassword(io, Boolean(values['password-stdin']));
-      const created = await client.request<PartnerView>('POST', '/admin/v1/partners', {
-        login: positionals[0],
+      const created = await admin.partners.create({
+        login: positionals[0]!,
         password,
         ipAllowlist: splitList(values.ips as unknown as string[]),
         rewardTypes: splitList((values.rewards as unknown as string[] | undefined) ?? ['sbp']),
@@ -64,7 +55,7 @@ export async function partnerCommand(args: string[], io: CliIo, client: AdminCli
       const usage = usageOf('list [--json]');
       const { values } = parseCommand(rest, { json: { type: 'boolean' } }, [], usage);
       if (values.help) return print(io, usage);
-      const { partners } = await client.request<{ partners: PartnerView[] }>('GET', '/admin/v1/partners');
+      const { partners } = await admin.partners.list();
       if (values.json) return print(io, JSON.stringify(partners, null, 2));
       return print(io, partners.length === 0 ? 'No partners.' : table(['LOGIN', 'STATUS', 'IP ALLOWLIST', 'REWARD TYPES'], partners.map((p) => [p.login, p.status, p.ipAllowlist.join(',') || '(none)', p.rewardTypes.join(',') || '(none)'])));
     }
@@ -72,7 +63,7 @@ export async function partnerCommand(args: string[], io: CliIo, client: AdminCli
       const usage = usageOf('show <login> [--json]');
       const { values, positionals } = parseCommand(rest, { json: { type: 'boolean' } }, ['login'], usage);
       if (values.help) return print(io, usage);
-      const partner = await client.request<PartnerView>('GET', path(positionals[0]!));
+      const partner = await admin.partners.get(positionals[0]!);
       return print(io, values.json ? JSON.stringify(partner, null, 2) : describe(partner));
     }
     case 'block':
@@ -80,21 +71,21 @@ export async function partnerCommand(args: string[], io: CliIo, client: AdminCli
       const usage = usageOf(`${command} <login>`);
       const { values, positionals } = parseCommand(rest, {}, ['login'], usage);
       if (values.help) return print(io, usage);
-      const partner = await client.request<PartnerView>('PATCH', path(positionals[0]!), { status: command === 'block' ? 'blocked' : 'active' });
+      const partner = await admin.partners.update(positionals[0]!, { status: command === 'block' ? 'blocked' : 'active' });
       return print(io, `Partner ${partner.login} is now ${partner.status}`);
     }
     case 'set-ips': {
       const usage = usageOf('set-ips <login> <cidr>...');
       const { values, positionals } = parseCommand(rest, {}, ['login'], usage);
       if (values.help) return print(io, usage);
-      const partner = await client.request<PartnerView>('PATCH', path(positionals[0]!), { ipAllowlist: splitList(positionals.slice(1)) });
+      const partner = await admin.partners.update(positionals[0]!, { ipAllowlist: splitList(positionals.slice(1)) });
       return print(io, `Partner ${partner.login} may call from: ${partner.ipAllowlist.join(', ') || '(no address)'}`);
     }
     case 'set-rewards': {
       const usage = usageOf('set-rewards <login> <type>...');
       const { values, positionals } = parseCommand(rest, {}, ['login'], usage);
       if (values.help) return print(io, usage);
-      const partner = await client.request<PartnerView>('PATCH', path(positionals[0]!), { rewardTypes: splitList(positionals.slice(1)) });
+      const partner = await admin.partners.update(positionals[0]!, { rewardTypes: splitList(positionals.slice(1)) });
       return print(io, `Partner ${partner.login} reward types: ${partner.rewardTypes.join(', ') || '(none)'}`);
     }
     case 'passwd': {
@@ -102,14 +93,14 @@ export async function partnerCommand(args: string[], io: CliIo, client: AdminCli
       const { values, positionals } = parseCommand(rest, { 'password-stdin': { type: 'boolean' } }, ['login'], usage);
       if (values.help) return print(io, usage);
       const password = await readPassword(io, Boolean(values['password-stdin']), 'New password: ');
-      const partner = await client.request<PartnerView>('PATCH', path(positionals[0]!), { password });
+      const partner = await admin.partners.update(positionals[0]!, { password });
       return print(io, `Password of ${partner.login} changed`);
     }
     case 'remove': {
       const usage = usageOf('remove <login>');
       const { values, positionals } = parseCommand(rest, {}, ['login'], usage);
       if (values.help) return print(io, usage);
-      await client.request('DELETE', path(positionals[0]!));
+      await admin.partners.remove(positionals[0]!);
       return print(io, `Partner ${positionals[0]} removed`);
     }
     case undefined:

@@ -1,4 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { BEARER_REGEXP } from '@partner-gateway/contract/patterns';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { errors } from '../../errors.js';
@@ -24,7 +25,7 @@ export const adminAuth = fp<{ adminToken: string; metricsToken?: string | undefi
     const scrape = metricsToken === undefined ? undefined : digest(metricsToken);
     app.addHook('onRequest', async (request) => {
       if (isConsoleAsset(request)) return;
-      const bearer = /^Bearer +(\S+) *$/i.exec(request.headers.authorization ?? '')?.[1];
+      const bearer = BEARER_REGEXP.exec(request.headers.authorization ?? '')?.[1];
       const presented = bearer === undefined ? undefined : digest(bearer);
       if (presented !== undefined && timingSafeEqual(presented, expected)) return;
       if (presented !== undefined && scrape !== undefined && isMetricsScrape(request) && timingSafeEqual(presented, scrape)) return;

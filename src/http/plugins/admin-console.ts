@@ -33,7 +33,7 @@ export async function adminConsole(app: FastifyInstance, options: AdminConsoleOp
   const root = options.root ?? projectFile('dist/console');
   const config = { adminConsoleAsset: true };
   if (!existsSync(join(root, 'index.html'))) {
-    app.get('/', { config }, async (_request, reply) =>
+    app.get('/', { config, schema: { hide: true } }, async (_request, reply) =>
       reply
         .code(503)
         .type('text/html; charset=utf-8')
@@ -43,14 +43,14 @@ export async function adminConsole(app: FastifyInstance, options: AdminConsoleOp
     return;
   }
   await app.register(fastifyStatic, { root, serve: false });
-  app.get('/', { config }, async (_request, reply) =>
+  app.get('/', { config, schema: { hide: true } }, async (_request, reply) =>
     reply
       .header('content-security-policy', CONSOLE_CSP)
       .header('cache-control', 'no-cache')
       .sendFile('index.html', root, { cacheControl: false }),
   );
   // Vite names every asset by its content hash, so an asset never changes under its name.
-  app.get('/assets/*', { config }, async (request, reply) =>
+  app.get('/assets/*', { config, schema: { hide: true } }, async (request, reply) =>
     reply
       .header('content-security-policy', CONSOLE_CSP)
       .sendFile((request.params as { '*': string })['*'], join(root, 'assets'), { maxAge: '365d', immutable: true, dotfiles: 'deny', index: false }),

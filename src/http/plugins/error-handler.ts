@@ -23,7 +23,7 @@ export const errorHandler = fp<ErrorHandlerOptions>(
   async (app: FastifyInstance, options) => {
     const mayLogRefusal = createLogGate(10_000);
     app.setErrorHandler((error: FastifyError, request, reply) => {
-      const appError = toAppError(error, options.validation);
+      const appError = toAppError(error, options.validation, request);
       if (error instanceof AppError && appError.status === 503) {
         // A 503 the gateway chose (busy, not ready, shutting down) is a state, not a fault: no stack trace, and
         // one line per code every ten seconds (each request still has its own request-log line).
@@ -63,9 +63,9 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
   return sendError(reply, errors.internal(), request);
 }
 
-function toAppError(error: FastifyError, validation: ErrorHandlerOptions['validation']): AppError {
+function toAppError(error: FastifyError, validation: ErrorHandlerOptions['validation'], request: FastifyRequest): AppError {
   if (error instanceof AppError) return error;
-  if (error.validation) return fromValidation(error, validation);
+  if (error.validation) return fromValidation(error, validation, request);
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return errors.unsupportedMediaType('application/json');
@@ -78,7 +78,7 @@ function toAppError(error: FastifyError, validation: ErrorHandlerOptions['valida
   // Values PostgreSQL cannot store or compare (a NUL byte, invalid UTF-8, a number beyond bigint) can only
   // come from the request: they are the client's error, not a failure of ours.
   if (typeof error.code === 'string' && CLIENT_DATA_ERRORS.has(error.code)) return errors.badRequest();
-  // secure-json-parse refuses __proto__ and constructor.prototype keys with a 400 SyntaxError.
+  // A parser's SyntaxError (a body the json-body plugin did not read) is the client's malformed body.
   if (error instanceof SyntaxError && error.statusCode === 400) return errors.malformedBody();
   if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
     return new AppError('bad_request', error.statusCode, errors.badRequest().description);
@@ -89,7 +89,7 @@ function toAppError(error: FastifyError, validation: ErrorHandlerOptions['valida
 /** SQLSTATE codes of data exceptions caused by the values a request carried. */
 const CLIENT_DATA_ERRORS = new Set(['22021', '22P05', '22003', '22P02', '22001']);
 
-function fromValidation(error: FastifyError, mode: ErrorHandlerOptions['validation']): AppError {
+function fromValidation(error: FastifyError, mode: ErrorHandlerOptions['validation'], request: FastifyRequest): AppError {
   const details: ErrorDetail[] = (error.validation ?? []).map((issue) => {
     const missing = (issue.params as { missingProperty?: string; additionalProperty?: string } | undefined) ?? {};
     const path = issue.instancePath.replace(/^\//, '').replace(/\/(\d+)/g, '[$1]').replace(/\//g, '.');
@@ -97,12 +97,38 @@ function fromValidation(error: FastifyError, mode: ErrorHandlerOptions['validati
     if (missing.additionalProperty) return { field: join(path, missing.additionalProperty), message: 'is not a known field' };
     return { field: path || 'body', message: issue.message ?? 'is invalid' };
   });
-  const first = details[0];
-  if (mode === 'parameter' && first?.field) {
-    if (first.message === 'is required') return errors.parameterMissing(first.field);
-    if (first.field !== 'body') return errors.parameterInvalid(first.field);
+  if (mode === 'parameter') {
+    const refused = firstRefusedParameter(details, error.validationContext, request);
+    if (refused) return refused;
   }
   return errors.validationFailed(details);
+}
+
+/**
+ * The public API answers one parameter at a time, in the order the schema declares them (the seed's order:
+ * login then password; partnerName, partnerPassword, useAuthByCert), as its operations check them: a
+ * parameter absent, null or empty is "omitted", any other refused value is "invalid". Unknown fields come
+ * after every known one and are listed together.
+ */
+function firstRefusedParameter(details: ErrorDetail[], context: string | undefined, request: FastifyRequest): AppError | undefined {
+  const part = context === 'querystring' ? 'querystring' : context === 'body' ? 'body' : context === 'params' ? 'params' : undefined;
+  const source = (part === 'querystring' ? request.query : part === 'body' ? request.body : part === 'params' ? request.params : undefined) as Record<string, unknown> | null | undefined;
+  const schema = part ? (request.routeOptions.schema?.[part] as { properties?: Record<string, unknown> } | undefined) : undefined;
+  const order = Object.keys(schema?.properties ?? {});
+  // No body at all reads as every parameter omitted: the first one is reported, as the operations would.
+  if (part === 'body' && (source === undefined || source === null) && order[0] !== undefined) return errors.parameterMissing(order[0]);
+  const known = details
+    .map((detail) => ({ detail, name: detail.field?.replace(/[[.].*$/, '') ?? '' }))
+    .filter(({ detail, name }) => order.includes(name) && detail.message !== 'is not a known field')
+    .sort((a, b) => order.indexOf(a.name) - order.indexOf(b.name));
+  const first = known[0];
+  if (first) {
+    const value = source && typeof source === 'object' ? source[first.name] : undefined;
+    return value === undefined || value === null || value === '' ? errors.parameterMissing(first.name) : errors.parameterInvalid(first.name);
+  }
+  const fallback = details[0];
+  if (fallback?.field && fallback.field !== 'body' && fallback.message === 'is required') return errors.parameterMissing(fallback.field);
+  return undefined;
 }
 
 function join(path: string, name: string): string {

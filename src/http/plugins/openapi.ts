@@ -1,32 +1,48 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { DOCS_PATH, OPENAPI_PATH } from '@partner-gateway/contract/paths';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { openApiDescription, type DescriptionSettings } from '../openapi-description.js';
 
-export const OPENAPI_PATH = '/openapi.json';
-export const DOCS_PATH = '/docs';
+export interface OpenApiOptions {
+  title: string;
+  version: string;
+  description: string;
+  /** Where clients reach this listener (PUBLIC_URL for the partner API). */
+  serverUrl: string;
+  tags: Array<{ name: string; description: string }>;
+  /** The credential the operations use, by name. */
+  securitySchemes: Record<string, { type: 'http'; scheme: 'bearer'; bearerFormat?: string; description?: string }>;
+  /** The credential every operation needs unless it says otherwise (the admin token); none by default. */
+  security?: Array<Record<string, string[]>>;
+  /** Marks the document and the docs page as readable without a credential (the admin listener's token). */
+  withoutCredential?: boolean;
+}
 
 /**
- * The OpenAPI 3.1 document, generated from the route schemas (the same ones that validate requests and
- * serialize responses), served at /openapi.json, and the interactive reference at /docs. Swagger UI's
- * assets are served from the package itself: the page works without internet access.
+ * An OpenAPI 3.1 document generated from the route schemas (the same ones that validate requests and
+ * serialize responses, all from the contract), served at /openapi.json, and the interactive reference at
+ * /docs. Swagger UI's assets are served from the package itself: the page works without internet access.
+ * Both hold no secret: on the admin listener they are served without the token, as the console's files are,
+ * while every operation they describe still needs it.
  */
-export const openApi = fp<DescriptionSettings & { version: string }>(
-  async (app: FastifyInstance, { version, ...settings }) => {
+export const openApi = fp<OpenApiOptions>(
+  async (app: FastifyInstance, options) => {
+    if (options.withoutCredential) {
+      app.addHook('onRoute', (route) => {
+        if (route.url === OPENAPI_PATH || route.url === DOCS_PATH || route.url.startsWith(`${DOCS_PATH}/`)) {
+          route.config = { ...route.config, adminConsoleAsset: true };
+        }
+      });
+    }
     await app.register(swagger, {
       openapi: {
         openapi: '3.1.0',
-        info: { title: 'Partner Gateway: SBP payouts partner API', version, description: openApiDescription(settings) },
-        tags: [
-          { name: 'Authentication', description: 'Access tokens' },
-          { name: 'Banks', description: 'Banks that receive SBP transfers' },
-          { name: 'Keys', description: 'Public keys' },
-          { name: 'Health', description: 'Probes' },
-        ],
-        components: {
-          securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
-        },
+        info: { title: options.title, version: options.version, description: options.description },
+        servers: [{ url: options.serverUrl }],
+        tags: options.tags,
+        ...(options.security ? { security: options.security } : {}),
+        components: { securitySchemes: options.securitySchemes },
       },
     });
     await app.register(swaggerUi, { routePrefix: DOCS_PATH, staticCSP: true, uiConfig: { docExpansion: 'list', deepLinking: true } });

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { AuthFailureReason } from '../../errors.js';
+import type { AuditAction, AuthFailureReason } from '@partner-gateway/contract/audit-names';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -15,7 +15,7 @@ declare module 'fastify' {
   }
   interface FastifyContextConfig {
     /** Which audited action a route is (login, banks, partner.update...); routes without one are not audited. */
-    audit?: string;
+    audit?: AuditAction;
   }
 }
 

@@ -201,16 +201,16 @@ for (const backend of testBackends()) {
       let token = await bearerFor(changing);
       const call = () => t.app.inject({ method: 'POST', url: BANKS, headers: { authorization: `Bearer ${token}` } });
       assert.equal((await call()).statusCode, 200);
-      await t.gateway.partnerAdmin.update(changing.login, { status: 'blocked' });
+      await t.gateway.admin.partners.update(changing.login, { status: 'blocked' });
       assert.equal((await call()).statusCode, 401, 'blocking revokes the tokens issued before');
-      await t.gateway.partnerAdmin.update(changing.login, { status: 'active' });
+      await t.gateway.admin.partners.update(changing.login, { status: 'active' });
       assert.equal((await call()).statusCode, 401, 'and unblocking does not bring them back');
       token = await bearerFor(changing);
-      await t.gateway.partnerAdmin.update(changing.login, { ipAllowlist: ['192.0.2.0/24'] });
+      await t.gateway.admin.partners.update(changing.login, { ipAllowlist: ['192.0.2.0/24'] });
       assert.deepEqual((await call()).json(), { description_status: texts.ipNotAllowed });
-      await t.gateway.partnerAdmin.update(changing.login, { ipAllowlist: ['127.0.0.0/8'], rewardTypes: [] });
+      await t.gateway.admin.partners.update(changing.login, { ipAllowlist: ['127.0.0.0/8'], rewardTypes: [] });
       assert.deepEqual((await call()).json(), { description_status: texts.rewardTypeUnavailable });
-      await t.gateway.partnerAdmin.remove(changing.login);
+      await t.gateway.admin.partners.remove(changing.login);
       assert.equal((await call()).statusCode, 401);
     });
 

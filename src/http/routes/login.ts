@@ -1,35 +1,17 @@
+import { LOGIN_PATH } from '@partner-gateway/contract/paths';
+import { LoginRequest, TokenResponse } from '@partner-gateway/contract/public-api';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { Type } from 'typebox';
-import { loginPartner, type Session } from '../../operations/login-partner.js';
+import type { Session } from '../../operations/login-partner.js';
 import { errors, texts } from '../../errors.js';
 import type { Gateway } from '../../gateway.js';
-import { ErrorBody, errorResponses, UNAVAILABLE_TEXTS } from './error-body.js';
-
-export const LOGIN_PATH = '/api/v1/login/';
-
-export const LoginRequest = Type.Object(
-  {
-    // Both are required, but checked by the domain (in order, an empty value counting as omitted) so that
-    // the answer is the seed's "A required parameter <name> was omitted" text.
-    login: Type.Optional(Type.String({ maxLength: 256, description: 'Unique partner name (required)' })),
-    password: Type.Optional(Type.String({ maxLength: 1024, description: 'Partner API password (required)' })),
-  },
-);
-
-export const TokenResponse = Type.Object({
-  access_token: Type.String({ description: 'JWT (RFC 9068, ES256) to send as Authorization: Bearer' }),
-  token_type: Type.Literal('bearer'),
-  expires_in: Type.Integer({ description: 'Token lifetime in seconds' }),
-  refresh_token: Type.String({ description: 'Opaque, single-use: POST it to /api/v1/token/refresh/ for a new access token and a new refresh token' }),
-  refresh_expires_in: Type.Integer({ description: 'Refresh token lifetime in seconds' }),
-});
+import { NO_STORE_HEADERS, partnerCallErrors } from './error-body.js';
 
 /** The token response body, and the headers that keep it out of every cache. */
-export function sendSession(reply: FastifyReply, session: Session) {
+export function sendSession(reply: FastifyReply, session: Session): TokenResponse {
   reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
   return {
     access_token: session.accessToken,
-    token_type: 'bearer' as const,
+    token_type: 'bearer',
     expires_in: session.expiresIn,
     refresh_token: session.refreshToken,
     refresh_expires_in: session.refreshExpiresIn,
@@ -44,45 +26,36 @@ export async function loginRoutes(app: FastifyInstance, { gateway }: { gateway: 
     LOGIN_PATH,
     {
       config: { audit: 'login' },
+      // Before validation, so that a refused body is still recorded under the login it claims.
+      preValidation: async (request) => {
+        request.auditPartner = claimedLogin(request.body);
+      },
       schema: {
+        operationId: 'login',
         tags: ['Authentication'],
         summary: 'Log in: login and API password for a bearer access token',
         description:
           'Returns a JWT access token (RFC 9068, ES256) for `Authorization: Bearer`. When `expires_in` seconds have passed, log in again. ' +
           'An unknown login and a wrong password give the same 401; 403 answers come only once the password is right.',
+        security: [],
         body: LoginRequest,
         response: {
-          200: TokenResponse,
-          ...errorResponses({
-            400: [errors.malformedBody().description],
+          200: { ...TokenResponse, headers: NO_STORE_HEADERS },
+          ...partnerCallErrors({
+            400: [errors.malformedBody().description, errors.forbiddenKey().description],
             401: [texts.unauthorized],
             403: [texts.blocked, texts.ipNotAllowed],
             413: [errors.payloadTooLarge().description],
             415: [errors.unsupportedMediaType('application/json').description],
             429: [errors.throttled(60).description],
             422: [errors.parameterMissing('login').description, errors.parameterMissing('password').description, errors.parameterInvalid('login').description],
-            500: [texts.internal],
-            503: UNAVAILABLE_TEXTS,
           }),
-          '4xx': ErrorBody,
-          '5xx': ErrorBody,
         },
       },
     },
-    async (request, reply) => {
-      request.auditPartner = claimedLogin(request.body);
-      const session = await loginPartner((request.body ?? {}) as object, request.ip, gateway);
-      return sendSession(reply, session);
-    },
+    async (request, reply) =>
+       sendSession(reply, await gateway.partnerApi.login(request.body as LoginRequest, request.ip)),
   );
-  app.route({
-    method: ['GET', 'PUT', 'PATCH', 'DELETE'],
-    url: LOGIN_PATH,
-    schema: { hide: true },
-    handler: async () => {
-      throw errors.methodNotAllowed('POST');
-    },
-  });
 }
 
 /** The login a request claims to be, for the audit trail (whether or not it proves it). */

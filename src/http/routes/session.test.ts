@@ -108,9 +108,9 @@ for (const backend of testBackends()) {
       for (const change of ['block', 'password', 'delete'] as const) {
         const partner = await t.addPartner();
         const session = await login(partner);
-        if (change === 'block') await t.gateway.partnerAdmin.update(partner.login, { status: 'blocked' });
-        if (change === 'password') await t.gateway.partnerAdmin.update(partner.login, { password: 'a new password 2' });
-        if (change === 'delete') await t.gateway.partnerAdmin.remove(partner.login);
+        if (change === 'block') await t.gateway.admin.partners.update(partner.login, { status: 'blocked' });
+        if (change === 'password') await t.gateway.admin.partners.update(partner.login, { password: 'a new password 2' });
+        if (change === 'delete') await t.gateway.admin.partners.remove(partner.login);
         assert.equal((await banks(session.access_token)).statusCode, 401, change);
         assert.equal((await refresh(session.refresh_token)).statusCode, 401, change);
       }
@@ -119,7 +119,7 @@ for (const backend of testBackends()) {
     it('keeps tokens working across changes that do not concern credentials', async () => {
       const partner = await t.addPartner();
       const session = await login(partner);
-      await t.gateway.partnerAdmin.update(partner.login, { rewardTypes: ['sbp', 'cards'] });
+      await t.gateway.admin.partners.update(partner.login, { rewardTypes: ['sbp', 'cards'] });
       assert.equal((await banks(session.access_token)).statusCode, 200);
       assert.equal((await refresh(session.refresh_token)).statusCode, 200);
     });

@@ -1,51 +1,24 @@
+import { AuditPage, AuditQuery } from '@partner-gateway/contract/admin-audit';
+import { ErrorBody } from '@partner-gateway/contract/error-body';
+import { ADMIN_AUDIT_PATH } from '@partner-gateway/contract/paths';
 import type { FastifyInstance } from 'fastify';
-import { Type, type Static } from 'typebox';
 import { errors } from '../../../errors.js';
 import type { Gateway } from '../../../gateway.js';
-import { ErrorBody } from '../error-body.js';
-
-const AuditQuery = Type.Object(
-  {
-    partner: Type.Optional(Type.String({ maxLength: 256 })),
-    outcome: Type.Optional(Type.Union([Type.Literal('success'), Type.Literal('failure')])),
-    reason: Type.Optional(Type.String({ maxLength: 64 })),
-    action: Type.Optional(Type.String({ maxLength: 64 })),
-    from: Type.Optional(Type.String({ format: 'date-time', description: 'Inclusive lower bound of the time' })),
-    to: Type.Optional(Type.String({ format: 'date-time', description: 'Exclusive upper bound of the time' })),
-    cursor: Type.Optional(Type.String({ pattern: '^[0-9]{1,19}$', description: 'nextCursor of the previous page (older entries)' })),
-    after: Type.Optional(Type.String({ pattern: '^[0-9]{1,19}$', description: 'Entries newer than this id, oldest first (for following)' })),
-    limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,4}$', description: '1 to 1000, default 100' })),
-  },
-  { additionalProperties: false },
-);
-
-const AuditEntryView = Type.Object({
-  id: Type.String(),
-  at: Type.String({ format: 'date-time' }),
-  action: Type.String(),
-  outcome: Type.String(),
-  status: Type.Union([Type.Integer(), Type.Null()]),
-  partner: Type.Union([Type.String(), Type.Null()]),
-  clientAddress: Type.Union([Type.String(), Type.Null()]),
-  reason: Type.Union([Type.String(), Type.Null()]),
-  requestId: Type.Union([Type.String(), Type.Null()]),
-  details: Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]),
-});
 
 /** The audit trail, filtered and paged newest first (`cursor`), or followed oldest first (`after`). */
 export async function adminAuditRoutes(app: FastifyInstance, { gateway }: { gateway: Gateway }): Promise<void> {
   app.get(
-    '/admin/v1/audit',
-    { schema: { querystring: AuditQuery, response: { 200: Type.Object({ entries: Type.Array(AuditEntryView), nextCursor: Type.Union([Type.String(), Type.Null()]) }), '4xx': ErrorBody, '5xx': ErrorBody } } },
+    ADMIN_AUDIT_PATH,
+    { schema: { operationId: 'queryAudit', tags: ['Audit'], summary: 'The audit trail, filtered, newest first or followed', querystring: AuditQuery, response: { 200: AuditPage, '4xx': ErrorBody, '5xx': ErrorBody } } },
     async (request) => {
-      const query = request.query as Static<typeof AuditQuery>;
+      const query = request.query as AuditQuery;
       const limit = query.limit === undefined ? 100 : Number(query.limit);
       if (limit < 1 || limit > 1000) throw errors.validationFailed([{ field: 'limit', message: 'must be between 1 and 1000' }]);
       const from = readDateTime('from', query.from);
       const to = readDateTime('to', query.to);
       // Entries still queued are written first, so that a change is visible as soon as its response is.
-      await gateway.audit.flush();
-      const entries = await gateway.auditLog.query({
+      await gateway.admin.audit.flush();
+      const entries = await gateway.admin.audit.query({
         ...(query.partner !== undefined ? { partner: query.partner } : {}),
         ...(query.outcome !== undefined ? { outcome: query.outcome } : {}),
         ...(query.reason !== undefined ? { reason: query.reason } : {}),

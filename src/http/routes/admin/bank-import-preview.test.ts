@@ -16,7 +16,7 @@ for (const backend of testBackends()) {
     });
     after(() => t.close());
     beforeEach(async () => {
-      await t.gateway.banks.apply(loadDefaultBanks(), 'replace');
+      await t.gateway.admin.banks.replaceAll({ banks: loadDefaultBanks() });
     });
 
     const importFile = (query: string, body: string | Buffer, contentType: string) =>
@@ -26,7 +26,7 @@ for (const backend of testBackends()) {
         headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': contentType },
         payload: body,
       });
-    const bankList = async () => (await t.gateway.bankAdmin.list()).map(({ bic, name, nameEn, sbpMemberId, position }) => ({ bic, name, nameEn, sbpMemberId, position }));
+    const bankList = async () => (await t.gateway.admin.banks.list()).map(({ bic, name, nameEn, sbpMemberId, position }) => ({ bic, name, nameEn, sbpMemberId, position }));
 
     const files: Array<[string, () => string | Buffer, string]> = [
       ['CSV', () => 'bic,name\n044525225,Сбербанк России\n049999999,Банк Тест\n044525974,Т-Банк\n', 'text/csv'],

@@ -17,7 +17,7 @@ for (const backend of testBackends()) {
     });
     after(() => t.close());
     beforeEach(async () => {
-      await t.gateway.banks.apply(loadDefaultBanks(), 'replace');
+      await t.gateway.admin.banks.replaceAll({ banks: loadDefaultBanks() });
     });
 
     const headers = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };

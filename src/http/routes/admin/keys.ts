@@ -1,32 +1,26 @@
+import { KeyList, KeyView, RotateKeyBody } from '@partner-gateway/contract/admin-keys';
+import { ErrorBody } from '@partner-gateway/contract/error-body';
+import { ADMIN_KEY_ROTATE_PATH, ADMIN_KEYS_PATH } from '@partner-gateway/contract/paths';
 import type { FastifyInstance } from 'fastify';
-import { Type, type Static } from 'typebox';
 import type { Gateway } from '../../../gateway.js';
-import { ErrorBody } from '../error-body.js';
 
-export const KeyView = Type.Object({
-  kid: Type.String(),
-  use: Type.Union([Type.Literal('sig'), Type.Literal('enc')]),
-  alg: Type.String(),
-  active: Type.Boolean(),
-  createdAt: Type.String({ format: 'date-time' }),
-  retiredAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-  usableUntil: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-});
-
-const RotateBody = Type.Object({ use: Type.Union([Type.Literal('sig'), Type.Literal('enc')]) }, { additionalProperties: false });
 const errorResponses = { '4xx': ErrorBody, '5xx': ErrorBody };
+const tags = ['Keys'];
 
 /** The signing and encryption keys in service (never a private half), and their rotation. */
 export async function adminKeyRoutes(app: FastifyInstance, { gateway }: { gateway: Gateway }): Promise<void> {
-  app.get('/admin/v1/keys', { schema: { response: { 200: Type.Object({ keys: Type.Array(KeyView) }), ...errorResponses } } }, async () => {
-    await gateway.keys.reload();
-    return { keys: gateway.keys.list() };
-  });
-  app.post('/admin/v1/keys/rotate', { config: { audit: 'key.rotate' }, schema: { body: RotateBody, response: { 201: KeyView, ...errorResponses } } }, async (request, reply) => {
-    const { use } = request.body as Static<typeof RotateBody>;
-    const key = await gateway.keys.rotate(use);
-    request.auditDetails = { use, kid: key.kid };
-    reply.code(201);
-    return key;
-  });
+  app.get(ADMIN_KEYS_PATH, { schema: { operationId: 'listKeys', tags, summary: 'The keys in service', response: { 200: KeyList, ...errorResponses } } }, async () => ({
+    keys: await gateway.admin.keys.list(),
+  }));
+  app.post(
+    ADMIN_KEY_ROTATE_PATH,
+    { config: { audit: 'key.rotate' }, schema: { operationId: 'rotateKey', tags, summary: 'Make a new key active; the old one works for its grace period', body: RotateKeyBody, response: { 201: KeyView, ...errorResponses } } },
+    async (request, reply) => {
+      const { use } = request.body as RotateKeyBody;
+      const key = await gateway.admin.keys.rotate(use);
+      request.auditDetails = { use, kid: key.kid };
+      return reply.code(201).send(key);
+    },
+  );
+  // Key revocation (issue 11): POST /admin/v1/keys/{kid}/revoke goes here, operationId revokeKey.
 }

@@ -51,7 +51,7 @@ for (const backend of testBackends()) {
       const token = await login(partner);
       const before = await scrape();
       for (let i = 0; i < 3; i++) assert.equal((await bearerBanks(token)).statusCode, 200);
-      const secret = await encryptPassword('a password that must never appear', t.gateway.keys.jwks() as never);
+      const secret = await encryptPassword('a password that must never appear', t.gateway.partnerApi.jwks() as never);
       const refused = await t.app.inject({ method: 'POST', url: `${BANKS}?partnerName=${partner.login}&partnerPassword=${secret}&useAuthByCert=Y` });
       assert.equal(refused.statusCode, 401);
       await t.app.inject({ method: 'GET', url: '/no-such-page-4f1c?partnerPassword=secret-in-a-query' });
@@ -103,7 +103,7 @@ for (const backend of testBackends()) {
       const partner = await t.addPartner();
       const before = await scrape();
       await login(partner);
-      await t.gateway.audit.flush();
+      await t.gateway.runtime.auditTrail.flush();
       const text = await scrape();
       const verifications = (body: string) => sample(body, 'partner_gateway_argon2_verifications_total') ?? 0;
       assert.ok(verifications(text) - verifications(before) >= 1);
@@ -123,8 +123,8 @@ for (const backend of testBackends()) {
 
     it('counts audit entries the database refused for their data', async () => {
       // A status beyond PostgreSQL's integer: the one kind of entry the writer has to drop.
-      t.gateway.audit.record({ at: new Date(), action: 'login', outcome: 'failure', status: 2 ** 31, partner: null, clientAddress: null, reason: null, requestId: 'metrics-dropped', details: null });
-      await t.gateway.audit.flush();
+      t.gateway.runtime.auditTrail.record({ at: new Date(), action: 'login', outcome: 'failure', status: 2 ** 31, partner: null, clientAddress: null, reason: null, requestId: 'metrics-dropped', details: null });
+      await t.gateway.runtime.auditTrail.flush();
       assert.equal(sample(await scrape(), 'partner_gateway_audit_dropped_entries_total'), 1);
     });
 

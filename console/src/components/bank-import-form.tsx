@@ -1,0 +1,176 @@
+import type { AdminBank as Bank, ImportReport } from '@partner-gateway/contract/admin-banks';
+import { describeProblem } from '@partner-gateway/contract/error-body';
+import { importContentType } from '@partner-gateway/contract/import-media-types';
+import { useMemo, useState } from 'preact/hooks';
+import { announce } from '../announce';
+import { admin, ApiError } from '../api';
+import { errorsFrom, Field, FormAlert, type FormErrors, noErrors } from './forms';
+
+interface Preview {
+  file: File;
+  contentType: string;
+  mode: 'replace' | 'merge';
+  report: ImportReport;
+}
+
+/**
+ * Import in two steps: the file goes to the gateway as a dry run (`?dryRun=true`), which reads and checks it
+ * exactly as the import would and lists every bad row, or says what would change; only then can it be applied.
+ */
+export function ImportForm({ current, onImported }: { current: Bank[]; onImported: () => Promise<void> }) {
+  const [file, setFile] = useState<File | null>(null);
+  const [mode, setMode] = useState<'replace' | 'merge'>('replace');
+  const [errors, setErrors] = useState<FormErrors>(noErrors);
+  const [rowErrors, setRowErrors] = useState<string[]>([]);
+  const [preview, setPreview] = useState<Preview | null>(null);
+  const [busy, setBusy] = useState(false);
+  // A file input cannot be emptied from script; a new key gives a new, empty one.
+  const [fileKey, setFileKey] = useState(0);
+  const names = useMemo(() => new Map(current.map((bank) => [bank.bic, bank.name])), [current]);
+
+  async function send(dryRun: boolean, chosen: File, contentType: string, chosenMode: 'replace' | 'merge'): Promise<ImportReport> {
+    return admin.banks.import({ bytes: await chosen.arrayBuffer(), contentType }, { mode: chosenMode, dryRun });
+  }
+
+  async function previewFile(event: Event) {
+    event.preventDefault();
+    setPreview(null);
+    setRowErrors([]);
+    if (!file) {
+      setErrors({ fields: { file: ['Choose a file to import.'] }, form: [] });
+      return;
+    }
+    const contentType = importContentType(file.name);
+    if (!contentType) {
+      setErrors({ fields: { file: ['Choose a .json, .csv or .xml (ED807) file.'] }, form: [] });
+      return;
+    }
+    setErrors(noErrors);
+    setBusy(true);
+    try {
+      setPreview({ file, contentType, mode, report: await send(true, file, contentType, mode) });
+    } catch (error) {
+      if (error instanceof ApiError && error.problems.length > 0) {
+        setErrors({ fields: { file: [`${file.name} has ${error.problems.length} problem${error.problems.length === 1 ? '' : 's'}; nothing was changed.`] }, form: [] });
+        setRowErrors(error.problems.map((problem) => describeProblem(problem)));
+      } else {
+        setErrors({ fields: { file: [error instanceof ApiError ? error.description : String(error)] }, form: [] });
+      }
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function apply() {
+    if (!preview) return;
+    setBusy(true);
+    try {
+      const report = await send(false, preview.file, preview.contentType, preview.mode);
+      setPreview(null);
+      setFile(null);
+      setFileKey(fileKey + 1);
+      announce(`Imported ${report.received} banks: ${report.added.length} added, ${report.changed.length} changed, ${report.removed.length} removed.`);
+      await onImported();
+    } catch (error) {
+      setErrors(errorsFrom(error, []));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section aria-labelledby="import-title">
+      <h2 id="import-title">Import a file</h2>
+      <p>
+        JSON (<code>{'{"banks": [{"bic", "name"}]}'}</code> or a bare array), CSV with a <code>bic,name</code> header, or the Bank of Russia's ED807
+        directory (XML). You see what would change, and every bad row, before anything is applied.
+      </p>
+      <FormAlert errors={errors.form} title="The import failed" />
+      <form onSubmit={previewFile} noValidate class="form">
+        <Field key={fileKey} id="import-file" label="File" errors={errors.fields.file}>
+          {(control) => (
+            <input
+              {...control}
+              type="file"
+              accept=".json,.csv,.xml,application/json,text/csv,application/xml,text/xml"
+              onChange={(event) => {
+                setFile(event.currentTarget.files?.[0] ?? null);
+                setPreview(null);
+                setRowErrors([]);
+                setErrors(noErrors);
+              }}
+            />
+          )}
+        </Field>
+        <fieldset>
+          <legend>Mode</legend>
+          <label class="choice">
+            <input type="radio" name="import-mode" value="replace" checked={mode === 'replace'} onChange={() => (setMode('replace'), setPreview(null))} /> Replace: the
+            list becomes exactly the file, in its order
+          </label>
+          <label class="choice">
+            <input type="radio" name="import-mode" value="merge" checked={mode === 'merge'} onChange={() => (setMode('merge'), setPreview(null))} /> Merge: add new
+            banks at the end and update known ones; remove nothing
+          </label>
+        </fieldset>
+        <div class="actions">
+          <button type="submit" disabled={busy}>
+            {busy && !preview ? 'Checking…' : 'Preview import'}
+          </button>
+        </div>
+      </form>
+      {rowErrors.length > 0 && (
+        <div class="alert" role="alert" aria-labelledby="row-errors-title">
+          <p class="alert-title" id="row-errors-title">
+            Every problem in the file ({rowErrors.length})
+          </p>
+          <ul class="row-errors">
+            {rowErrors.map((message) => (
+              <li>{message}</li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {preview && (
+        <div class="preview" role="region" aria-labelledby="preview-title">
+          <h3 id="preview-title">
+            Preview of {preview.file.name} ({preview.mode})
+          </h3>
+          <p data-testid="import-summary">
+            {preview.report.received} banks in the file: {preview.report.added.length} to add, {preview.report.changed.length} to change,{' '}
+            {preview.report.removed.length} to remove.
+          </p>
+          <ChangeList title="To add" bics={preview.report.added} names={names} />
+          <ChangeList title="To change" bics={preview.report.changed} names={names} />
+          <ChangeList title="To remove" bics={preview.report.removed} names={names} />
+          <div class="actions">
+            <button type="button" class="primary" disabled={busy} onClick={() => void apply()}>
+              {busy ? 'Importing…' : 'Apply import'}
+            </button>
+            <button type="button" disabled={busy} onClick={() => setPreview(null)}>
+              Cancel
+            </button>
+          </div>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function ChangeList({ title, bics, names }: { title: string; bics: string[]; names: Map<string, string> }) {
+  if (bics.length === 0) return null;
+  return (
+    <details open={bics.length <= 10}>
+      <summary>
+        {title} ({bics.length})
+      </summary>
+      <ul class="bic-list">
+        {bics.map((bic) => (
+          <li key={bic}>
+            <code>{bic}</code> {names.get(bic) ?? ''}
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}

@@ -1,0 +1,38 @@
+import { Type, type Static } from 'typebox';
+
+/** The admin API's audit trail shapes. */
+
+/** GET /admin/v1/audit query: filters, and a page newest first (`cursor`) or following oldest first (`after`). */
+export const AuditQuery = Type.Object(
+  {
+    partner: Type.Optional(Type.String({ maxLength: 256 })),
+    outcome: Type.Optional(Type.Union([Type.Literal('success'), Type.Literal('failure')])),
+    reason: Type.Optional(Type.String({ maxLength: 64 })),
+    action: Type.Optional(Type.String({ maxLength: 64 })),
+    from: Type.Optional(Type.String({ format: 'date-time', description: 'Inclusive lower bound of the time' })),
+    to: Type.Optional(Type.String({ format: 'date-time', description: 'Exclusive upper bound of the time' })),
+    cursor: Type.Optional(Type.String({ pattern: '^[0-9]{1,19}$', description: 'nextCursor of the previous page (older entries)' })),
+    after: Type.Optional(Type.String({ pattern: '^[0-9]{1,19}$', description: 'Entries newer than this id, oldest first (for following)' })),
+    limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,4}$', description: '1 to 1000, default 100' })),
+  },
+  { additionalProperties: false },
+);
+export type AuditQuery = Static<typeof AuditQuery>;
+
+/** One line of the audit trail. Never carries a password, a JWE, a token or a hash. */
+export const AuditEntryView = Type.Object({
+  id: Type.String(),
+  at: Type.String({ format: 'date-time' }),
+  action: Type.String({ description: 'A partner call (login, refresh, logout, banks) or an admin change (partner.update, ...)' }),
+  outcome: Type.Union([Type.Literal('success'), Type.Literal('failure')]),
+  status: Type.Union([Type.Integer(), Type.Null()]),
+  partner: Type.Union([Type.String(), Type.Null()]),
+  clientAddress: Type.Union([Type.String(), Type.Null()]),
+  reason: Type.Union([Type.String(), Type.Null()]),
+  requestId: Type.Union([Type.String(), Type.Null()]),
+  details: Type.Union([Type.Unsafe<Record<string, unknown>>(Type.Object({}, { additionalProperties: true })), Type.Null()]),
+});
+export type AuditEntryView = Static<typeof AuditEntryView>;
+
+export const AuditPage = Type.Object({ entries: Type.Array(AuditEntryView), nextCursor: Type.Union([Type.String(), Type.Null()]) });
+export type AuditPage = Static<typeof AuditPage>;

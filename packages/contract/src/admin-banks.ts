@@ -1,0 +1,55 @@
+import { Type, type Static } from 'typebox';
+
+/** The admin API's bank registry shapes. */
+
+/** A bank as the admin API shows it, in the order partners receive the list. */
+export const AdminBank = Type.Object({
+  bic: Type.String(),
+  name: Type.String(),
+  nameEn: Type.Union([Type.String(), Type.Null()]),
+  sbpMemberId: Type.Union([Type.String(), Type.Null()]),
+  position: Type.Integer(),
+  updatedAt: Type.String({ format: 'date-time' }),
+});
+export type AdminBank = Static<typeof AdminBank>;
+
+export const AdminBankList = Type.Object({ banks: Type.Array(AdminBank) });
+export type AdminBankList = Static<typeof AdminBankList>;
+
+/**
+ * A bank to add or to put in a list. Checked by the domain, not the schema, so that every bad entry of a
+ * list is reported with a readable reason in one 422.
+ */
+export const BankInput = Type.Unsafe<{ bic: string; name: string; nameEn?: string | null; sbpMemberId?: string | null }>(
+  Type.Any({ description: '{ bic: 9-digit string starting with 04, name, nameEn?, sbpMemberId? }' }),
+);
+export type BankInput = Static<typeof BankInput>;
+
+/** PUT /admin/v1/banks body: the whole list, in order. */
+export const ReplaceBanksBody = Type.Object({ banks: Type.Array(BankInput, { maxItems: 100_000 }) });
+export type ReplaceBanksBody = Static<typeof ReplaceBanksBody>;
+
+/** What a change of the list did (or, previewed, would do): BICs added, changed and removed. */
+export const BankChanges = Type.Object({
+  added: Type.Array(Type.String()),
+  changed: Type.Array(Type.String()),
+  removed: Type.Array(Type.String()),
+});
+export type BankChanges = Static<typeof BankChanges>;
+
+export const ImportMode = Type.Union([Type.Literal('replace'), Type.Literal('merge')]);
+export type ImportMode = Static<typeof ImportMode>;
+
+/** POST /admin/v1/banks/import query; the body is the file, its format named by Content-Type. */
+export const ImportQuery = Type.Object({
+  mode: Type.Optional(ImportMode),
+  dryRun: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')], { description: 'true: report what the import would do, change nothing' })),
+});
+export type ImportQuery = Static<typeof ImportQuery>;
+
+/** What an import did or would do, and how many banks the file held. */
+export const ImportReport = Type.Object({ received: Type.Integer(), ...BankChanges.properties });
+export type ImportReport = Static<typeof ImportReport>;
+
+export const BicParams = Type.Object({ bic: Type.String() });
+export type BicParams = Static<typeof BicParams>;

@@ -1,0 +1,27 @@
+import { Type, type Static } from 'typebox';
+
+/** The admin API's key shapes: keys in service, never a private half. */
+
+export const KeyUse = Type.Union([Type.Literal('sig'), Type.Literal('enc')]);
+export type KeyUse = Static<typeof KeyUse>;
+
+export const KeyView = Type.Object({
+  kid: Type.String(),
+  use: KeyUse,
+  alg: Type.String(),
+  active: Type.Boolean(),
+  createdAt: Type.String({ format: 'date-time' }),
+  retiredAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  usableUntil: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+});
+export type KeyView = Static<typeof KeyView>;
+
+export const KeyList = Type.Object({ keys: Type.Array(KeyView) });
+export type KeyList = Static<typeof KeyList>;
+
+/** POST /admin/v1/keys/rotate body. */
+export const RotateKeyBody = Type.Object({ use: KeyUse }, { additionalProperties: false });
+export type RotateKeyBody = Static<typeof RotateKeyBody>;
+
+// Key revocation (issue 11) adds its shapes here: `KidParams` for POST /admin/v1/keys/{kid}/revoke and the
+// revoked key's view (KeyView, perhaps with a `revokedAt`).

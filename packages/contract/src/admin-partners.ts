@@ -1,0 +1,93 @@
+import { Type, type Static } from 'typebox';
+import { CIDR_MAX_LENGTH, LOGIN_PATTERN, REWARD_TYPE_PATTERN } from './patterns.js';
+
+/** The admin API's partner registry shapes. */
+
+export const PartnerStatus = Type.Union([Type.Literal('active'), Type.Literal('blocked')]);
+export type PartnerStatus = Static<typeof PartnerStatus>;
+
+const Password = Type.String({ minLength: 1, maxLength: 256, description: 'API password, at least 12 characters; stored only as an argon2id hash' });
+const IpAllowlist = Type.Array(Type.String({ maxLength: CIDR_MAX_LENGTH }), {
+  maxItems: 1000,
+  description: 'IPv4/IPv6 addresses or CIDRs; an empty list allows no address',
+});
+const RewardTypes = Type.Array(Type.String({ pattern: REWARD_TYPE_PATTERN }), {
+  maxItems: 50,
+  description: 'Reward types the partner may use; the banks operation needs sbp',
+});
+
+/**
+ * POST /admin/v1/partners body.
+ *
+ * @example
+ * ```json
+ * { "login": "acme", "password": "a-long-api-password", "ipAllowlist": ["203.0.113.0/24"], "rewardTypes": ["sbp"] }
+ * ```
+ */
+export const CreatePartnerBody = Type.Object(
+  {
+    login: Type.String({ pattern: LOGIN_PATTERN, description: 'Unique partner name, 3 to 64 characters' }),
+    password: Password,
+    ipAllowlist: IpAllowlist,
+    rewardTypes: RewardTypes,
+    status: Type.Optional(PartnerStatus),
+  },
+  { additionalProperties: false },
+);
+export type CreatePartnerBody = Static<typeof CreatePartnerBody>;
+
+/** PATCH /admin/v1/partners/{login} body: the settings to change, at least one. */
+export const UpdatePartnerBody = Type.Object(
+  {
+    status: Type.Optional(PartnerStatus),
+    password: Type.Optional(Password),
+    ipAllowlist: Type.Optional(IpAllowlist),
+    rewardTypes: Type.Optional(RewardTypes),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type UpdatePartnerBody = Static<typeof UpdatePartnerBody>;
+
+/** A partner as the admin API shows it: never a password or its hash. */
+export const PartnerView = Type.Object({
+  id: Type.String(),
+  login: Type.String(),
+  status: PartnerStatus,
+  ipAllowlist: Type.Array(Type.String()),
+  rewardTypes: Type.Array(Type.String()),
+  createdAt: Type.String({ format: 'date-time' }),
+  updatedAt: Type.String({ format: 'date-time' }),
+});
+export type PartnerView = Static<typeof PartnerView>;
+
+export const PartnerList = Type.Object({ partners: Type.Array(PartnerView) });
+export type PartnerList = Static<typeof PartnerList>;
+
+export const LoginParams = Type.Object({ login: Type.String() });
+export type LoginParams = Static<typeof LoginParams>;
+
+/** At most this many logins in one partner-activity request. */
+export const MAX_ACTIVITY_LOGINS = 100;
+
+/** GET /admin/v1/partner-activity query. */
+export const ActivityQuery = Type.Object(
+  {
+    logins: Type.String({
+      pattern: '^[A-Za-z0-9._@-]+(,[A-Za-z0-9._@-]+)*$',
+      maxLength: MAX_ACTIVITY_LOGINS * 65,
+      description: `Comma-separated partner logins, at most ${MAX_ACTIVITY_LOGINS}`,
+    }),
+  },
+  { additionalProperties: false },
+);
+export type ActivityQuery = Static<typeof ActivityQuery>;
+
+export const LastCall = Type.Object({ id: Type.String(), at: Type.String({ format: 'date-time' }), action: Type.String() });
+export type LastCall = Static<typeof LastCall>;
+
+export const PartnerActivity = Type.Object({ login: Type.String(), lastSuccessfulCall: Type.Union([LastCall, Type.Null()]) });
+export type PartnerActivity = Static<typeof PartnerActivity>;
+
+/** The last successful partner API call of each partner asked about. */
+export const ActivityResponse = Type.Object({ partners: Type.Array(PartnerActivity) });
+export type ActivityResponse = Static<typeof ActivityResponse>;

@@ -1,0 +1,66 @@
+/**
+ * The names the audit trail records, written once: the server records them, the admin API documents them
+ * and the console offers them as filters.
+ */
+
+/** The partner API's own calls (admin changes are not a partner's calls). */
+export const PARTNER_CALL_ACTIONS = ['login', 'refresh', 'logout', 'banks'] as const;
+
+/** What the admin API changes. */
+export const ADMIN_ACTIONS = [
+  'partner.create',
+  'partner.update',
+  'partner.delete',
+  'bank.add',
+  'bank.remove',
+  'banks.replace',
+  'banks.import',
+  'key.rotate',
+] as const;
+
+/** Every action an audit entry can carry. */
+export const AUDIT_ACTIONS = [...PARTNER_CALL_ACTIONS, ...ADMIN_ACTIONS] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** Why an authentication failed. Never shown to the client (they all answer the same 401); kept for logs and audit. */
+export const AUTH_FAILURE_REASONS = [
+  'unknown_partner',
+  'wrong_password',
+  'undecryptable',
+  'unsupported_jwe_header',
+  'unknown_kid',
+  'iat_out_of_window',
+  'replayed_jti',
+  'invalid_token',
+  'malformed_authorization',
+  'partner_mismatch',
+  'token_revoked',
+  'invalid_refresh_token',
+  'refresh_token_reused',
+  'throttled',
+  'bad_admin_token',
+] as const;
+export type AuthFailureReason = (typeof AUTH_FAILURE_REASONS)[number];
+
+/**
+ * The reasons an operator filters the audit trail by most: the authentication failures partners cause and
+ * the refusals that follow a proven password (an entry's reason is otherwise the error's code).
+ */
+export const COMMON_AUDIT_REASONS = [
+  'unknown_partner',
+  'wrong_password',
+  'blocked',
+  'ip_not_allowed',
+  'reward_type_unavailable',
+  'throttled',
+  'undecryptable',
+  'unknown_kid',
+  'iat_out_of_window',
+  'replayed_jti',
+  'invalid_token',
+  'token_revoked',
+  'invalid_refresh_token',
+  'refresh_token_reused',
+  'partner_mismatch',
+  'validation_failed',
+] as const;

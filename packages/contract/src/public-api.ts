@@ -1,0 +1,93 @@
+import { Type, type Static } from 'typebox';
+import { BIC_PATTERN } from './patterns.js';
+
+/**
+ * The partner API's wire shapes (login, refresh, logout, banks, JWKS, probes): the server validates and
+ * serializes with them, the OpenAPI document is generated from them and the SDK is typed by them.
+ */
+
+/**
+ * POST /api/v1/login/ body.
+ *
+ * @example
+ * ```json
+ * { "login": "acme", "password": "s3cret-api-password" }
+ * ```
+ */
+export const LoginRequest = Type.Object(
+  {
+    login: Type.String({ minLength: 1, maxLength: 256, description: 'Unique partner name' }),
+    password: Type.String({ minLength: 1, maxLength: 1024, description: 'Partner API password' }),
+  },
+  { additionalProperties: false },
+);
+export type LoginRequest = Static<typeof LoginRequest>;
+
+/**
+ * What login and refresh answer.
+ *
+ * @example
+ * ```json
+ * { "access_token": "eyJ...", "token_type": "bearer", "expires_in": 900, "refresh_token": "Qm9v...", "refresh_expires_in": 604800 }
+ * ```
+ */
+export const TokenResponse = Type.Object({
+  access_token: Type.String({ description: 'JWT (RFC 9068, ES256) to send as Authorization: Bearer' }),
+  token_type: Type.Literal('bearer'),
+  expires_in: Type.Integer({ description: 'Token lifetime in seconds' }),
+  refresh_token: Type.String({ description: 'Opaque, single-use: POST it to /api/v1/token/refresh/ for a new access token and a new refresh token' }),
+  refresh_expires_in: Type.Integer({ description: 'Refresh token lifetime in seconds' }),
+});
+export type TokenResponse = Static<typeof TokenResponse>;
+
+/** POST /api/v1/token/refresh/ body. */
+export const RefreshRequest = Type.Object(
+  {
+    refresh_token: Type.String({ minLength: 1, maxLength: 256, description: 'The refresh token from the last login or refresh' }),
+  },
+  { additionalProperties: false },
+);
+export type RefreshRequest = Static<typeof RefreshRequest>;
+
+/** The banks operation's query string. */
+export const BanksQuery = Type.Object({
+  partnerName: Type.Optional(Type.String({ description: 'Unique partner name (optional with a bearer token; must then name its partner)' })),
+  partnerPassword: Type.Optional(Type.String({ description: 'The API password as a compact JWE (RSA-OAEP-256, A256GCM, iat and jti in the header)' })),
+  useAuthByCert: Type.Optional(Type.Enum(['Y', 'N'], { description: 'Must be Y: the password is encrypted (N is refused with 422)' })),
+});
+export type BanksQuery = Static<typeof BanksQuery>;
+
+/** A bank that can receive SBP business-to-consumer transfers. */
+export const Bank = Type.Object({ name: Type.String(), bic: Type.String({ pattern: BIC_PATTERN }) });
+export type Bank = Static<typeof Bank>;
+
+/**
+ * The banks operation's answer.
+ *
+ * @example
+ * ```json
+ * { "banks": [{ "name": "Сбербанк", "bic": "044525225" }] }
+ * ```
+ */
+export const BanksResponse = Type.Object({ banks: Type.Array(Bank) });
+export type BanksResponse = Static<typeof BanksResponse>;
+
+/** GET /.well-known/jwks.json: sig keys verify access tokens, enc keys encrypt partnerPassword. */
+export const JwksResponse = Type.Object({
+  keys: Type.Array(
+    Type.Object(
+      {
+        kid: Type.String(),
+        use: Type.Union([Type.Literal('sig'), Type.Literal('enc')]),
+        alg: Type.String({ description: 'ES256 (sig) or RSA-OAEP-256 (enc)' }),
+        kty: Type.String(),
+      },
+      { additionalProperties: true },
+    ),
+  ),
+});
+export type JwksResponse = Static<typeof JwksResponse>;
+
+/** The liveness and readiness probes' answer. */
+export const ProbeStatus = Type.Object({ status: Type.String() });
+export type ProbeStatus = Static<typeof ProbeStatus>;

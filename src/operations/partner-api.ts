@@ -1,0 +1,43 @@
+import type { BanksQuery, JwksResponse, LoginRequest, RefreshRequest } from '@partner-gateway/contract/public-api';
+import type { AuthenticationDependencies } from '../auth/steps/authenticate-partner.js';
+import { readBanksCredentials } from '../auth/steps/read-banks-credentials.js';
+import type { BankCatalog } from '../banks/cached-bank-repository.js';
+import type { KeyStore } from '../keys/key-store.js';
+import { listBanksForPartner } from './list-banks-for-partner.js';
+import { loginPartner, type LoginDependencies, type Session } from './login-partner.js';
+import { logoutSession } from './logout-session.js';
+import { refreshSession } from './refresh-session.js';
+
+/**
+ * The partner API's operations, as the HTTP routes call them: each takes the request's validated parts and
+ * the client's address, and returns what the route sends (or throws an AppError from the catalogue).
+ */
+export interface PartnerApi {
+  /** Login and API password for an access token and the first refresh token of a new family. */
+  login(body: LoginRequest, clientAddress: string): Promise<Session>;
+  /** A refresh token spent for a new access token and refresh token. */
+  refresh(body: RefreshRequest, clientAddress: string): Promise<Session>;
+  /** Revokes the bearer token's family; returns the partner's login. */
+  logout(authorization: string | undefined): Promise<string>;
+  /**
+   * The serialized `{"banks": [...]}` body for a partner authenticated by the query's encrypted password or a
+   * bearer token; `onAuthenticated` learns who proved their identity, even if a later check refuses them.
+   */
+  listBanks(query: BanksQuery, authorization: string | undefined, clientAddress: string, onAuthenticated: (login: string) => void): Promise<string>;
+  /** The public keys: sig keys verify access tokens, enc keys encrypt partnerPassword. */
+  jwks(): JwksResponse;
+}
+
+export type PartnerApiDependencies = LoginDependencies &
+  AuthenticationDependencies & { banks: Pick<BankCatalog, 'publicJson'>; keys: Pick<KeyStore, 'jwks'> };
+
+export function createPartnerApi(deps: PartnerApiDependencies): PartnerApi {
+  return {
+    login: (body, clientAddress) => loginPartner(body ?? {}, clientAddress, deps),
+    refresh: (body, clientAddress) => refreshSession(body ?? {}, clientAddress, deps),
+    logout: (authorization) => logoutSession(authorization, deps),
+    listBanks: (query, authorization, clientAddress, onAuthenticated) =>
+      listBanksForPartner(readBanksCredentials(query, authorization), clientAddress, deps, onAuthenticated),
+    jwks: () => deps.keys.jwks() as JwksResponse,
+  };
+}
