@@ -14,6 +14,7 @@ export type AuthFailureReason =
   | 'unknown_kid'
   | 'iat_out_of_window'
   | 'replayed_jti'
+  | 'invalid_jti'
   | 'invalid_token'
   | 'malformed_authorization'
   | 'partner_mismatch'
@@ -21,7 +22,8 @@ export type AuthFailureReason =
   | 'invalid_refresh_token'
   | 'refresh_token_reused'
   | 'throttled'
-  | 'bad_admin_token';
+  | 'bad_admin_token'
+  | 'unreadable_client_address';
 
 /** One offending field or row, for errors that list several. */
 export interface ErrorDetail {

@@ -66,6 +66,8 @@ export interface GatewayOptions {
   onFeedError?: (error: unknown) => void;
   /** Told of JWEs found accepted twice across a Redis failover (see createJournaledReplayStore). */
   onReplayConflict?: (jtis: string[]) => void;
+  /** Told of replay journal entries dropped because the database could not hold them (how many). */
+  onReplayJournalDrop?: (count: number) => void;
   /** Told when shutting down loses something: replay journal entries not written down in time. */
   onCloseError?: (error: unknown) => void;
 }
@@ -109,6 +111,7 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
     now,
     ...(options.onRedisError ? { onRedisError: options.onRedisError } : {}),
     ...(options.onReplayConflict ? { onReplayConflict: options.onReplayConflict } : {}),
+    ...(options.onReplayJournalDrop ? { onReplayJournalDrop: options.onReplayJournalDrop } : {}),
   });
   const passwords = createPasswordVerifier({
     concurrency: config.ARGON2_CONCURRENCY ?? availableParallelism(),
@@ -127,6 +130,7 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
     auditPending: () => audit.pending(),
     auditDropped: () => audit.dropped(),
     replayConflicts: () => shared.replayConflicts(),
+    replayJournalDropped: () => shared.replayJournalDropped(),
     argon2: () => ({ ...passwords.stats(), verifications: argon2Verifications() }),
   });
   return {

@@ -1,3 +1,4 @@
+import { clientAddress } from './plugins/client-address.js';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { trustedProxies } from '../config.js';
@@ -87,6 +88,7 @@ export async function buildApp({ gateway, logger, timeouts }: AppDependencies): 
   await app.register(errorHandler, { validation: 'parameter' });
   await app.register(drain);
   await app.register(requestLog);
+  await app.register(clientAddress);
   await app.register(httpMetrics, { metrics: gateway.metrics, listener: 'public' });
   await app.register(securityHeaders);
   await app.register(auditTrail, { writer: gateway.audit });
