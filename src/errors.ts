@@ -22,8 +22,7 @@ export type AuthFailureReason =
   | 'invalid_refresh_token'
   | 'refresh_token_reused'
   | 'throttled'
-  | 'bad_admin_token'
-  | 'unreadable_client_address';
+  | 'bad_admin_token';
 
 /** One offending field or row, for errors that list several. */
 export interface ErrorDetail {

@@ -104,6 +104,13 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
     feed.publish({ kind: 'keys' });
     return key;
   };
+  // A revocation reaches the other instances through the change feed: they reload their keys at once.
+  const revoke = keys.revoke.bind(keys);
+  keys.revoke = async (kid) => {
+    const key = await revoke(kid);
+    if (key) feed.publish({ kind: 'keys' });
+    return key;
+  };
   const throttlePolicy = throttlePolicyOf(config);
   const auditLog = createAuditRepository(handle.db);
   const audit = createAuditWriter(auditLog, { maxPending: config.AUDIT_QUEUE_MAX, ...(options.onAuditError ? { onError: options.onAuditError } : {}) });

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
 import type { Gateway } from '../../../gateway.js';
+import { errors } from '../../../errors.js';
 import { ErrorBody } from '../error-body.js';
 
 export const KeyView = Type.Object({
@@ -15,6 +16,7 @@ export const KeyView = Type.Object({
 
 const RotateBody = Type.Object({ use: Type.Union([Type.Literal('sig'), Type.Literal('enc')]) }, { additionalProperties: false });
 const errorResponses = { '4xx': ErrorBody, '5xx': ErrorBody };
+const KidParams = Type.Object({ kid: Type.String({ minLength: 1, maxLength: 200 }) });
 
 /** The signing and encryption keys in service (never a private half), and their rotation. */
 export async function adminKeyRoutes(app: FastifyInstance, { gateway }: { gateway: Gateway }): Promise<void> {
@@ -27,6 +29,14 @@ export async function adminKeyRoutes(app: FastifyInstance, { gateway }: { gatewa
     const key = await gateway.keys.rotate(use);
     request.auditDetails = { use, kid: key.kid };
     reply.code(201);
+    return key;
+  });
+  /** Revocation: the key is dropped at once everywhere (see KeyStore.revoke); 404 for an unknown kid. */
+  app.post('/admin/v1/keys/:kid/revoke', { config: { audit: 'key.revoke' }, schema: { params: KidParams, response: { 200: KeyView, ...errorResponses } } }, async (request) => {
+    const { kid } = request.params as Static<typeof KidParams>;
+    const key = await gateway.keys.revoke(kid);
+    if (!key) throw errors.notFound();
+    request.auditDetails = { use: key.use, kid: key.kid };
     return key;
   });
 }
