@@ -131,6 +131,15 @@ for (const variant of variants) {
       assert.equal(jwe.statusCode, 429, 'the encrypted right password too');
     });
 
+    it("a partner's own burst of right passwords is not refused: checks beyond the allowance wait for a place", async () => {
+      const home = `${nextSubnet()}.50`;
+      const partner = await t.addPartner({ ipAllowlist: [home] });
+      const logins = await Promise.all(Array.from({ length: 2 * MAX_FAILURES }, () => login(partner, home)));
+      assert.deepEqual([...new Set(logins.map((response) => response.statusCode))], [200]);
+      const calls = await Promise.all(Array.from({ length: 3 * MAX_FAILURES }, () => banksWithPassword(partner, home)));
+      assert.deepEqual([...new Set(calls.map((response) => response.statusCode))], [200]);
+    });
+
     it('finding 5: a jti that is not 1-128 printable ASCII is refused with 401, the reason logged', async () => {
       const partner = await t.addPartner();
       for (const jti of ['a\0b', '', 'x'.repeat(129), 'tab\there', 'é']) {

@@ -28,7 +28,8 @@ export async function authenticateWithPassword(
     await deps.guard.check(clientAddress, throttledLogin, partner);
     if (deps.passwords.recall(partner, password)) return partner;
   }
-  const valid = await deps.guard.attempt(clientAddress, throttledLogin, partner, () => deps.passwords.verify(partner, password, options));
+  const remembered = options.remember && partner ? () => deps.passwords.recall(partner, password) : undefined;
+  const valid = await deps.guard.attempt(clientAddress, throttledLogin, partner, () => deps.passwords.verify(partner, password, options), remembered ? { remembered } : {});
   if (!partner) throw errors.unauthorized('unknown_partner');
   if (!valid) throw errors.unauthorized('wrong_password');
   return partner;

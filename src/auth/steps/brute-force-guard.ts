@@ -23,10 +23,18 @@ export interface BruteForceGuard {
   check(clientAddress: string, login?: string, partner?: Partner): Promise<void>;
   /**
    * Runs one password evaluation (`verify`, which says whether the password is right) holding a place in the
-   * count: throws the 429 without running it when locked or when every place is taken; a false answer is
-   * counted as a failure, a true one gives the place back.
+   * count: throws the 429 without running it when locked or when failures and checks in flight fill the
+   * allowance; a false answer is counted as a failure, a true one gives the place back. When checks in flight
+   * alone fill it (nobody failed: a partner's own burst of right passwords), it waits for a place for up to
+   * BUSY_WAIT_MS, asking `remembered` each time whether another check has meanwhile proven this password.
    */
-  attempt(clientAddress: string, login: string | undefined, partner: Partner | undefined, verify: () => Promise<boolean>): Promise<boolean>;
+  attempt(
+    clientAddress: string,
+    login: string | undefined,
+    partner: Partner | undefined,
+    verify: () => Promise<boolean>,
+    options?: { remembered?: () => boolean },
+  ): Promise<boolean>;
   /** Counts a failure that cost no password check (a garbage token or JWE, a replay); 429 instead of `failure` when locked. */
   failCheap(failure: AppError, clientAddress: string): Promise<never>;
   /** After a fully successful call (password right, partner active, address allowed): forgets L's failures at this address. */
@@ -46,6 +54,9 @@ export function passwordKeys(clientAddress: string, login?: string, partner?: Pa
 }
 
 const throttled = (ms: number) => errors.throttled(Math.max(1, Math.ceil(ms / 1000)));
+/** How long a check waits for a place taken by checks in flight that have not failed. */
+const BUSY_WAIT_MS = 10_000;
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * `cleanForMs`: how long a key just reset after a success is trusted to stay clean, sparing the store a write
@@ -59,9 +70,21 @@ export function createBruteForceGuard(store: ThrottleStore, now: () => number, c
       const locked = await store.lockedFor(passwordKeys(clientAddress, login, partner), now());
       if (locked > 0) throw throttled(locked);
     },
-    async attempt(clientAddress, login, partner, verify) {
+    async attempt(clientAddress, login, partner, verify, { remembered } = {}) {
       const keys = passwordKeys(clientAddress, login, partner);
-      const reservation = await store.reserve(keys, now());
+      const started = Date.now();
+      let reservation = await store.reserve(keys, now());
+      while (!reservation.granted && reservation.reason === 'busy' && Date.now() - started < BUSY_WAIT_MS) {
+        // Jittered, so that a burst of waiters does not ask the store in step.
+        await pause(20 + Math.random() * 40);
+        if (remembered?.()) {
+          // Proven right meanwhile by another check; still refused should a lock have come in between.
+          const locked = await store.lockedFor(keys, now());
+          if (locked > 0) throw throttled(locked);
+          return true;
+        }
+        reservation = await store.reserve(keys, now());
+      }
       if (!reservation.granted) throw throttled(reservation.retryAfterMs);
       for (const key of keys) clean.delete(key);
       let valid: boolean;

@@ -20,11 +20,12 @@ return 0`;
  * Takes a place for a password check on every key, or none. KEYS: state, in-flight set, state, in-flight set...
  * ARGV: now, windowMs, memoryMs, maxFailures, holdMs, id. A state is read as `liveFailures` and
  * `remainingLock` read it; places in flight are members of a sorted set scored by when they lapse. Returns
- * {1, 0} for a place, {0, ms} while locked, {0, 0} while every place is taken.
+ * {1, 0, 0} for a place, {0, ms, 0} while locked, {0, 0, busy} while every place is taken (busy = 1 when
+ * checks in flight alone take them, nobody having failed).
  */
 const RESERVE = `
 local now, window, memory, max, hold = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
-local locked, full = 0, false
+local locked, full, busy = 0, false, 1
 for i = 1, #KEYS, 2 do
   local raw = redis.call('GET', KEYS[i])
   local failures = 0
@@ -34,15 +35,18 @@ for i = 1, #KEYS, 2 do
     if now - state.lastFailureAt <= memory and now - state.windowStartedAt <= window then failures = state.failures end
   end
   redis.call('ZREMRANGEBYSCORE', KEYS[i + 1], '-inf', now)
-  if failures + redis.call('ZCARD', KEYS[i + 1]) >= max then full = true end
+  if failures + redis.call('ZCARD', KEYS[i + 1]) >= max then
+    full = true
+    if failures > 0 then busy = 0 end
+  end
 end
-if locked > 0 then return {0, math.ceil(locked)} end
-if full then return {0, 0} end
+if locked > 0 then return {0, math.ceil(locked), 0} end
+if full then return {0, 0, busy} end
 for i = 1, #KEYS, 2 do
   redis.call('ZADD', KEYS[i + 1], now + hold, ARGV[6])
   redis.call('PEXPIRE', KEYS[i + 1], hold)
 end
-return {1, 0}`;
+return {1, 0, 0}`;
 
 /** Compare-and-set retries per key: a key has at most `maxFailures` checks in flight, so few contend. */
 const MAX_ATTEMPTS = 64;
@@ -80,7 +84,7 @@ export function createRedisThrottleStore(redis: Redis, policy: ThrottlePolicy, p
     async reserve(keys, now): Promise<Reservation> {
       const id = randomUUID();
       const redisKeys = [...new Set(keys)].flatMap((key) => [prefix + key, inFlightKey(key)]);
-      const [granted, lockedMs] = (await redis.eval(
+      const [granted, lockedMs, busy] = (await redis.eval(
         RESERVE,
         redisKeys.length,
         ...redisKeys,
@@ -90,9 +94,10 @@ export function createRedisThrottleStore(redis: Redis, policy: ThrottlePolicy, p
         policy.maxFailures,
         RESERVATION_HOLD_MS,
         id,
-      )) as [number, number];
+      )) as [number, number, number];
       if (granted === 1) return { granted: true, id };
-      return { granted: false, retryAfterMs: lockedMs > 0 ? lockedMs : 1_000 };
+      if (lockedMs > 0) return { granted: false, reason: 'locked', retryAfterMs: lockedMs };
+      return { granted: false, reason: busy === 1 ? 'busy' : 'full', retryAfterMs: 1_000 };
     },
     async release(keys, id, now, failed) {
       // The failure is counted before the place is given back, so that the count never dips in between.

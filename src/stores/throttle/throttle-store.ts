@@ -2,8 +2,12 @@ import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { AuthThrottleTable, Database } from '../../db/schema.js';
 import { liveFailures, nextThrottleState, remainingLock, type ThrottlePolicy, type ThrottleState } from './throttle-policy.js';
 
-/** What a request for a place in the count got: a place (`id` names it), or a refusal and how long to wait. */
-export type Reservation = { granted: true; id: string } | { granted: false; retryAfterMs: number };
+/**
+ * What a request for a place in the count got: a place (`id` names it), or a refusal and how long to wait:
+ * `locked`, a lock is in force; `full`, failures and checks in flight fill the allowance; `busy`, checks in
+ * flight alone fill it, nobody having failed (a partner's own burst of right passwords, which may wait).
+ */
+export type Reservation = { granted: true; id: string } | { granted: false; reason: 'locked' | 'full' | 'busy'; retryAfterMs: number };
 
 /**
  * Failure counters shared by every instance: in the database, or in Redis when REDIS_URL is set.
@@ -101,9 +105,11 @@ export function createDatabaseThrottleStore(db: Kysely<Database>, policy: Thrott
     async reserve(keys, now) {
       return withRows(keys, now, async (trx, rows): Promise<Reservation> => {
         const locked = Math.max(0, ...rows.map((row) => remainingLock(toState(row), now)));
-        if (locked > 0) return { granted: false, retryAfterMs: locked };
-        if (rows.some((row) => liveFailures(toState(row), now, policy) + inFlight(row, now) >= policy.maxFailures)) {
-          return { granted: false, retryAfterMs: FULL_RETRY_MS };
+        if (locked > 0) return { granted: false, reason: 'locked', retryAfterMs: locked };
+        const full = rows.filter((row) => liveFailures(toState(row), now, policy) + inFlight(row, now) >= policy.maxFailures);
+        if (full.length > 0) {
+          const busy = full.every((row) => liveFailures(toState(row), now, policy) === 0);
+          return { granted: false, reason: busy ? 'busy' : 'full', retryAfterMs: FULL_RETRY_MS };
         }
         for (const row of rows) {
           await trx
