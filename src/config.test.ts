@@ -4,6 +4,9 @@ import { describe, it } from 'node:test';
 import { ConfigError, ConfigSchema, loadConfig, trustedProxies } from './config.js';
 import { projectFile } from './project-root.js';
 
+const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+const GOOD_KEY = '3f9a1c7e5b2d4f6a8c0e1b3d5f7a9c2e4b6d8f0a1c3e5b7d9f2a4c6e8b0d1f35';
+
 describe('configuration', () => {
   it('applies the documented defaults', () => {
     const config = loadConfig({});
@@ -34,10 +37,40 @@ describe('configuration', () => {
   });
 
   it('requires ADMIN_TOKEN and MASTER_KEY with DATABASE_URL, and a long token', () => {
-    assert.throws(() => loadConfig({ DATABASE_URL: 'postgres://db/x', MASTER_KEY: 'k'.repeat(64) }), /ADMIN_TOKEN is required/);
+    assert.throws(() => loadConfig({ DATABASE_URL: 'postgres://db/x', MASTER_KEY: GOOD_KEY }), /ADMIN_TOKEN is required/);
     assert.throws(() => loadConfig({ DATABASE_URL: 'postgres://db/x', ADMIN_TOKEN: 'a'.repeat(32) }), /MASTER_KEY is required/);
     assert.throws(() => loadConfig({ ADMIN_TOKEN: 'short' }), /ADMIN_TOKEN/);
-    assert.equal(loadConfig({ DATABASE_URL: 'postgres://db/x', ADMIN_TOKEN: 'a'.repeat(32), MASTER_KEY: 'k'.repeat(64) }).ADMIN_TOKEN, 'a'.repeat(32));
+    assert.equal(loadConfig({ DATABASE_URL: 'postgres://db/x', ADMIN_TOKEN: 'a'.repeat(32), MASTER_KEY: GOOD_KEY }).ADMIN_TOKEN, 'a'.repeat(32));
+  });
+
+  it('refuses an ADMIN_TOKEN or METRICS_TOKEN shorter than 32 characters', () => {
+    assert.throws(() => loadConfig({ ADMIN_TOKEN: 'a'.repeat(31) }), /ADMIN_TOKEN/);
+    assert.throws(() => loadConfig({ METRICS_TOKEN: 'm'.repeat(31) }), /METRICS_TOKEN/);
+    assert.equal(loadConfig({ METRICS_TOKEN: 'm'.repeat(32) }).METRICS_TOKEN, 'm'.repeat(32));
+  });
+
+  it('reads MASTER_KEY strictly: 64 hex characters or canonical base64 of 32 random bytes, saying how to make one', () => {
+    const bytes = Buffer.from(GOOD_KEY, 'hex');
+    for (const good of [GOOD_KEY, GOOD_KEY.toUpperCase(), bytes.toString('base64'), bytes.toString('base64url')]) {
+      assert.equal(loadConfig({ MASTER_KEY: good }).MASTER_KEY, good);
+    }
+    const refused = {
+      'sixty-four zeros': '0'.repeat(64),
+      'one byte repeated (hex)': 'b'.repeat(64),
+      'few distinct bytes': Buffer.from(Array.from({ length: 32 }, (_, i) => i % 15)).toString('hex'),
+      'base64 with a space inside': `${bytes.toString('base64').slice(0, 20)} ${bytes.toString('base64').slice(20)}`,
+      'non-canonical base64 (a padding bit set)': `${bytes.toString('base64').slice(0, 42)}${B64[B64.indexOf(bytes.toString('base64')[42]!) ^ 1]}=`,
+      'base64 of 33 bytes': Buffer.concat([bytes, Buffer.from([1])]).toString('base64'),
+      'hex of 31 bytes': GOOD_KEY.slice(0, 62),
+      'neither': 'k'.repeat(64),
+    };
+    for (const [label, value] of Object.entries(refused)) {
+      assert.throws(
+        () => loadConfig({ MASTER_KEY: value }),
+        (error: Error) => error instanceof ConfigError && error.message.includes('MASTER_KEY') && error.message.includes('openssl rand -hex 32'),
+        label,
+      );
+    }
   });
 
   it('splits TRUST_PROXY into addresses', () => {

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
+import { readMasterKey } from './keys/master-key.js';
 
 /**
  * Every setting the gateway reads, with its default. The schema is the documentation: each key has one
@@ -65,7 +66,7 @@ export const ConfigSchema = Type.Object({
   MASTER_KEY: Type.Optional(
     Type.String({
       minLength: 43,
-      description: 'Key sealing private keys at rest (32 bytes, hex or base64); generated into DATA_DIR/master-key when unset on the embedded database.',
+      description: 'Key sealing private keys at rest: 32 random bytes as 64 hex characters or canonical base64 (`openssl rand -hex 32`); generated into DATA_DIR/master-key when unset on the embedded database.',
     }),
   ),
   ENC_KEY_GRACE: Type.Integer({
@@ -157,6 +158,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   }
   const config = converted as Config;
+  if (config.MASTER_KEY !== undefined) {
+    const read = readMasterKey(config.MASTER_KEY);
+    if ('problem' in read) throw new ConfigError(`Invalid configuration: ${read.problem}`);
+  }
   for (const key of ['ADMIN_TOKEN', 'MASTER_KEY'] as const) {
     if (config.DATABASE_URL !== undefined && config[key] === undefined) {
       throw new ConfigError(`Invalid configuration: ${key} is required when DATABASE_URL is set`);

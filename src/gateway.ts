@@ -49,7 +49,8 @@ export interface AdminOperations {
     list(): Promise<KeyInfo[]>;
     /** A new active key; the old one keeps working for its grace period. Every instance is told. */
     rotate(use: KeyUse): Promise<KeyInfo>;
-    // Key revocation (issue 11) belongs here: revoke(kid: string): Promise<KeyInfo>.
+    /** Drops a key at once (a new active key of its use first, if it was active); 404 for an unknown kid. */
+    revoke(kid: string): Promise<KeyInfo>;
   };
   audit: {
     /** Writes the entries still queued, so that a change is visible as soon as its response is. */
@@ -86,6 +87,8 @@ export interface GatewayOptions {
   onFeedError?: (error: unknown) => void;
   /** Told of JWEs found accepted twice across a Redis failover (see createJournaledReplayStore). */
   onReplayConflict?: (jtis: string[]) => void;
+  /** Told of replay journal entries dropped because the database could not hold them (how many). */
+  onReplayJournalDrop?: (count: number) => void;
   /** Told when shutting down loses something: replay journal entries not written down in time. */
   onCloseError?: (error: unknown) => void;
 }
@@ -110,6 +113,8 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
     encGraceSeconds: config.ENC_KEY_GRACE,
     now,
     onRotate: () => feed.publish({ kind: 'keys' }),
+    // A revocation reaches the other instances through the change feed: they reload their keys at once.
+    onRevoke: () => feed.publish({ kind: 'keys' }),
   });
   feed.subscribe((change) => {
     if (change.kind === 'partner') partners.invalidate(change);
@@ -124,6 +129,7 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
     now,
     ...(options.onRedisError ? { onRedisError: options.onRedisError } : {}),
     ...(options.onReplayConflict ? { onReplayConflict: options.onReplayConflict } : {}),
+    ...(options.onReplayJournalDrop ? { onReplayJournalDrop: options.onReplayJournalDrop } : {}),
   });
   const passwords = createPasswordVerifier({
     concurrency: config.ARGON2_CONCURRENCY ?? availableParallelism(),
@@ -142,6 +148,7 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
     auditPending: () => audit.pending(),
     auditDropped: () => audit.dropped(),
     replayConflicts: () => shared.replayConflicts(),
+    replayJournalDropped: () => shared.replayJournalDropped(),
     argon2: () => ({ ...passwords.stats(), verifications: argon2Verifications() }),
   });
   const partnerApi = createPartnerApi({
@@ -170,6 +177,11 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
           return keys.list();
         },
         rotate: (use) => keys.rotate(use),
+        async revoke(kid) {
+          const key = await keys.revoke(kid);
+          if (!key) throw errors.notFound();
+          return key;
+        },
       },
       audit: { flush: () => audit.flush(), query: (filter) => auditLog.query(filter) },
     },

@@ -1,6 +1,7 @@
 import { pino } from 'pino';
 import { ConfigError, loadConfig } from './config.js';
 import { AUDIT_DRAIN_MS, startServer } from './server.js';
+import { exposedSecrets } from './bootstrap/exposed-secrets.js';
 
 /** Beyond the bounds server.close() keeps by itself: the last resort if closing the pool hangs. */
 const EXIT_MARGIN_MS = 5_000;
@@ -16,6 +17,9 @@ const EXIT_MARGIN_MS = 5_000;
  * ```
  */
 async function main(env: Record<string, string | undefined>): Promise<void> {
+  // Everything the gateway creates (DATA_DIR, the embedded database's files, generated secrets) is for its own
+  // user alone: the PGlite files hold every partner's argon2 hash.
+  process.umask(0o077);
   let config;
   try {
     config = loadConfig(env);
@@ -27,6 +31,9 @@ async function main(env: Record<string, string | undefined>): Promise<void> {
     throw error;
   }
   const logger = pino({ level: config.LOG_LEVEL, base: { service: 'partner-gateway' } });
+  for (const { path, mode } of exposedSecrets(config.DATA_DIR)) {
+    logger.warn({ path, mode }, `${path} is readable by group or others (mode ${mode}); it holds secrets: chmod go-rwx it`);
+  }
   let server;
   try {
     server = await startServer(config, logger);

@@ -158,7 +158,7 @@ describe('server start-up on PostgreSQL', { skip: url ? false : 'TEST_DATABASE_U
     const env = {
       DATABASE_URL: `${url}?options=${encodeURIComponent(`-c search_path=${schema}`)}`,
       ADMIN_TOKEN: 'a'.repeat(40),
-      MASTER_KEY: 'b'.repeat(64),
+      MASTER_KEY: randomBytes(32).toString('hex'),
       HOST: '127.0.0.1',
       PORT: '0',
       ADMIN_PORT: '0',

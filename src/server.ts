@@ -50,6 +50,7 @@ export async function startServer(config: Config, logger: Logger, print: (text: 
       onAuditError: auditErrorLog(logger, () => gateway?.runtime.auditTrail.pending() ?? 0),
       onRedisError: everyTenSeconds((error) => logger.warn({ err: error }, 'Redis unavailable; using the database')),
       onReplayConflict: (jtis) => logger.error({ count: jtis.length }, 'JWEs accepted twice across a Redis failover'),
+      onReplayJournalDrop: (count) => logger.error({ count }, 'replay journal entries the database cannot hold were dropped'),
       onCloseError: (error) => logger.error({ err: error }, 'shutdown: replay journal not fully written'),
     });
     if (await gateway.runtime.seedBanks(loadDefaultBanks())) logger.info('bank registry was empty: filled with the default SBP bank list');

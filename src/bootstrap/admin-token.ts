@@ -18,7 +18,7 @@ export function resolveAdminToken(configured: string | undefined, dataDir: strin
   } catch {
     // No token yet: generate one below.
   }
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const token = randomBytes(32).toString('base64url');
   writeFileSync(file, `${token}\n`, { mode: 0o600 });
   chmodSync(file, 0o600);

@@ -7,17 +7,17 @@ import { resolve } from 'node:path';
  * file left by a crashed process is taken over.
  */
 export function lockDataDir(dataDir: string): () => void {
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const file = resolve(dataDir, 'gateway.pid');
   if (heldHere.has(file)) throw new Error(`DATA_DIR ${dataDir} is in use by this process already`);
   try {
-    writeFileSync(file, String(process.pid), { flag: 'wx' });
+    writeFileSync(file, String(process.pid), { flag: 'wx', mode: 0o600 });
   } catch {
     const owner = Number(readFileSync(file, 'utf8'));
     if (Number.isInteger(owner) && owner !== process.pid && isAlive(owner)) {
       throw new Error(`DATA_DIR ${dataDir} is in use by process ${owner}; stop it first or set another DATA_DIR`);
     }
-    writeFileSync(file, String(process.pid));
+    writeFileSync(file, String(process.pid), { mode: 0o600 });
   }
   heldHere.add(file);
   return () => {

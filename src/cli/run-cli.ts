@@ -1,3 +1,4 @@
+import { terminalSafe } from './terminal-safe.js';
 import { createAdminClient } from './admin-client.js';
 import { CliError, print, type CliIo } from './cli-io.js';
 import { auditCommand } from './commands/audit-command.js';
@@ -65,7 +66,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     }
   } catch (error) {
     if (error instanceof CliError) {
-      io.stderr.write(`${error.message}\n`);
+      // Error messages quote the server's answer (its description, the entries it refused): escaped like stdout.
+      io.stderr.write(`${terminalSafe(error.message, { keepNewlines: true })}\n`);
       return error.exitCode;
     }
     throw error;

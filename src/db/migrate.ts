@@ -2,6 +2,7 @@ import { Migrator, sql, type Kysely, type Migration } from 'kysely';
 import * as initial from './migrations/0001-initial.js';
 import * as tokenLifecycle from './migrations/0002-token-lifecycle.js';
 import * as unloggedCaches from './migrations/0003-unlogged-caches.js';
+import * as throttleReservations from './migrations/0010-throttle-reservations.js';
 
 /**
  * The migrations, in order. They are listed here rather than read from the directory so that the
@@ -11,6 +12,7 @@ const migrations: Record<string, Migration> = {
   '0001-initial': initial,
   '0002-token-lifecycle': tokenLifecycle,
   '0003-unlogged-caches': unloggedCaches,
+  '0010-throttle-reservations': throttleReservations,
 };
 
 /**

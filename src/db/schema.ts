@@ -87,6 +87,9 @@ export interface AuthThrottleTable {
   lockouts: number;
   locked_until: NullableTimestamp;
   last_failure_at: Timestamp;
+  /** Password checks holding a place in the count right now (see migration 0010). */
+  in_flight: Generated<number>;
+  in_flight_until: NullableTimestamp;
 }
 
 export interface AuditLogTable {

@@ -1,3 +1,4 @@
+import { clientAddress } from './plugins/client-address.js';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { publicUrl, trustedProxies } from '../config.js';
@@ -91,6 +92,7 @@ export async function buildApp({ gateway, logger, timeouts }: AppDependencies): 
   await app.register(jsonBody);
   await app.register(drain);
   await app.register(requestLog);
+  await app.register(clientAddress);
   await app.register(httpMetrics, { metrics: gateway.runtime.metrics, listener: 'public' });
   await app.register(securityHeaders);
   await app.register(auditTrail, { writer: gateway.runtime.auditTrail });

@@ -29,6 +29,12 @@ export interface KeyRepository {
   ensureActive(wanted: Array<{ use: KeyUse; generate: () => Promise<NewKey> }>): Promise<void>;
   /** Retires the active key of `key.use` and makes `key` active, atomically. */
   rotate(key: NewKey): Promise<void>;
+  /**
+   * Drops key `kid` for good (its row is deleted: a compromised private half is not worth keeping). When it is
+   * the active key of its use, `replacement()` becomes active in the same transaction, first. Returns the key
+   * as it was, or undefined when there is no such key.
+   */
+  revoke(kid: string, replacement: (use: KeyUse) => Promise<NewKey>): Promise<StoredKey | undefined>;
 }
 
 /** An arbitrary constant naming the advisory lock that serializes key changes across instances. */
@@ -79,6 +85,16 @@ export function createKeyRepository(db: Kysely<Database>, sealer: KeySealer): Ke
         for (const { use, generate } of wanted) {
           if (!present.some((row) => row.use === use)) await insert(trx, await generate());
         }
+      });
+    },
+    async revoke(kid, replacement) {
+      return db.transaction().execute(async (trx) => {
+        await sql`select pg_advisory_xact_lock(${KEY_LOCK})`.execute(trx);
+        const row = await trx.selectFrom('crypto_keys').selectAll().where('kid', '=', kid).executeTakeFirst();
+        if (!row) return undefined;
+        if (row.retired_at === null) await insert(trx, await replacement(row.use));
+        await trx.deleteFrom('crypto_keys').where('kid', '=', kid).execute();
+        return toStoredKey(row, sealer);
       });
     },
     async rotate(key) {

@@ -30,6 +30,8 @@ export interface KeyStoreOptions {
   now?: () => number;
   /** Told after a rotation made a new key active (the gateway tells the other instances to reload). */
   onRotate?: (key: KeyInfo) => void;
+  /** Told after a revocation dropped a key (the gateway tells the other instances to reload at once). */
+  onRevoke?: (key: KeyInfo) => void;
 }
 
 /**
@@ -47,6 +49,14 @@ export interface KeyStore {
   list(): KeyInfo[];
   reload(): Promise<void>;
   rotate(use: KeyUse): Promise<KeyInfo>;
+  /**
+   * Drops a key at once (a compromised one): it leaves the JWKS, and tokens signed by it and JWEs encrypted
+   * to it are refused. An active key is replaced by a new key of its use first, so service goes on. Returns
+   * the key's view as revoked (usable until now), or undefined for an unknown kid.
+   */
+  revoke(kid: string): Promise<KeyInfo | undefined>;
+  /** Whether `kid` is a usable key of `use` among those loaded (no database round trip). */
+  holds(kid: string, use: KeyUse): boolean;
 }
 
 interface LoadedKey {
@@ -67,19 +77,24 @@ export async function loadKeyStore(options: KeyStoreOptions): Promise<KeyStore> 
   const usableUntil = (key: StoredKey) => (key.retiredAt ? new Date(key.retiredAt.getTime() + grace[key.use]) : null);
   const usable = (key: StoredKey) => key.retiredAt === null || now() < usableUntil(key)!.getTime();
 
+  let reloads = 0;
   async function reload(): Promise<void> {
     lastReload = now();
+    // Reloads may overlap (a change announced while another runs): only the latest started may set the keys,
+    // or a slow one begun before a revocation could bring the revoked key back.
+    const started = ++reloads;
     const stored = await options.repository.listUsable({
       sig: new Date(now() - grace.sig),
       enc: new Date(now() - grace.enc),
     });
-    keys = await Promise.all(
+    const loaded = await Promise.all(
       stored.map(async (info) => ({
         info,
         publicKey: await importJWK(info.publicJwk as JWK, info.alg),
         privateKey: await importJWK(info.privateJwk as JWK, info.alg),
       })),
     );
+    if (started === reloads) keys = loaded;
   }
 
   async function find(kid: string, use: KeyUse): Promise<LoadedKey | undefined> {
@@ -118,6 +133,16 @@ export async function loadKeyStore(options: KeyStoreOptions): Promise<KeyStore> 
     jwks: () => ({ keys: keys.filter((key) => usable(key.info)).map((key) => publicJwkOf(key.info)) }),
     list: () => keys.filter((key) => usable(key.info)).map((key) => toInfo(key.info)),
     reload,
+    async revoke(kid) {
+      const revoked = await options.repository.revoke(kid, (use) => generateStoredKey(use, use === 'sig' ? SIGNING_ALG : ENCRYPTION_ALG));
+      if (!revoked) return undefined;
+      await reload();
+      const at = new Date(now());
+      const info = { ...toInfo(revoked), retiredAt: revoked.retiredAt ?? at, usableUntil: at, active: false };
+      options.onRevoke?.(info);
+      return info;
+    },
+    holds: (kid, use) => keys.some((key) => key.info.kid === kid && key.info.use === use && usable(key.info)),
     async rotate(use) {
       const key = await generateStoredKey(use, use === 'sig' ? SIGNING_ALG : ENCRYPTION_ALG);
       await options.repository.rotate(key);

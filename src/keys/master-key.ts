@@ -4,14 +4,43 @@ import { join } from 'node:path';
 
 export const MASTER_KEY_FILE = 'master-key';
 
+const HOW_TO_MAKE_ONE = 'make one with `openssl rand -hex 32`';
+/** Fewer distinct byte values than this in 32 bytes is no random key (32 random bytes have ~30). */
+const MIN_DISTINCT_BYTES = 16;
+
 /**
- * Parses MASTER_KEY: 32 bytes given as 64 hex characters or as base64/base64url (43 or 44 characters).
- * Returns undefined for anything else.
+ * Reads MASTER_KEY strictly: exactly 64 hex characters, or the canonical base64 (44 characters with its `=`)
+ * or base64url (43 characters) encoding of exactly 32 bytes, holding at least 16 distinct byte values. A
+ * lenient reading accepted 64 zeros, and base64 text of the wrong length that decoded to 32 bytes anyway;
+ * a key nobody generated at random seals nothing. Returns the key, or the problem naming MASTER_KEY and how
+ * to make a good one.
+ *
+ * @example
+ * ```ts
+ * readMasterKey(randomBytes(32).toString('hex')); // { key: <Buffer ...> }
+ * readMasterKey('0'.repeat(64)); // { problem: 'MASTER_KEY is not random ...' }
+ * ```
  */
-export function parseMasterKey(text: string): Buffer | undefined {
+export function readMasterKey(text: string): { key: Buffer } | { problem: string } {
   const value = text.trim();
-  const bytes = /^[0-9a-fA-F]{64}$/.test(value) ? Buffer.from(value, 'hex') : Buffer.from(value, /[+/=]/.test(value) ? 'base64' : 'base64url');
-  return bytes.length === 32 ? bytes : undefined;
+  let key: Buffer | undefined;
+  if (/^[0-9a-fA-F]{64}$/.test(value)) key = Buffer.from(value, 'hex');
+  else if (/^[A-Za-z0-9+/]{43}=$/.test(value) && Buffer.from(value, 'base64').toString('base64') === value) key = Buffer.from(value, 'base64');
+  else if (/^[A-Za-z0-9_-]{43}$/.test(value) && Buffer.from(value, 'base64url').toString('base64url') === value) key = Buffer.from(value, 'base64url');
+  if (!key || key.length !== 32) {
+    return { problem: `MASTER_KEY must be 32 bytes written as exactly 64 hex characters or canonical base64; ${HOW_TO_MAKE_ONE}` };
+  }
+  const distinct = new Set(key).size;
+  if (distinct < MIN_DISTINCT_BYTES) {
+    return { problem: `MASTER_KEY is not random (${distinct} distinct byte values in 32 bytes); ${HOW_TO_MAKE_ONE}` };
+  }
+  return { key };
+}
+
+/** MASTER_KEY's bytes, or undefined when it is not a good key (see readMasterKey for why). */
+export function parseMasterKey(text: string): Buffer | undefined {
+  const read = readMasterKey(text);
+  return 'key' in read ? read.key : undefined;
 }
 
 /**
@@ -20,9 +49,9 @@ export function parseMasterKey(text: string): Buffer | undefined {
  */
 export function resolveMasterKey(configured: string | undefined, dataDir: string): Buffer {
   if (configured) {
-    const key = parseMasterKey(configured);
-    if (!key) throw new Error('MASTER_KEY must be 32 bytes, as 64 hex characters or base64');
-    return key;
+    const read = readMasterKey(configured);
+    if ('problem' in read) throw new Error(read.problem);
+    return read.key;
   }
   const file = join(dataDir, MASTER_KEY_FILE);
   try {
@@ -31,7 +60,7 @@ export function resolveMasterKey(configured: string | undefined, dataDir: string
   } catch {
     // Not there yet: generated below.
   }
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const key = randomBytes(32);
   writeFileSync(file, `${key.toString('hex')}\n`, { mode: 0o600, flag: 'wx' });
   chmodSync(file, 0o600);

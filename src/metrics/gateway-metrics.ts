@@ -17,6 +17,8 @@ export interface MetricSources {
   auditDropped: () => number;
   /** JWEs found accepted twice across a Redis failover (0 without Redis). */
   replayConflicts: () => number;
+  /** Replay journal entries dropped because the database could not hold them. */
+  replayJournalDropped?: () => number;
   argon2: () => { verifications: number; running: number; waiting: number };
 }
 
@@ -150,6 +152,7 @@ export function createGatewayMetrics(sources: MetricSources): GatewayMetrics {
     });
   countedBy('partner_gateway_audit_dropped_entries_total', 'Audit entries the database refused for their data and that were dropped (each is also logged).', sources.auditDropped);
   countedBy('partner_gateway_jwe_replay_conflicts_total', 'JWEs found accepted twice across a Redis failover (should stay 0; each is also logged).', sources.replayConflicts);
+  countedBy('partner_gateway_replay_journal_dropped_total', 'Replay journal entries dropped because the database could not hold them (each is also logged).', sources.replayJournalDropped ?? (() => 0));
   countedBy(
     'partner_gateway_argon2_verifications_total',
     'argon2id password verifications run (logins, and encrypted-password calls not remembered).',

@@ -32,6 +32,7 @@ export async function listBanksForPartner(
   onAuthenticated(partner.login);
   checkPartnerActive(partner);
   checkIpAllowed(partner, clientAddress);
+  if (credentials.scheme === 'password') await deps.guard.succeeded(clientAddress, partner);
   requireRewardType(partner, SBP_REWARD_TYPE);
   // The response body itself, serialized once per change of the list rather than once per request.
   return deps.banks.publicJson();

@@ -43,6 +43,7 @@ export async function loginPartner(input: LoginInput, clientAddress: string, dep
   const partner = await authenticateWithPassword(login, password, clientAddress, deps);
   checkPartnerActive(partner);
   checkIpAllowed(partner, clientAddress);
+  await deps.guard.succeeded(clientAddress, partner);
   const refresh = await startTokenFamily(partner, deps.families, deps.refreshTtlSeconds, deps.now());
   const access = await deps.tokens.issue(partner, refresh.familyId);
   return { ...access, refreshToken: refresh.refreshToken, refreshExpiresIn: refresh.refreshExpiresIn, partnerLogin: partner.login };

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { isAddressAllowed, normalizeCidr } from './ip-allowlist.js';
+import { isAddressAllowed, normalizeCidr, throttleAddressKey } from './ip-allowlist.js';
 
 describe('IP allowlist', () => {
   it('normalizes addresses and CIDRs, IPv4 and IPv6', () => {
@@ -53,5 +53,27 @@ describe('IP allowlist', () => {
     assert.equal(isAddressAllowed('127.0.0.1', []), false);
     assert.equal(isAddressAllowed('not-an-ip', ['0.0.0.0/0']), false);
     assert.equal(isAddressAllowed('10.0.0.1', ['::/0']), false, 'an IPv6 rule never matches an IPv4 client');
+  });
+
+  it('refuses the IPv4-compatible form and zone ids in an allowlist entry', () => {
+    for (const entry of ['::10.0.0.1', '::a00:1', '::10.0.0.0/104', 'fe80::1%eth0', 'fe80::%1/64']) {
+      assert.ok('error' in normalizeCidr(entry), entry);
+    }
+    assert.deepEqual(normalizeCidr('::1'), { cidr: '::1/128' });
+    assert.deepEqual(normalizeCidr('64:ff9b::10.0.0.1'), { cidr: '64:ff9b::a00:1/128' });
+  });
+
+  it('never matches an IPv4-compatible or zoned client address', () => {
+    assert.equal(isAddressAllowed('::10.0.0.1', ['10.0.0.0/8', '::/0']), false);
+    assert.equal(isAddressAllowed('fe80::1%eth0', ['fe80::/10']), false);
+    assert.equal(isAddressAllowed('fe80::1', ['fe80::/10']), true);
+  });
+
+  it('counts IPv6 clients per /64 and IPv4-mapped clients as IPv4', () => {
+    assert.equal(throttleAddressKey('2001:db8:1:2:3:4:5:6'), '2001:db8:1:2::/64');
+    assert.equal(throttleAddressKey('2001:db8:1:2:ffff::1'), '2001:db8:1:2::/64');
+    assert.equal(throttleAddressKey('::ffff:10.1.2.3'), '10.1.2.3');
+    assert.equal(throttleAddressKey('10.1.2.3'), '10.1.2.3');
+    assert.equal(throttleAddressKey('::10.1.2.3'), null);
   });
 });

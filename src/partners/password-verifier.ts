@@ -12,6 +12,8 @@ export interface PasswordVerifier {
    * encrypted-password banks scheme sends it on every call) is accepted without hashing.
    */
   verify(partner: Partner | undefined, password: string, options?: { remember?: boolean }): Promise<boolean>;
+  /** True when this password was verified right for this partner recently (with `remember`): no argon2 needed. */
+  recall(partner: Partner, password: string): boolean;
   /** For the metrics: verifications running and waiting now, and lookups of remembered successes. */
   stats(): { running: number; waiting: number; remembered: CacheStats };
 }
@@ -58,6 +60,7 @@ export function createPasswordVerifier(options: PasswordVerifierOptions): Passwo
 
   return {
     stats: () => ({ running, waiting: waiting.length, remembered: { hits: remembered.hits, misses: remembered.misses } }),
+    recall: (partner, password) => options.rememberMs > 0 && remembered.get(digest(partner, password)) === true,
     async verify(partner, password, { remember = false } = {}) {
       const memo = remember && partner && options.rememberMs > 0 ? digest(partner, password) : undefined;
       if (memo !== undefined && remembered.get(memo)) return true;

@@ -5,7 +5,6 @@ import type { DatabaseHandle } from '../db/database.js';
 import type { ChangeFeed } from '../db/change-feed.js';
 import { createJournaledReplayStore, type JournaledReplayStore } from './replay/journaled-replay-store.js';
 import { createJtiReplayRepository, type JtiReplayRepository } from './replay/jti-replay-repository.js';
-import { createMemoryJtiReplayStore } from './replay/memory-jti-replay-store.js';
 import { createRedisJtiReplayStore } from './replay/redis-jti-replay-store.js';
 import type { ThrottlePolicy } from './throttle/throttle-policy.js';
 import { createRedisThrottleStore } from './throttle/redis-throttle-store.js';
@@ -18,6 +17,8 @@ export interface SharedStores {
   replay: JtiReplayRepository;
   /** JWEs found accepted twice since start (always 0 without Redis). */
   replayConflicts(): number;
+  /** Replay journal entries dropped since start because the database could not hold them (always 0 without Redis). */
+  replayJournalDropped(): number;
   /** Writes down what is pending (the replay journal, for up to `timeoutMs`) and disconnects from Redis. */
   close(timeoutMs: number): Promise<void>;
 }
@@ -28,11 +29,14 @@ export interface SharedStoreOptions {
   onRedisError?: (error: unknown) => void;
   /** Told of JWEs found accepted twice (through Redis, and through the database by an instance that fell back). */
   onReplayConflict?: (jtis: string[]) => void;
+  /** Told of replay journal entries dropped because the database could not hold them (how many). */
+  onReplayJournalDrop?: (count: number) => void;
 }
 
 /**
- * The throttle counters and the JWE replay cache: in the database (PostgreSQL, shared by every instance; on
- * the embedded PGlite, one owner process, the replay cache lives in memory), or with REDIS_URL in Redis, each
+ * The throttle counters and the JWE replay cache: in the database (PostgreSQL, shared by every instance, or
+ * the embedded PGlite: there too the replay cache is the database table, so that a restart does not forget
+ * which JWEs were accepted and a captured one cannot be replayed once more after it), or with REDIS_URL in Redis, each
  * call falling back to the database when Redis fails. The replay cache keeps a journal in the database and
  * announces its outages over the change feed, so that failing over does not reopen accepted JWEs (see
  * createJournaledReplayStore). Throttle counters are not journaled: across a Redis outage an address may get
@@ -41,8 +45,8 @@ export interface SharedStoreOptions {
 export function createSharedStores(config: Config, handle: DatabaseHandle, feed: ChangeFeed, policy: ThrottlePolicy, options: SharedStoreOptions): SharedStores {
   const { now } = options;
   const databaseThrottle = createDatabaseThrottleStore(handle.db, policy);
-  const databaseReplay = handle.kind === 'pglite' ? createMemoryJtiReplayStore(now) : createJtiReplayRepository(handle.db);
-  if (!config.REDIS_URL) return { throttle: databaseThrottle, replay: databaseReplay, replayConflicts: () => 0, close: async () => {} };
+  const databaseReplay = createJtiReplayRepository(handle.db);
+  if (!config.REDIS_URL) return { throttle: databaseThrottle, replay: databaseReplay, replayConflicts: () => 0, replayJournalDropped: () => 0, close: async () => {} };
 
   // Fail fast rather than queue: a command Redis cannot take now goes to the database instead.
   const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 0, enableOfflineQueue: false, connectTimeout: 1_000, commandTimeout: 1_000 });
@@ -57,6 +61,7 @@ export function createSharedStores(config: Config, handle: DatabaseHandle, feed:
     onJournalError: onRedisError,
     announce: (forMs) => feed.publish({ kind: 'replay-degraded', forMs }),
     ...(options.onReplayConflict ? { onConflict: options.onReplayConflict } : {}),
+    ...(options.onReplayJournalDrop ? { onDrop: options.onReplayJournalDrop } : {}),
   });
   feed.subscribe((change) => {
     if (change.kind === 'replay-degraded') replay.doubleCheckFor(change.forMs);
@@ -70,6 +75,7 @@ export function createSharedStores(config: Config, handle: DatabaseHandle, feed:
     throttle: withFallback(createRedisThrottleStore(redis, policy, `${config.REDIS_KEY_PREFIX}throttle:`), databaseThrottle, onRedisError),
     replay,
     replayConflicts: () => replay.conflicts(),
+    replayJournalDropped: () => replay.dropped(),
     async close(timeoutMs) {
       replay.stop();
       try {

@@ -313,13 +313,24 @@ describe('admin console in Chromium', { skip, timeout: 120_000 }, () => {
     await shot('keys');
   });
 
+  it('revokes a key after a confirmation, and the key is gone from the API and the JWKS', async () => {
+    const retired = (await api('GET', '/admin/v1/keys')).body.keys.find((key: { use: string; active: boolean }) => key.use === 'sig' && !key.active).kid as string;
+    await page.getByRole('button', { name: `Revoke key ${retired}` }).click();
+    await textOf(page.getByRole('dialog'), /leaves the JWKS at once/);
+    await page.getByRole('dialog').getByRole('button', { name: 'Revoke now' }).click();
+    await textOf(status(), new RegExp(`The signing key ${retired} is revoked\\.`));
+    assert.ok(!(await api('GET', '/admin/v1/keys')).body.keys.some((key: { kid: string }) => key.kid === retired));
+    assert.equal(await page.getByRole('row', { name: new RegExp(retired) }).count(), 0);
+  });
+
   it('searches the audit trail with filters and pages through it', async () => {
     await page.getByRole('link', { name: 'Audit' }).click();
     await page.getByRole('heading', { name: 'Audit', level: 1 }).waitFor();
     await assertLabelled(page);
     // Unfiltered: everything the steps above did, newest first.
     const everything = page.getByRole('table', { name: 'Audit entries, newest first' });
-    await textOf(everything.locator('tbody tr').first(), /key\.rotate/);
+    await textOf(everything.locator('tbody tr').first(), /key\.revoke/);
+    await textOf(everything, /key\.rotate/);
     await textOf(everything, /banks\.import/);
     await shot('audit');
 

@@ -26,6 +26,22 @@ export function KeysPage() {
   const [rotating, setRotating] = useState<'sig' | 'enc' | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string[]>([]);
+  const [revoking, setRevoking] = useState<Key | null>(null);
+
+  async function revoke(key: Key) {
+    setBusy(true);
+    setError([]);
+    try {
+      await admin.keys.revoke(key.kid);
+      announce(`The ${USES[key.use].name} key ${key.kid} is revoked.`);
+      await keys.reload();
+    } catch (failure) {
+      setError(errorsFrom(failure, []).form);
+    } finally {
+      setBusy(false);
+      setRevoking(null);
+    }
+  }
 
   async function rotate(use: 'sig' | 'enc') {
     setBusy(true);
@@ -47,7 +63,7 @@ export function KeysPage() {
     <>
       <PageTitle title="Keys" />
       <p>The keys live in the database, their private halves sealed under MASTER_KEY; this page never sees a private half.</p>
-      <FormAlert errors={error} title="The key was not rotated" />
+      <FormAlert errors={error} title="The keys were not changed" />
       <div class="actions">
         {(['sig', 'enc'] as const).map((use) => (
           <button key={use} type="button" onClick={() => setRotating(use)}>
@@ -69,6 +85,9 @@ export function KeysPage() {
                 <th scope="col">Created</th>
                 <th scope="col">Retired</th>
                 <th scope="col">Usable until</th>
+                <th scope="col">
+                  <span class="visually-hidden">Actions</span>
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -89,6 +108,11 @@ export function KeysPage() {
                     <Time value={key.retiredAt} />
                   </td>
                   <td>{key.active ? <span class="muted">while active</span> : <Time value={key.usableUntil} />}</td>
+                  <td>
+                    <button type="button" class="danger" onClick={() => setRevoking(key)} aria-label={`Revoke key ${key.kid}`}>
+                      Revoke…
+                    </button>
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -109,6 +133,24 @@ export function KeysPage() {
               A new key that {USES[rotating].purpose} becomes active at once, on every instance.
             </p>
             <p>{USES[rotating].grace}</p>
+          </>
+        )}
+      </ConfirmDialog>
+      <ConfirmDialog
+        open={revoking !== null}
+        title={`Revoke the ${revoking ? USES[revoking.use].name : ''} key ${revoking?.kid ?? ''}?`}
+        confirmLabel="Revoke now"
+        busy={busy}
+        onConfirm={() => revoking && void revoke(revoking)}
+        onCancel={() => setRevoking(null)}
+      >
+        {revoking && (
+          <>
+            <p>
+              For a compromised key. It leaves the JWKS at once, on every instance, with no grace period:{' '}
+              {revoking.use === 'sig' ? 'every access token it signed is refused.' : 'every partnerPassword JWE encrypted to it is refused.'}
+            </p>
+            {revoking.active && <p>It is the active key: a new {USES[revoking.use].name} key becomes active first.</p>}
           </>
         )}
       </ConfirmDialog>

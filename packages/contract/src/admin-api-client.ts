@@ -11,6 +11,7 @@ import {
   ADMIN_PARTNER_ACTIVITY_PATH,
   ADMIN_PARTNERS_PATH,
   adminBankPath,
+  adminKeyRevokePath,
   adminPartnerPath,
 } from './paths.js';
 
@@ -59,7 +60,8 @@ export interface AdminApi {
   keys: {
     list(): Promise<KeyList>;
     rotate(use: KeyUse): Promise<KeyView>;
-    // Key revocation (issue 11): `revoke(kid: string): Promise<KeyView>` posting to /admin/v1/keys/{kid}/revoke.
+    /** Drops a key at once (POST /admin/v1/keys/{kid}/revoke). */
+    revoke(kid: string): Promise<KeyView>;
   };
   audit: {
     query(query: AuditQuery): Promise<AuditPage>;
@@ -92,6 +94,7 @@ export function createAdminApi(send: AdminTransport): AdminApi {
     keys: {
       list: () => call({ method: 'GET', path: ADMIN_KEYS_PATH }),
       rotate: (use) => call({ method: 'POST', path: ADMIN_KEY_ROTATE_PATH, json: { use } }),
+      revoke: (kid) => call({ method: 'POST', path: adminKeyRevokePath(kid) }),
     },
     audit: {
       query: (query) => call({ method: 'GET', path: withQuery(ADMIN_AUDIT_PATH, query) }),

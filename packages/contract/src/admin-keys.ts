@@ -23,5 +23,6 @@ export type KeyList = Static<typeof KeyList>;
 export const RotateKeyBody = Type.Object({ use: KeyUse }, { additionalProperties: false });
 export type RotateKeyBody = Static<typeof RotateKeyBody>;
 
-// Key revocation (issue 11) adds its shapes here: `KidParams` for POST /admin/v1/keys/{kid}/revoke and the
-// revoked key's view (KeyView, perhaps with a `revokedAt`).
+/** POST /admin/v1/keys/{kid}/revoke: the key to drop at once (the answer is its KeyView, usable until now). */
+export const KidParams = Type.Object({ kid: Type.String({ minLength: 1, maxLength: 200 }) });
+export type KidParams = Static<typeof KidParams>;

@@ -16,6 +16,7 @@ export const ADMIN_ACTIONS = [
   'banks.replace',
   'banks.import',
   'key.rotate',
+  'key.revoke',
 ] as const;
 
 /** Every action an audit entry can carry. */
@@ -31,6 +32,7 @@ export const AUTH_FAILURE_REASONS = [
   'unknown_kid',
   'iat_out_of_window',
   'replayed_jti',
+  'invalid_jti',
   'invalid_token',
   'malformed_authorization',
   'partner_mismatch',
@@ -57,6 +59,7 @@ export const COMMON_AUDIT_REASONS = [
   'unknown_kid',
   'iat_out_of_window',
   'replayed_jti',
+  'invalid_jti',
   'invalid_token',
   'token_revoked',
   'invalid_refresh_token',

@@ -27,8 +27,10 @@ export const ADMIN_BANKS_PATH = '/admin/v1/banks';
 export const ADMIN_BANK_IMPORT_PATH = '/admin/v1/banks/import';
 export const ADMIN_KEYS_PATH = '/admin/v1/keys';
 export const ADMIN_KEY_ROTATE_PATH = '/admin/v1/keys/rotate';
+export const ADMIN_KEY_REVOKE_PATH = '/admin/v1/keys/:kid/revoke';
 export const ADMIN_AUDIT_PATH = '/admin/v1/audit';
 export const ADMIN_PARTNER_ACTIVITY_PATH = '/admin/v1/partner-activity';
 
 export const adminPartnerPath = (login: string) => `${ADMIN_PARTNERS_PATH}/${encodeURIComponent(login)}`;
 export const adminBankPath = (bic: string) => `${ADMIN_BANKS_PATH}/${encodeURIComponent(bic)}`;
+export const adminKeyRevokePath = (kid: string) => `${ADMIN_KEYS_PATH}/${encodeURIComponent(kid)}/revoke`;

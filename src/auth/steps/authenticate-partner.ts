@@ -30,8 +30,9 @@ export async function authenticatePartner(credentials: BanksCredentials, clientA
   try {
     return await authenticateWithToken(credentials.token, credentials.partnerName, deps);
   } catch (error) {
-    // A valid token is never throttled (it is not a guess); each refused one counts against the address.
-    if (error instanceof AppError && error.status === 401) return deps.guard.fail(error, clientAddress);
+    // A valid token is never throttled (it is not a guess); each refused one counts under the address's
+    // garbage key, which never locks a password.
+    if (error instanceof AppError && error.status === 401) return deps.guard.failCheap(error, clientAddress);
     throw error;
   }
 }

@@ -14,12 +14,13 @@ export async function authenticateWithEncryptedPassword(
   clientAddress: string,
   deps: AuthenticationDependencies,
 ): Promise<Partner> {
-  await deps.guard.check(clientAddress);
+  // No lock check here: an address's garbage (undecryptable JWEs, bad tokens) must not refuse a partner's
+  // right password from it. Garbage is counted under its own key, which only ever refuses more garbage.
   let decrypted: DecryptedPassword;
   try {
     decrypted = await deps.decryptPassword(jwe);
   } catch (error) {
-    if (error instanceof AppError) return deps.guard.fail(error, clientAddress);
+    if (error instanceof AppError) return deps.guard.failCheap(error, clientAddress);
     throw error;
   }
   // The encrypted-password scheme sends the password on every call: a recent success is remembered, so a
@@ -27,8 +28,10 @@ export async function authenticateWithEncryptedPassword(
   // refused before that (503 when the argon2 queue is full, 500) leaves its JWE unspent, so a load balancer
   // may retry it on another instance.
   const partner = await authenticateWithPassword(partnerName, decrypted.password, clientAddress, deps, { remember: true });
+  // A replay carries the right password (captured), so it is no guess at it: counting it against the
+  // partner's login would let whoever captured a JWE lock the partner out. It counts as garbage.
   if (!(await deps.replay.claim(decrypted.jti, decrypted.rememberUntil))) {
-    return deps.guard.fail(errors.unauthorized('replayed_jti'), clientAddress, partnerName, partner);
+    return deps.guard.failCheap(errors.unauthorized('replayed_jti'), clientAddress);
   }
   return partner;
 }

@@ -4,7 +4,9 @@ import type { AuthenticationDependencies } from './authenticate-partner.js';
 
 /**
  * Login and API password: the password is checked with argon2 against the partner's hash, or against a
- * dummy hash for an unknown login, so both cost the same.
+ * dummy hash for an unknown login, so both cost the same. The check holds a place in the brute-force count
+ * while it runs (see BruteForceGuard.attempt); it resets nothing: only the whole call's success does
+ * (BruteForceGuard.succeeded, once status and address are checked too).
  */
 export async function authenticateWithPassword(
   login: string,
@@ -20,11 +22,15 @@ export async function authenticateWithPassword(
   const storable = !login.includes('\0');
   const partner = storable ? await deps.partners.findByLogin(login) : undefined;
   const throttledLogin = storable ? login : undefined;
-  // Locked callers are refused before the (deliberately slow) password check.
-  await deps.guard.check(clientAddress, throttledLogin, partner);
-  const valid = await deps.passwords.verify(partner, password, options);
-  if (!partner) return deps.guard.fail(errors.unauthorized('unknown_partner'), clientAddress, throttledLogin);
-  if (!valid) return deps.guard.fail(errors.unauthorized('wrong_password'), clientAddress, login, partner);
-  await deps.guard.succeeded(clientAddress, login);
+  if (options.remember && partner) {
+    // A remembered success costs no argon2, so it takes no place in the count; but during a lock it is refused
+    // like any password, so that no answer tells a right password from a wrong one.
+    await deps.guard.check(clientAddress, throttledLogin, partner);
+    if (deps.passwords.recall(partner, password)) return partner;
+  }
+  const remembered = options.remember && partner ? () => deps.passwords.recall(partner, password) : undefined;
+  const valid = await deps.guard.attempt(clientAddress, throttledLogin, partner, () => deps.passwords.verify(partner, password, options), remembered ? { remembered } : {});
+  if (!partner) throw errors.unauthorized('unknown_partner');
+  if (!valid) throw errors.unauthorized('wrong_password');
   return partner;
 }

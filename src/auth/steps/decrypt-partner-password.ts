@@ -1,6 +1,7 @@
 import { compactDecrypt, decodeProtectedHeader, type CompactJWEHeaderParameters } from 'jose';
 import { errors } from '../../errors.js';
 import { ENCRYPTION_ALG, type KeyStore } from '../../keys/key-store.js';
+import { isValidJti } from '../../stores/replay/valid-jti.js';
 
 export interface DecryptOptions {
   keys: KeyStore;
@@ -23,7 +24,6 @@ const CONTENT_ENCRYPTION = 'A256GCM';
 const RSA_2048_ENCRYPTED_KEY_LENGTH = 342;
 const MAX_JWE_LENGTH = 8192;
 const MAX_PASSWORD_BYTES = 1024;
-const MAX_JTI_LENGTH = 128;
 const BASE64URL = /^[A-Za-z0-9_-]*$/;
 
 /**
@@ -39,8 +39,8 @@ export function isCompactJwe(value: string): boolean {
  * Decrypts a partnerPassword JWE. Every header rule is checked before any private-key work, so a forged or
  * stale JWE costs a string split and a JSON parse, not an RSA decryption:
  * `alg` must be RSA-OAEP-256 and `enc` A256GCM; `zip` and `crit` are refused; `kid` must name one of our
- * encryption keys; `iat` (integer seconds) must lie within [now - maxAge, now + maxFuture]; `jti` must be a
- * non-empty string. Every failure is the same 401; the reason is kept for the logs.
+ * encryption keys; `iat` (integer seconds) must lie within [now - maxAge, now + maxFuture]; `jti` must be 1-128
+ * printable ASCII characters. Every failure is the same 401; the reason is kept for the logs.
  */
 export async function decryptPartnerPassword(jwe: string, options: DecryptOptions): Promise<DecryptedPassword> {
   if (jwe.length > MAX_JWE_LENGTH) throw errors.unauthorized('undecryptable');
@@ -62,9 +62,7 @@ export async function decryptPartnerPassword(jwe: string, options: DecryptOption
     throw errors.unauthorized('iat_out_of_window');
   }
   const jti = header.jti;
-  if (typeof jti !== 'string' || jti.length === 0 || jti.length > MAX_JTI_LENGTH) {
-    throw errors.unauthorized('unsupported_jwe_header');
-  }
+  if (!isValidJti(jti)) throw errors.unauthorized('invalid_jti');
   if (jwe.split('.')[1]?.length !== RSA_2048_ENCRYPTED_KEY_LENGTH) throw errors.unauthorized('undecryptable');
 
   let plaintext: Uint8Array;

@@ -23,6 +23,8 @@ export interface IssuedToken {
 
 /** What a verified access token says. */
 export interface AccessTokenClaims {
+  /** The key that signed it: a token whose key was revoked is refused even if it verified before. */
+  kid: string;
   partnerId: string;
   login: string;
   jti: string;
@@ -74,9 +76,10 @@ export function createAccessTokens(options: AccessTokenOptions): AccessTokens {
     async verify(token) {
       if (token.length > MAX_TOKEN_LENGTH) throw errors.unauthorized('invalid_token', invalidTokenHeader);
       const known = verified.get(token);
-      if (known) return known;
+      // A token verified before its signing key was revoked is not trusted any longer.
+      if (known && options.keys.holds(known.kid, 'sig')) return known;
       try {
-        const { payload } = await jwtVerify(token, async (header: JWTHeaderParameters) => {
+        const { payload, protectedHeader: header } = await jwtVerify(token, async (header: JWTHeaderParameters) => {
           const key = header.kid === undefined ? undefined : await options.keys.verificationKey(header.kid);
           if (!key) throw new Error('unknown kid');
           return key;
@@ -92,6 +95,7 @@ export function createAccessTokens(options: AccessTokenOptions): AccessTokens {
           throw new Error('malformed claims');
         }
         const claims = {
+          kid: header.kid!,
           partnerId: payload.sub!,
           login: payload.client_id,
           jti: payload.jti!,

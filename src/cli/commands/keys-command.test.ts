@@ -36,6 +36,17 @@ describe('partner-gateway keys and audit commands against a running admin API', 
     await assert.rejects(run(keysCommand, ['rotate', '--use', 'both', '--yes']), /--use must be sig or enc/);
   });
 
+  it('revokes a key after confirmation: it leaves the list and a new active key takes its place', async () => {
+    const keys = JSON.parse(await run(keysCommand, ['list', '--json'])) as Array<{ kid: string; use: string; active: boolean }>;
+    const active = keys.find((key) => key.use === 'sig' && key.active)!;
+    await assert.rejects(run(keysCommand, ['revoke', active.kid]), (error: CliError) => error.exitCode === 2 && /--yes/.test(error.message));
+    assert.match(await run(keysCommand, ['revoke', active.kid, '--yes']), new RegExp(`Revoked sig key ${active.kid}`));
+    const after = JSON.parse(await run(keysCommand, ['list', '--json'])) as Array<{ kid: string; use: string; active: boolean }>;
+    assert.ok(!after.some((key) => key.kid === active.kid));
+    assert.equal(after.filter((key) => key.use === 'sig' && key.active).length, 1);
+    await assert.rejects(run(keysCommand, ['revoke', active.kid, '--yes']), /Error 404/);
+  });
+
   it('shows the audit trail with filters, and follows new entries', async () => {
     const partner = await t.addPartner();
     await t.app.inject({ method: 'POST', url: '/api/v1/login/', payload: { login: partner.login, password: 'wrong password' } });

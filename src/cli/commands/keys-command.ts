@@ -8,13 +8,16 @@ Commands:
   list [--json]                 the keys in service: active, and retired ones still in their grace period
   rotate [--use sig|enc] --yes  make a new key active at once (both uses unless --use); the retired key keeps
                                 verifying (sig: the token lifetime) or decrypting (enc: ENC_KEY_GRACE), then drops out
+  revoke <kid> --yes            drop a (compromised) key at once: it leaves the JWKS and every token signed by it
+                                or JWE encrypted to it is refused; an active key is replaced by a new one first
 
 Examples:
   partner-gateway keys list
-  partner-gateway keys rotate --use enc --yes`;
+  partner-gateway keys rotate --use enc --yes
+  partner-gateway keys revoke 0b9Qm...kid --yes`;
 
 /**
- * `partner-gateway keys ...`: lists and rotates the signing and encryption keys through the admin API.
+ * `partner-gateway keys ...`: lists, rotates and revokes the signing and encryption keys through the admin API.
  *
  * @example
  * ```sh
@@ -44,6 +47,14 @@ export async function keysCommand(args: string[], io: CliIo, admin: AdminApi): P
         print(io, `Rotated ${use}: ${key.kid} is now active`);
       }
       return;
+    }
+    case 'revoke': {
+      const usage = 'Usage: partner-gateway keys revoke <kid> --yes';
+      const { values, positionals } = parseCommand(rest, { yes: { type: 'boolean' } }, ['kid'], usage);
+      if (values.help) return print(io, usage);
+      if (!values.yes) throw new CliError(`Revocation refuses every token signed by the key and every JWE encrypted to it, at once; confirm with --yes\n${usage}`, 2);
+      const key = await admin.keys.revoke(positionals[0]!);
+      return print(io, `Revoked ${key.use} key ${key.kid}: it is out of the JWKS and refused from now on`);
     }
     case undefined:
     case '--help':

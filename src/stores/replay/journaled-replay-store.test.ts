@@ -76,6 +76,19 @@ for (const backend of testBackends()) {
       assert.equal(store.conflicts(), 0);
     });
 
+    it('drops from the journal, alone, counted, an entry the database cannot hold, and writes down the others', async () => {
+      const { store, redis } = instance();
+      await ready(redis);
+      const good = [randomUUID(), randomUUID()];
+      assert.equal(await store.claim(good[0]!, until()), true);
+      assert.equal(await store.claim(`bad\0${randomUUID()}`, until()), true, 'Redis holds it (a claim that skipped the jti rule)');
+      assert.equal(await store.claim(good[1]!, until()), true);
+      await store.flushJournal();
+      assert.equal(store.journalPending(), 0, 'nothing left blocking the journal');
+      assert.equal(store.dropped(), 1);
+      for (const jti of good) assert.equal(await createJtiReplayRepository(handle.db).claim(jti, until()), false, 'the database knows the good ones');
+    });
+
     it('refuses, while Redis is away, a JWE accepted through Redis before, written down or still pending', async () => {
       const { store, redis, fallbacks } = instance();
       await ready(redis);

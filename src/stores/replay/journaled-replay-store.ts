@@ -1,3 +1,4 @@
+import { isValidJti } from './valid-jti.js';
 import type { JtiJournal, JtiReplayRepository } from './jti-replay-repository.js';
 
 export interface JournaledReplayOptions {
@@ -16,6 +17,8 @@ export interface JournaledReplayOptions {
   onJournalError?: (error: unknown) => void;
   /** Told when the journal finds jtis the database had already accepted: JWEs that were accepted twice. */
   onConflict?: (jtis: string[]) => void;
+  /** Told when the journal drops entries the database cannot hold (how many): the others are written all the same. */
+  onDrop?: (count: number) => void;
 }
 
 export interface JournaledReplayStore extends JtiReplayRepository {
@@ -32,6 +35,8 @@ export interface JournaledReplayStore extends JtiReplayRepository {
   journalPending(): number;
   /** jtis the journal found already accepted by the database since start (each one a JWE accepted twice). */
   conflicts(): number;
+  /** Journal entries dropped since start because the database could not hold them. */
+  dropped(): number;
   /** Stops retrying the journal (shutdown). */
   stop(): void;
 }
@@ -70,6 +75,38 @@ export function createJournaledReplayStore(options: JournaledReplayOptions): Jou
   let retry: NodeJS.Timeout | undefined;
 
   let conflicts = 0;
+  let dropped = 0;
+
+  function drop(jtis: readonly string[]): void {
+    for (const jti of jtis) pending.delete(jti);
+    dropped += jtis.length;
+    options.onDrop?.(jtis.length);
+  }
+
+  /**
+   * Writes a batch; when it fails, writes its entries one by one, so that an entry the database cannot hold
+   * is dropped alone (counted and reported) instead of failing the batch for ever. When every entry fails,
+   * the database is away rather than the entries wrong: the error stands and the batch is retried.
+   */
+  async function record(entries: Array<{ jti: string; rememberUntil: Date }>): Promise<string[]> {
+    try {
+      return await database.recordAll(entries);
+    } catch (error) {
+      if (entries.length === 1) throw error;
+      const known: string[] = [];
+      const failed: string[] = [];
+      for (const entry of entries) {
+        try {
+          known.push(...(await database.recordAll([entry])));
+        } catch {
+          failed.push(entry.jti);
+        }
+      }
+      if (failed.length === entries.length) throw error;
+      drop(failed);
+      return known;
+    }
+  }
 
   function degrade(): void {
     doubleUntil = now() + windowMs;
@@ -83,19 +120,25 @@ export function createJournaledReplayStore(options: JournaledReplayOptions): Jou
 
   function writeJournal(): Promise<void> {
     writing ??= (async () => {
+      // Never finish synchronously: the `finally` below must run after `writing` holds this promise, or it
+      // would clear nothing and leave a settled promise there, and no journal would be written again.
+      await null;
       try {
         // Entries leave `pending` only once written, so that the fallback still sees those in flight; the
         // oldest go first (a Map keeps insertion order).
         while (pending.size > 0) {
           const at = now();
           for (const [jti, until] of pending) if (until <= at) pending.delete(jti);
+          // Claims are checked before they get here (isValidJti); this keeps the journal safe regardless.
+          const unstorable = [...pending.keys()].filter((jti) => !isValidJti(jti));
+          if (unstorable.length > 0) drop(unstorable);
           const entries: Array<{ jti: string; rememberUntil: Date }> = [];
           for (const [jti, until] of pending) {
             entries.push({ jti, rememberUntil: new Date(until) });
             if (entries.length === JOURNAL_BATCH) break;
           }
           if (entries.length === 0) return;
-          const known = await database.recordAll(entries);
+          const known = await record(entries);
           for (const entry of entries) if (pending.get(entry.jti) === entry.rememberUntil.getTime()) pending.delete(entry.jti);
           if (known.length > 0) {
             conflicts += known.length;
@@ -166,6 +209,7 @@ export function createJournaledReplayStore(options: JournaledReplayOptions): Jou
     },
     journalPending: () => pending.size,
     conflicts: () => conflicts,
+    dropped: () => dropped,
     stop() {
       clearTimeout(retry);
       retry = undefined;

@@ -42,3 +42,12 @@ export function nextThrottleState(previous: ThrottleState | undefined, now: numb
 export function remainingLock(state: ThrottleState | undefined, now: number): number {
   return state?.lockedUntil && state.lockedUntil > now ? state.lockedUntil - now : 0;
 }
+
+/**
+ * Failures that still count at `now`: those of the current window, unless the key has been quiet for
+ * `memoryMs`. (The Redis store's reservation script reads a state the same way.)
+ */
+export function liveFailures(state: ThrottleState | undefined, now: number, policy: ThrottlePolicy): number {
+  if (!state || now - state.lastFailureAt > policy.memoryMs || now - state.windowStartedAt > policy.windowMs) return 0;
+  return state.failures;
+}

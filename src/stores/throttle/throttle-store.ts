@@ -1,8 +1,22 @@
-import { sql, type Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
-import { nextThrottleState, remainingLock, type ThrottlePolicy, type ThrottleState } from './throttle-policy.js';
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import type { AuthThrottleTable, Database } from '../../db/schema.js';
+import { liveFailures, nextThrottleState, remainingLock, type ThrottlePolicy, type ThrottleState } from './throttle-policy.js';
 
-/** Failure counters shared by every instance: in the database, or in Redis when REDIS_URL is set. */
+/**
+ * What a request for a place in the count got: a place (`id` names it), or a refusal and how long to wait:
+ * `locked`, a lock is in force; `full`, failures and checks in flight fill the allowance; `busy`, checks in
+ * flight alone fill it, nobody having failed (a partner's own burst of right passwords, which may wait).
+ */
+export type Reservation = { granted: true; id: string } | { granted: false; reason: 'locked' | 'full' | 'busy'; retryAfterMs: number };
+
+/**
+ * Failure counters shared by every instance: in the database, or in Redis when REDIS_URL is set.
+ *
+ * A password check reserves its place before argon2 runs (`reserve`) and settles it after (`release`): the
+ * reservation is refused while any key is locked, or while failures in the window plus checks in flight
+ * already reach the policy's maximum. Reserving is atomic across instances, so N concurrent guesses evaluate
+ * at most `maxFailures` passwords, however they are spread over instances.
+ */
 export interface ThrottleStore {
   /** The longest lock in force on any of `keys`, in ms (0 when none is locked). */
   lockedFor(keys: readonly string[], now: number): Promise<number>;
@@ -10,16 +24,66 @@ export interface ThrottleStore {
   recordFailure(keys: readonly string[], now: number): Promise<number>;
   /** Forgets the failures (not the lockout history) of `keys` after a success. */
   reset(keys: readonly string[]): Promise<void>;
+  /** Takes a place for one password check on every key at once, or none. */
+  reserve(keys: readonly string[], now: number): Promise<Reservation>;
+  /** Gives the place back, counting it as a failure when `failed`; returns the longest lock now in force, in ms. */
+  release(keys: readonly string[], id: string, now: number, failed: boolean): Promise<number>;
 }
 
+/** How long a place is held at most: an instance that died with a check in flight does not hold it for ever. */
+export const RESERVATION_HOLD_MS = 60_000;
+/** How soon to try again when every place is taken by checks in flight (no lock, so no longer wait). */
+const FULL_RETRY_MS = 1_000;
+
+type Row = Selectable<AuthThrottleTable>;
+
+const toState = (row: Row): ThrottleState | undefined =>
+  row.failures === 0 && row.lockouts === 0 && row.locked_until === null
+    ? undefined
+    : {
+        failures: row.failures,
+        windowStartedAt: row.window_started_at.getTime(),
+        lockouts: row.lockouts,
+        lockedUntil: row.locked_until?.getTime() ?? null,
+        lastFailureAt: row.last_failure_at.getTime(),
+      };
+
+const inFlight = (row: Row, now: number) => (row.in_flight_until !== null && row.in_flight_until.getTime() > now ? row.in_flight : 0);
+
 export function createDatabaseThrottleStore(db: Kysely<Database>, policy: ThrottlePolicy): ThrottleStore {
-  const toState = (row: { failures: number; window_started_at: Date; lockouts: number; locked_until: Date | null; last_failure_at: Date }): ThrottleState => ({
-    failures: row.failures,
-    windowStartedAt: row.window_started_at.getTime(),
-    lockouts: row.lockouts,
-    lockedUntil: row.locked_until?.getTime() ?? null,
-    lastFailureAt: row.last_failure_at.getTime(),
-  });
+  /**
+   * Runs `work` on the rows of `keys`, created if missing and locked FOR UPDATE in key order (one order for
+   * every caller, so that two transactions over overlapping keys never deadlock).
+   */
+  const withRows = <T>(keys: readonly string[], now: number, work: (trx: Transaction<Database>, rows: Row[]) => Promise<T>) =>
+    db.transaction().execute(async (trx) => {
+      const sorted = [...new Set(keys)].sort();
+      await trx
+        .insertInto('auth_throttle')
+        .values(sorted.map((key) => ({ key, failures: 0, window_started_at: new Date(now), lockouts: 0, locked_until: null, last_failure_at: new Date(now) })))
+        .onConflict((conflict) => conflict.column('key').doNothing())
+        .execute();
+      const rows = await trx.selectFrom('auth_throttle').selectAll().where('key', 'in', sorted).orderBy('key').forUpdate().execute();
+      return work(trx, rows);
+    });
+
+  const writeFailure = async (trx: Transaction<Database>, row: Row, now: number, releasing: boolean) => {
+    const next = nextThrottleState(toState(row), now, policy);
+    await trx
+      .updateTable('auth_throttle')
+      .set({
+        failures: next.failures,
+        window_started_at: new Date(next.windowStartedAt),
+        lockouts: next.lockouts,
+        locked_until: next.lockedUntil === null ? null : new Date(next.lockedUntil),
+        last_failure_at: new Date(next.lastFailureAt),
+        ...(releasing ? { in_flight: Math.max(0, inFlight(row, now) - 1) } : {}),
+      })
+      .where('key', '=', row.key)
+      .execute();
+    return remainingLock(next, now);
+  };
+
   return {
     async lockedFor(keys, now) {
       if (keys.length === 0) return 0;
@@ -27,43 +91,56 @@ export function createDatabaseThrottleStore(db: Kysely<Database>, policy: Thrott
       return Math.max(0, ...rows.map((row) => remainingLock(toState(row), now)));
     },
     async recordFailure(keys, now) {
-      let longest = 0;
-      for (const key of keys) {
-        const state = await db.transaction().execute(async (trx) => {
-          // Insert-or-lock first, so that concurrent failures on one key are counted one after the other.
-          await trx
-            .insertInto('auth_throttle')
-            .values({ key, failures: 0, window_started_at: new Date(now), lockouts: 0, locked_until: null, last_failure_at: new Date(now) })
-            .onConflict((conflict) => conflict.column('key').doNothing())
-            .execute();
-          const row = await trx.selectFrom('auth_throttle').selectAll().where('key', '=', key).forUpdate().executeTakeFirstOrThrow();
-          const previous = row.failures === 0 && row.lockouts === 0 && row.locked_until === null ? undefined : toState(row);
-          const next = nextThrottleState(previous, now, policy);
-          await trx
-            .updateTable('auth_throttle')
-            .set({
-              failures: next.failures,
-              window_started_at: new Date(next.windowStartedAt),
-              lockouts: next.lockouts,
-              locked_until: next.lockedUntil === null ? null : new Date(next.lockedUntil),
-              last_failure_at: new Date(next.lastFailureAt),
-            })
-            .where('key', '=', key)
-            .execute();
-          return next;
-        });
-        longest = Math.max(longest, remainingLock(state, now));
-      }
-      return longest;
+      if (keys.length === 0) return 0;
+      return withRows(keys, now, async (trx, rows) => {
+        let longest = 0;
+        for (const row of rows) longest = Math.max(longest, await writeFailure(trx, row, now, false));
+        return longest;
+      });
     },
     async reset(keys) {
       if (keys.length === 0) return;
       await db.updateTable('auth_throttle').set({ failures: 0 }).where('key', 'in', [...keys]).where('failures', '>', 0).execute();
+    },
+    async reserve(keys, now) {
+      return withRows(keys, now, async (trx, rows): Promise<Reservation> => {
+        const locked = Math.max(0, ...rows.map((row) => remainingLock(toState(row), now)));
+        if (locked > 0) return { granted: false, reason: 'locked', retryAfterMs: locked };
+        const full = rows.filter((row) => liveFailures(toState(row), now, policy) + inFlight(row, now) >= policy.maxFailures);
+        if (full.length > 0) {
+          const busy = full.every((row) => liveFailures(toState(row), now, policy) === 0);
+          return { granted: false, reason: busy ? 'busy' : 'full', retryAfterMs: FULL_RETRY_MS };
+        }
+        for (const row of rows) {
+          await trx
+            .updateTable('auth_throttle')
+            .set({ in_flight: inFlight(row, now) + 1, in_flight_until: new Date(now + RESERVATION_HOLD_MS) })
+            .where('key', '=', row.key)
+            .execute();
+        }
+        return { granted: true, id: '' };
+      });
+    },
+    async release(keys, _id, now, failed) {
+      if (keys.length === 0) return 0;
+      return withRows(keys, now, async (trx, rows) => {
+        let longest = 0;
+        for (const row of rows) {
+          if (failed) longest = Math.max(longest, await writeFailure(trx, row, now, true));
+          else await trx.updateTable('auth_throttle').set({ in_flight: Math.max(0, inFlight(row, now) - 1) }).where('key', '=', row.key).execute();
+        }
+        return longest;
+      });
     },
   };
 }
 
 /** Forgets keys untouched for longer than the policy remembers them. */
 export async function purgeThrottle(db: Kysely<Database>, policy: ThrottlePolicy, now: number): Promise<void> {
-  await db.deleteFrom('auth_throttle').where('last_failure_at', '<', new Date(now - policy.memoryMs)).where(sql<boolean>`coalesce(locked_until < ${new Date(now)}, true)`).execute();
+  await db
+    .deleteFrom('auth_throttle')
+    .where('last_failure_at', '<', new Date(now - policy.memoryMs))
+    .where(sql<boolean>`coalesce(locked_until < ${new Date(now)}, true)`)
+    .where(sql<boolean>`coalesce(in_flight_until < ${new Date(now)}, true)`)
+    .execute();
 }

@@ -1,6 +1,6 @@
-import { KeyList, KeyView, RotateKeyBody } from '@partner-gateway/contract/admin-keys';
+import { KeyList, KeyView, KidParams, RotateKeyBody } from '@partner-gateway/contract/admin-keys';
 import { ErrorBody } from '@partner-gateway/contract/error-body';
-import { ADMIN_KEY_ROTATE_PATH, ADMIN_KEYS_PATH } from '@partner-gateway/contract/paths';
+import { ADMIN_KEY_REVOKE_PATH, ADMIN_KEY_ROTATE_PATH, ADMIN_KEYS_PATH } from '@partner-gateway/contract/paths';
 import type { FastifyInstance } from 'fastify';
 import type { Gateway } from '../../../gateway.js';
 
@@ -22,5 +22,17 @@ export async function adminKeyRoutes(app: FastifyInstance, { gateway }: { gatewa
       return reply.code(201).send(key);
     },
   );
-  // Key revocation (issue 11): POST /admin/v1/keys/{kid}/revoke goes here, operationId revokeKey.
+  /** Revocation: the key is dropped at once everywhere (see KeyStore.revoke); 404 for an unknown kid. */
+  app.post(
+    ADMIN_KEY_REVOKE_PATH,
+    {
+      config: { audit: 'key.revoke' },
+      schema: { operationId: 'revokeKey', tags, summary: 'Drop a key at once: its tokens and JWEs are refused on every instance', params: KidParams, response: { 200: KeyView, ...errorResponses } },
+    },
+    async (request) => {
+      const key = await gateway.admin.keys.revoke((request.params as KidParams).kid);
+      request.auditDetails = { use: key.use, kid: key.kid };
+      return key;
+    },
+  );
 }
