@@ -48,7 +48,12 @@ export async function loginRoutes(app: FastifyInstance, { gateway }: { gateway: 
             413: [errors.payloadTooLarge().description],
             415: [errors.unsupportedMediaType('application/json').description],
             429: [errors.throttled(60).description],
-            422: [errors.parameterMissing('login').description, errors.parameterMissing('password').description, errors.parameterInvalid('login').description],
+            422: [
+              errors.parameterMissing('login').description,
+              errors.parameterMissing('password').description,
+              errors.parameterInvalid('login').description,
+              errors.validationFailed([{ field: '<name>', message: 'is not a known field' }]).description,
+            ],
           }),
         },
       },

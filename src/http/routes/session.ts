@@ -28,7 +28,7 @@ export async function sessionRoutes(app: FastifyInstance, { gateway }: { gateway
             400: [errors.malformedBody().description, errors.forbiddenKey().description],
             401: [texts.unauthorized],
             403: [texts.blocked, texts.ipNotAllowed],
-            422: [errors.parameterMissing('refresh_token').description],
+            422: [errors.parameterMissing('refresh_token').description, errors.validationFailed([{ field: '<name>', message: 'is not a known field' }]).description],
             429: [errors.throttled(60).description],
           }),
         },
