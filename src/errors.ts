@@ -21,7 +21,19 @@ export type AuthFailureReason =
   | 'invalid_refresh_token'
   | 'refresh_token_reused'
   | 'throttled'
-  | 'bad_admin_token';
+  | 'bad_admin_token'
+  | 'malformed_dpop_proof'
+  | 'dpop_key_refused'
+  | 'dpop_signature_invalid'
+  | 'dpop_htm_mismatch'
+  | 'dpop_htu_mismatch'
+  | 'dpop_iat_out_of_window'
+  | 'dpop_ath_mismatch'
+  | 'malformed_client_assertion'
+  | 'client_assertion_key_unknown'
+  | 'client_assertion_invalid'
+  | 'client_assertion_audience'
+  | 'client_assertion_lifetime';
 
 /** One offending field or row, for errors that list several. */
 export interface ErrorDetail {
@@ -39,6 +51,8 @@ export class AppError extends Error {
     readonly description: string,
     readonly extra: {
       reason?: AuthFailureReason;
+      /** The RFC 6749 section 5.2 `error` code, for the OAuth endpoints' answers. */
+      oauthError?: string;
       headers?: Record<string, string>;
       details?: ErrorDetail[];
     } = {},
@@ -110,6 +124,12 @@ export const errors = {
   shuttingDown: () =>
     new AppError('shutting_down', 503, 'Service is restarting; repeat the request later', { headers: { 'retry-after': '1', connection: 'close' } }),
   internal: () => new AppError('internal', 500, texts.internal),
+  /** A DPoP proof that fails RFC 9449's checks; the token endpoint answers 400, a resource 401 (see the callers). */
+  invalidDpopProof: (reason: AuthFailureReason) =>
+    new AppError('invalid_dpop_proof', 400, texts.unauthorized, { reason, oauthError: 'invalid_dpop_proof' }),
+  /** A client assertion (private_key_jwt) that does not authenticate the client: RFC 6749 `invalid_client`. */
+  invalidClient: (reason: AuthFailureReason) =>
+    new AppError('invalid_client', 401, texts.unauthorized, { reason, oauthError: 'invalid_client' }),
 };
 
 function describeDetail(detail: ErrorDetail): string {
