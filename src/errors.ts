@@ -20,6 +20,8 @@ export class AppError extends Error {
     readonly description: string,
     readonly extra: {
       reason?: AuthFailureReason;
+      /** The RFC 6749 section 5.2 `error` code, for the OAuth endpoints' answers. */
+      oauthError?: string;
       headers?: Record<string, string>;
       details?: ErrorDetail[];
     } = {},
@@ -93,6 +95,12 @@ export const errors = {
   shuttingDown: () =>
     new AppError('shutting_down', 503, 'Service is restarting; repeat the request later', { headers: { 'retry-after': '1', connection: 'close' } }),
   internal: () => new AppError('internal', 500, texts.internal),
+  /** A DPoP proof that fails RFC 9449's checks; the token endpoint answers 400, a resource 401 (see the callers). */
+  invalidDpopProof: (reason: AuthFailureReason) =>
+    new AppError('invalid_dpop_proof', 400, texts.unauthorized, { reason, oauthError: 'invalid_dpop_proof' }),
+  /** A client assertion (private_key_jwt) that does not authenticate the client: RFC 6749 `invalid_client`. */
+  invalidClient: (reason: AuthFailureReason) =>
+    new AppError('invalid_client', 401, texts.unauthorized, { reason, oauthError: 'invalid_client' }),
 };
 
 function describeDetail(detail: ErrorDetail): string {

@@ -41,6 +41,18 @@ export const AUTH_FAILURE_REASONS = [
   'refresh_token_reused',
   'throttled',
   'bad_admin_token',
+  'malformed_dpop_proof',
+  'dpop_key_refused',
+  'dpop_signature_invalid',
+  'dpop_htm_mismatch',
+  'dpop_htu_mismatch',
+  'dpop_iat_out_of_window',
+  'dpop_ath_mismatch',
+  'malformed_client_assertion',
+  'client_assertion_key_unknown',
+  'client_assertion_invalid',
+  'client_assertion_audience',
+  'client_assertion_lifetime',
 ] as const;
 export type AuthFailureReason = (typeof AUTH_FAILURE_REASONS)[number];
 

@@ -1,0 +1,105 @@
+import { decodeJwt, decodeProtectedHeader, importJWK, jwtVerify, type CryptoKey, type JWTPayload } from 'jose';
+import { errors } from '../errors.js';
+import { isValidJti } from '../stores/replay/valid-jti.js';
+import { PARTNER_SIGNING_ALGS, type PartnerKey, type PartnerSigningAlg } from './partner-keys.js';
+
+export const CLIENT_ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
+
+export interface ClientAssertionCheck {
+  /** The form's `client_id`, when the client sent one: it must then name the same partner as `iss`. */
+  clientId?: string;
+  /** The partner's registered keys, refreshed from its `jwksUri` when `kid` is one it does not hold yet. */
+  keysOf(login: string, kid: string | undefined): Promise<PartnerKey[]>;
+  /** What `aud` may name: the issuer identifier and the token endpoint's URL. */
+  audiences: string[];
+  /** Seconds an assertion may live at most (`exp` ahead of now); RFC 7523 leaves it to us. */
+  maxLifetimeSeconds: number;
+  /** Seconds of clock difference tolerated for `iat` and `exp`. */
+  clockToleranceSeconds: number;
+  now: () => number;
+}
+
+export interface VerifiedClientAssertion {
+  login: string;
+  jti: string;
+  /** Until when the jti must be remembered: while the assertion lives. */
+  rememberUntil: Date;
+}
+
+/** Far above an assertion signed with a 4096-bit RSA key; longer input is refused before any parsing. */
+const MAX_ASSERTION_LENGTH = 8192;
+const imported = new WeakMap<PartnerKey, Promise<CryptoKey | Uint8Array>>();
+
+/**
+ * Authenticates a client by `private_key_jwt` (RFC 7523 section 3, OpenID Connect Core section 9): a JWT
+ * signed with ES256, EdDSA or PS256 (never `none`, never HMAC, checked before any key is looked up) by one
+ * of the partner's registered keys, with `iss` = `sub` = its login, `aud` naming the issuer or the token
+ * endpoint, an `exp` at most `maxLifetimeSeconds` ahead, and a printable `jti` the caller then claims once.
+ * Every failure is `invalid_client` (401); the reason goes to the logs and the audit trail only.
+ *
+ * @example
+ * ```ts
+ * const client = await verifyClientAssertion(form.client_assertion, { keysOf, audiences: [issuer, tokenUrl], ... });
+ * if (!(await replay.claim(`assertion:${client.jti}`, client.rememberUntil))) throw errors.invalidClient('replayed_jti');
+ * ```
+ */
+export async function verifyClientAssertion(assertion: string, check: ClientAssertionCheck): Promise<VerifiedClientAssertion> {
+  if (assertion.length > MAX_ASSERTION_LENGTH || assertion.split('.').length !== 3) throw errors.invalidClient('malformed_client_assertion');
+  let alg: PartnerSigningAlg;
+  let kid: string | undefined;
+  let unverified: JWTPayload;
+  try {
+    const header = decodeProtectedHeader(assertion);
+    if (!PARTNER_SIGNING_ALGS.includes(header.alg as PartnerSigningAlg)) throw new Error('algorithm refused');
+    alg = header.alg as PartnerSigningAlg;
+    kid = typeof header.kid === 'string' ? header.kid : undefined;
+    unverified = decodeJwt(assertion);
+  } catch {
+    throw errors.invalidClient('malformed_client_assertion');
+  }
+  const login = unverified.iss;
+  if (typeof login !== 'string' || login.length === 0 || login.length > 64 || unverified.sub !== login) {
+    throw errors.invalidClient('malformed_client_assertion');
+  }
+  if (check.clientId !== undefined && check.clientId !== login) throw errors.invalidClient('malformed_client_assertion');
+  const key = pickKey(await check.keysOf(login, kid), kid, alg);
+  if (!key) throw errors.invalidClient('client_assertion_key_unknown');
+
+  let payload: JWTPayload;
+  try {
+    ({ payload } = await jwtVerify(assertion, await importedKey(key), {
+      algorithms: [key.alg],
+      issuer: login,
+      subject: login,
+      requiredClaims: ['exp', 'jti'],
+      clockTolerance: check.clockToleranceSeconds,
+      currentDate: new Date(check.now()),
+    }));
+  } catch {
+    throw errors.invalidClient('client_assertion_invalid');
+  }
+  const audiences = Array.isArray(payload.aud) ? payload.aud : [payload.aud];
+  if (!audiences.some((audience) => typeof audience === 'string' && check.audiences.includes(audience))) {
+    throw errors.invalidClient('client_assertion_audience');
+  }
+  const now = Math.floor(check.now() / 1000);
+  if (payload.exp! > now + check.maxLifetimeSeconds + check.clockToleranceSeconds) throw errors.invalidClient('client_assertion_lifetime');
+  if (payload.iat !== undefined && payload.iat > now + check.clockToleranceSeconds) throw errors.invalidClient('client_assertion_lifetime');
+  if (!isValidJti(payload.jti)) throw errors.invalidClient('malformed_client_assertion');
+  return { login, jti: payload.jti, rememberUntil: new Date((payload.exp! + check.clockToleranceSeconds + 1) * 1000) };
+}
+
+/** The key the header names; without a kid, the partner's only key for that algorithm. */
+function pickKey(keys: PartnerKey[], kid: string | undefined, alg: PartnerSigningAlg): PartnerKey | undefined {
+  const candidates = keys.filter((key) => key.alg === alg && (kid === undefined || key.kid === kid));
+  return candidates.length === 1 ? candidates[0] : undefined;
+}
+
+function importedKey(key: PartnerKey): Promise<CryptoKey | Uint8Array> {
+  let promise = imported.get(key);
+  if (!promise) {
+    promise = importJWK(key.jwk, key.alg);
+    imported.set(key, promise);
+  }
+  return promise;
+}

@@ -1,0 +1,87 @@
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { describe, it } from 'node:test';
+import { SignJWT, calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK } from 'jose';
+import { AppError } from '../errors.js';
+import { verifyDpopProof, type DpopCheck } from './verify-dpop-proof.js';
+
+const URL_BANKS = 'https://gateway.example/partner/provider/sbp/banks/';
+const NOW = 1_800_000_000_000;
+const seconds = Math.floor(NOW / 1000);
+const window = { maxAgeSeconds: 120, maxFutureSeconds: 30, now: () => NOW };
+
+async function holder(alg: 'ES256' | 'EdDSA' | 'PS256' = 'ES256') {
+  const { publicKey, privateKey } = await generateKeyPair(alg, { extractable: true });
+  const jwk = await exportJWK(publicKey);
+  const proof = (claims: Record<string, unknown> = {}, header: Record<string, unknown> = {}) =>
+    new SignJWT({ htm: 'POST', htu: URL_BANKS, jti: crypto.randomUUID(), iat: seconds, ...claims })
+      .setProtectedHeader({ alg, typ: 'dpop+jwt', jwk, ...header })
+      .sign(privateKey);
+  return { jwk, privateJwk: await exportJWK(privateKey), proof };
+}
+
+async function reason(proof: string, check: Partial<DpopCheck> = {}): Promise<string | undefined> {
+  try {
+    await verifyDpopProof(proof, { method: 'POST', url: URL_BANKS, ...window, ...check });
+  } catch (error) {
+    assert.ok(error instanceof AppError);
+    assert.equal(error.extra.oauthError, 'invalid_dpop_proof');
+    return error.extra.reason;
+  }
+  assert.fail('expected invalid_dpop_proof');
+}
+
+const ath = (token: string) => createHash('sha256').update(token).digest('base64url');
+
+describe('DPoP proofs', () => {
+  it('accepts a fresh proof for this method and URL and returns its key thumbprint', async () => {
+    for (const alg of ['ES256', 'EdDSA', 'PS256'] as const) {
+      const { jwk, proof } = await holder(alg);
+      const verified = await verifyDpopProof(await proof({ jti: 'p-1' }), { method: 'POST', url: URL_BANKS, ...window });
+      assert.equal(verified.jkt, await calculateJwkThumbprint(jwk as JWK));
+      assert.equal(verified.jti, 'p-1');
+      assert.equal(verified.rememberUntil.getTime(), (seconds + 121) * 1000);
+    }
+  });
+
+  it('compares htu without query or fragment, with scheme and host in any case and the default port dropped', async () => {
+    const { proof } = await holder();
+    const signed = await proof({ htu: 'HTTPS://Gateway.Example:443/partner/provider/sbp/banks/?x=1#f' });
+    await verifyDpopProof(signed, { method: 'POST', url: URL_BANKS, ...window });
+    assert.equal(await reason(await proof({ htu: 'https://gateway.example/partner/provider/sbp/banks' })), 'dpop_htu_mismatch');
+    assert.equal(await reason(await proof({ htu: 'https://evil.example/partner/provider/sbp/banks/' })), 'dpop_htu_mismatch');
+  });
+
+  it('refuses a proof for another method or with a stale or future iat', async () => {
+    const { proof } = await holder();
+    assert.equal(await reason(await proof({ htm: 'GET' })), 'dpop_htm_mismatch');
+    assert.equal(await reason(await proof({ iat: seconds - 121 })), 'dpop_iat_out_of_window');
+    assert.equal(await reason(await proof({ iat: seconds + 31 })), 'dpop_iat_out_of_window');
+  });
+
+  it('binds the proof to the access token through ath: missing or another token is refused', async () => {
+    const { proof } = await holder();
+    await verifyDpopProof(await proof({ ath: ath('token-a') }), { method: 'POST', url: URL_BANKS, accessToken: 'token-a', ...window });
+    assert.equal(await reason(await proof(), { accessToken: 'token-a' }), 'dpop_ath_mismatch');
+    assert.equal(await reason(await proof({ ath: ath('token-b') }), { accessToken: 'token-a' }), 'dpop_ath_mismatch');
+  });
+
+  it('refuses a proof whose header carries a private key, the wrong typ, or a key that did not sign it', async () => {
+    const { privateJwk, proof } = await holder();
+    assert.equal(await reason(await proof({}, { jwk: privateJwk })), 'dpop_key_refused');
+    assert.equal(await reason(await proof({}, { typ: 'JWT' })), 'dpop_signature_invalid');
+    const other = await holder();
+    assert.equal(await reason(await proof({}, { jwk: other.jwk })), 'dpop_signature_invalid');
+  });
+
+  it('refuses HMAC proofs, garbage and an unprintable jti', async () => {
+    const hmac = await new SignJWT({ htm: 'POST', htu: URL_BANKS, jti: 'x', iat: seconds })
+      .setProtectedHeader({ alg: 'HS256', typ: 'dpop+jwt', jwk: { kty: 'oct', k: 'AAAA' } as never })
+      .sign(new Uint8Array(32));
+    assert.equal(await reason(hmac), 'dpop_key_refused');
+    assert.equal(await reason('not.a.proof'), 'malformed_dpop_proof');
+    assert.equal(await reason('x'.repeat(9000)), 'malformed_dpop_proof');
+    const { proof } = await holder();
+    assert.equal(await reason(await proof({ jti: '\u0007' })), 'malformed_dpop_proof');
+  });
+});

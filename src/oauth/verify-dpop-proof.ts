@@ -1,0 +1,93 @@
+import { createHash } from 'node:crypto';
+import { EmbeddedJWK, calculateJwkThumbprint, decodeProtectedHeader, jwtVerify, type JWK } from 'jose';
+import { errors } from '../errors.js';
+import { isValidJti } from '../stores/replay/valid-jti.js';
+import { PARTNER_SIGNING_ALGS, hasPrivateMembers } from './partner-keys.js';
+
+export interface DpopCheck {
+  /** The request's method, as the proof's `htm` must name it. */
+  method: string;
+  /** The URL the partner called, without query or fragment, as the proof's `htu` must name it. */
+  url: string;
+  /** With a DPoP-bound access token: the token, whose SHA-256 the proof's `ath` must carry. */
+  accessToken?: string;
+  /** Seconds an `iat` may lie in the past, and in the future (the JWE window's bounds). */
+  maxAgeSeconds: number;
+  maxFutureSeconds: number;
+  now: () => number;
+}
+
+export interface VerifiedDpopProof {
+  /** RFC 7638 thumbprint of the proof's key: the token's `cnf.jkt`. */
+  jkt: string;
+  jti: string;
+  /** Until when the jti must be remembered to refuse a replay. */
+  rememberUntil: Date;
+}
+
+/** Far above a proof carrying a 4096-bit RSA key; longer input is refused before any parsing. */
+const MAX_PROOF_LENGTH = 8192;
+
+/**
+ * Checks a DPoP proof as RFC 9449 section 4.3 lists it: one compact JWT, `typ: dpop+jwt`, an asymmetric
+ * algorithm we accept (ES256, EdDSA, PS256), signed by the public `jwk` in its own header (never a private
+ * one), `htm` and `htu` naming this request, `iat` within the window, a printable `jti`, and, when an access
+ * token comes with it, `ath` equal to the token's SHA-256. Every failure is a 401/400 decided by the caller;
+ * this throws `invalid_dpop_proof` with the reason kept for the logs. The jti is the caller's to claim.
+ *
+ * @example
+ * ```ts
+ * const proof = await verifyDpopProof(request.headers.dpop, { method: 'POST', url: 'https://gw.example/api/v1/oauth/token', ...window });
+ * proof.jkt; // bind the new token to this key
+ * ```
+ */
+export async function verifyDpopProof(proof: string, check: DpopCheck): Promise<VerifiedDpopProof> {
+  if (proof.length > MAX_PROOF_LENGTH || proof.split('.').length !== 3) throw errors.invalidDpopProof('malformed_dpop_proof');
+  let header;
+  try {
+    header = decodeProtectedHeader(proof);
+  } catch {
+    throw errors.invalidDpopProof('malformed_dpop_proof');
+  }
+  const jwk = header.jwk as Record<string, unknown> | undefined;
+  if (!jwk || typeof jwk !== 'object' || hasPrivateMembers(jwk)) throw errors.invalidDpopProof('dpop_key_refused');
+  let payload;
+  try {
+    ({ payload } = await jwtVerify(proof, EmbeddedJWK, {
+      typ: 'dpop+jwt',
+      algorithms: [...PARTNER_SIGNING_ALGS],
+      requiredClaims: ['jti', 'htm', 'htu', 'iat'],
+      // iat is checked below against the gateway's own window.
+      currentDate: new Date(check.now()),
+    }));
+  } catch {
+    throw errors.invalidDpopProof('dpop_signature_invalid');
+  }
+  if (!isValidJti(payload.jti)) throw errors.invalidDpopProof('malformed_dpop_proof');
+  if (payload.htm !== check.method) throw errors.invalidDpopProof('dpop_htm_mismatch');
+  if (typeof payload.htu !== 'string' || normalizeHtu(payload.htu) !== normalizeHtu(check.url)) throw errors.invalidDpopProof('dpop_htu_mismatch');
+  const now = Math.floor(check.now() / 1000);
+  const iat = payload.iat!;
+  if (!Number.isInteger(iat) || iat < now - check.maxAgeSeconds || iat > now + check.maxFutureSeconds) {
+    throw errors.invalidDpopProof('dpop_iat_out_of_window');
+  }
+  if (check.accessToken !== undefined) {
+    const expected = createHash('sha256').update(check.accessToken, 'ascii').digest('base64url');
+    if (payload.ath !== expected) throw errors.invalidDpopProof('dpop_ath_mismatch');
+  }
+  const jkt = await calculateJwkThumbprint(jwk as JWK, 'sha256');
+  return { jkt, jti: payload.jti, rememberUntil: new Date((iat + check.maxAgeSeconds + 1) * 1000) };
+}
+
+/**
+ * The scheme and host compared case-insensitively and a default port dropped (RFC 3986 section 6.2.2 and
+ * 6.2.3), query and fragment ignored (RFC 9449 section 4.3); the path compared exactly. Unparseable: never equal.
+ */
+function normalizeHtu(value: string): string {
+  try {
+    const url = new URL(value);
+    return `${url.protocol}//${url.host}${url.pathname}`;
+  } catch {
+    return `\0${value}`;
+  }
+}
