@@ -14,6 +14,7 @@ import type { DatabaseHandle } from './db/database.js';
 import type { AuditRepository } from './audit/audit-repository.js';
 import { createAuditRepository } from './audit/audit-repository.js';
 import { createAuditWriter, type AuditWriter } from './audit/audit-writer.js';
+import { createAuditRetention, type AuditRetention } from './audit/audit-retention.js';
 import { createBruteForceGuard, type BruteForceGuard } from './auth/steps/brute-force-guard.js';
 import type { JtiReplayRepository } from './stores/replay/jti-replay-repository.js';
 import { createSharedStores } from './stores/shared-stores.js';
@@ -48,6 +49,8 @@ export interface Gateway {
   bankAdmin: BankAdmin;
   audit: AuditWriter;
   auditLog: AuditRepository;
+  /** Partitions ahead and AUDIT_RETENTION_DAYS, run every AUDIT_MAINTENANCE_MS from the gateway's start. */
+  auditRetention: AuditRetention;
   /** What `GET /metrics` on the admin listener renders; both listeners record their requests in it. */
   metrics: GatewayMetrics;
   /** Drains the audit trail (trying for up to `timeoutMs`) and closes Redis and the change feed (the database handle is the caller's). */
@@ -60,6 +63,8 @@ export interface GatewayOptions {
   now?: () => number;
   /** Told when a batch of audit entries could not be written yet (they stay queued). */
   onAuditError?: (error: unknown) => void;
+  /** Told when an audit maintenance run (partitions, retention) fails; the next run tries again. */
+  onAuditMaintenanceError?: (error: unknown) => void;
   /** Told when Redis fails and a call falls back to the database. */
   onRedisError?: (error: unknown) => void;
   /** Told when the change feed between instances loses its connection (it reconnects by itself). */
@@ -69,6 +74,9 @@ export interface GatewayOptions {
   /** Told when shutting down loses something: replay journal entries not written down in time. */
   onCloseError?: (error: unknown) => void;
 }
+
+/** How often partitions are made ahead and expired audit entries removed. */
+const AUDIT_MAINTENANCE_MS = 15 * 60_000;
 
 /** How long closing waits for the replay journal to be written down. */
 const JOURNAL_DRAIN_MS = 2_000;
@@ -105,6 +113,8 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
   const throttlePolicy = throttlePolicyOf(config);
   const auditLog = createAuditRepository(handle.db);
   const audit = createAuditWriter(auditLog, { maxPending: config.AUDIT_QUEUE_MAX, ...(options.onAuditError ? { onError: options.onAuditError } : {}) });
+  const auditRetention = createAuditRetention(handle.db, { retentionDays: config.AUDIT_RETENTION_DAYS, now });
+  auditRetention.start(AUDIT_MAINTENANCE_MS, options.onAuditMaintenanceError);
   const shared = createSharedStores(config, handle, feed, throttlePolicy, {
     now,
     ...(options.onRedisError ? { onRedisError: options.onRedisError } : {}),
@@ -126,15 +136,21 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
     pool: () => handle.poolStats(),
     auditPending: () => audit.pending(),
     auditDropped: () => audit.dropped(),
+    auditTable: () => {
+      const last = auditRetention.last();
+      return last ? { oldestAt: last.oldestAt, partitions: last.partitions } : undefined;
+    },
     replayConflicts: () => shared.replayConflicts(),
     argon2: () => ({ ...passwords.stats(), verifications: argon2Verifications() }),
   });
   return {
     auditLog,
     audit,
+    auditRetention,
     metrics,
     async close(timeoutMs) {
       try {
+        await auditRetention.stop();
         await audit.close(timeoutMs);
       } finally {
         await shared.close(JOURNAL_DRAIN_MS).catch((error: unknown) => options.onCloseError?.(error));
