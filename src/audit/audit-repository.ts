@@ -16,10 +16,25 @@ export interface AuditQuery {
   limit: number;
 }
 
+/** The partner API's own calls, as the audit trail names them (admin changes are not a partner's calls). */
+export const PARTNER_CALL_ACTIONS = ['login', 'refresh', 'logout', 'banks'] as const;
+
+/** A partner's latest successful partner API call. */
+export interface LastCall {
+  id: string;
+  at: Date;
+  action: string;
+}
+
 /** The append-only audit table: inserts and reads, nothing else (the database refuses updates and deletes). */
 export interface AuditRepository {
   append(entries: readonly AuditEntry[]): Promise<void>;
   query(query: AuditQuery): Promise<StoredAuditEntry[]>;
+  /**
+   * Each login's latest successful partner API call (one of PARTNER_CALL_ACTIONS), in one query: one descent
+   * of the partial index audit_log_partner_call per login, in the newest partition that has one.
+   */
+  lastCalls(logins: readonly string[]): Promise<Map<string, LastCall>>;
 }
 
 export function createAuditRepository(db: Kysely<Database>): AuditRepository {
@@ -69,6 +84,18 @@ export function createAuditRepository(db: Kysely<Database>): AuditRepository {
         requestId: row.request_id,
         details: row.details,
       }));
+    },
+    async lastCalls(logins) {
+      if (logins.length === 0) return new Map();
+      // The action list is the index predicate's, word for word, so that the planner can use that index.
+      const { rows } = await sql<{ login: string; id: string; at: Date; action: string }>`select l.login, e.id, e.at, e.action
+        from jsonb_array_elements_text(${JSON.stringify(logins)}::jsonb) as l(login)
+        cross join lateral (
+          select id, at, action from audit_log
+          where partner = l.login and outcome = 'success' and action in ('login', 'refresh', 'logout', 'banks')
+          order by at desc, id desc limit 1
+        ) e`.execute(db);
+      return new Map(rows.map((row) => [row.login, { id: String(row.id), at: new Date(row.at), action: row.action }]));
     },
   };
 }

@@ -20,7 +20,7 @@ const DAYS_AHEAD = 7;
  * rows and the newer ones; the legacy rows appear as they move (docs/performance.md has the timing).
  *
  * Indexes, per partition: `id` (search and cursor paging, newest first), `(partner, id)` (search by
- * partner), `at` (time bounds, the oldest-entry metric), and `(partner, at)` for successful partner calls
+ * partner), `at` (time bounds, the oldest-entry metric), and `(partner, at, id)` for successful partner calls
  * only (the console's "last call" column: one index descent per partner in the newest partition).
  *
  * PGlite (the embedded default) keeps one table, retention deletes from it in bounded batches; it gets the
@@ -33,7 +33,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       raise exception 'audit_log is append-only';
     end $$`.execute(db);
   if (await isEmbedded(db)) {
-    await sql`create index audit_log_partner_call on audit_log (partner, at)
+    await sql`create index audit_log_partner_call on audit_log (partner, at, id)
       where outcome = 'success' and action in ('login', 'refresh', 'logout', 'banks')`.execute(db);
     return;
   }
@@ -57,7 +57,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`create index audit_log_id on audit_log (id)`.execute(db);
   await sql`create index audit_log_at on audit_log (at)`.execute(db);
   await sql`create index audit_log_partner on audit_log (partner, id)`.execute(db);
-  await sql`create index audit_log_partner_call on audit_log (partner, at)
+  await sql`create index audit_log_partner_call on audit_log (partner, at, id)
     where outcome = 'success' and action in ('login', 'refresh', 'logout', 'banks')`.execute(db);
   await sql`create trigger audit_log_no_change before update or delete on audit_log
     for each row execute function audit_log_append_only()`.execute(db);
