@@ -58,7 +58,7 @@ export interface AuditRetentionOptions {
 export function createAuditRetention(db: Kysely<Database>, options: AuditRetentionOptions): AuditRetention {
   const now = options.now ?? Date.now;
   const daysAhead = options.daysAhead ?? 7;
-  const batchSize = options.batchSize ?? 5_000;
+  const batchSize = options.batchSize ?? 10_000;
   let embedded: boolean | undefined;
   let last: RetentionReport | null = null;
   let timer: NodeJS.Timeout | undefined;

@@ -47,11 +47,12 @@ async function openPostgresSchema(url: string, upTo?: string): Promise<DatabaseH
   };
 }
 
-async function adminQuery(url: string, text: string): Promise<void> {
+/** One statement on its own connection (schemas made and dropped, rows loaded by the benchmarks). */
+export async function adminQuery(url: string, text: string, values: unknown[] = []): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    await client.query(text);
+    await client.query(text, values);
   } finally {
     await client.end();
   }
