@@ -68,6 +68,9 @@ export interface AuditEntry {
   reason: string | null;
   requestId: string | null;
   details: Record<string, unknown> | null;
+  /** Calls the entry stands for: more than 1 for aggregated successful bearer banks calls. */
+  count: number;
+  lastRequestId: string | null;
 }
 
 export interface AuditPage {

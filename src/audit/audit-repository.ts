@@ -16,6 +16,9 @@ export interface AuditQuery {
   limit: number;
 }
 
+/** An entry the writer aggregated: it counts the calls it stands for. */
+export type CountedEntry = AuditEntry & { count?: number; lastRequestId?: string | null };
+
 /** The partner API's own calls, as the audit trail names them (admin changes are not a partner's calls). */
 export const PARTNER_CALL_ACTIONS = ['login', 'refresh', 'logout', 'banks'] as const;
 
@@ -54,12 +57,14 @@ export function createAuditRepository(db: Kysely<Database>): AuditRepository {
           reason: entry.reason,
           request_id: entry.requestId,
           details: entry.details,
+          count: (entry as CountedEntry).count ?? 1,
+          last_request_id: (entry as CountedEntry).lastRequestId ?? null,
         })),
       );
-      await sql`insert into audit_log (at, action, outcome, status, partner, client_address, reason, request_id, details)
-        select at, action, outcome, status, partner, client_address, reason, request_id, details
+      await sql`insert into audit_log (at, action, outcome, status, partner, client_address, reason, request_id, details, count, last_request_id)
+        select at, action, outcome, status, partner, client_address, reason, request_id, details, count, last_request_id
         from jsonb_to_recordset(${rows}::jsonb) as entry(at timestamptz, action text, outcome text, status integer, partner text,
-          client_address text, reason text, request_id text, details jsonb)`.execute(db);
+          client_address text, reason text, request_id text, details jsonb, count integer, last_request_id text)`.execute(db);
     },
     async query(query) {
       let select = db.selectFrom('audit_log').selectAll();
@@ -83,6 +88,8 @@ export function createAuditRepository(db: Kysely<Database>): AuditRepository {
         reason: row.reason,
         requestId: row.request_id,
         details: row.details,
+        count: row.count,
+        lastRequestId: row.last_request_id,
       }));
     },
     async lastCalls(logins) {

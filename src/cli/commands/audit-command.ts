@@ -12,6 +12,8 @@ interface AuditEntry {
   clientAddress: string | null;
   reason: string | null;
   requestId: string | null;
+  /** Calls the entry stands for: more than 1 for aggregated successful bearer banks calls. */
+  count: number;
 }
 
 export const AUDIT_USAGE = `Usage: partner-gateway audit [--partner <login>] [--outcome success|failure] [--reason <code>]
@@ -50,7 +52,13 @@ export async function auditCommand(args: string[], io: CliIo, client: AdminClien
       for (const entry of entries) print(io, JSON.stringify(entry));
       return;
     }
-    print(io, table(['ID', 'TIME', 'ACTION', 'OUTCOME', 'STATUS', 'PARTNER', 'ADDRESS', 'REASON'], entries.map((e) => [e.id, e.at, e.action, e.outcome, String(e.status ?? ''), e.partner ?? '', e.clientAddress ?? '', e.reason ?? ''])));
+    print(
+      io,
+      table(
+        ['ID', 'TIME', 'ACTION', 'CALLS', 'OUTCOME', 'STATUS', 'PARTNER', 'ADDRESS', 'REASON'],
+        entries.map((e) => [e.id, e.at, e.action, String(e.count ?? 1), e.outcome, String(e.status ?? ''), e.partner ?? '', e.clientAddress ?? '', e.reason ?? '']),
+      ),
+    );
   };
   const first = await client.request<{ entries: AuditEntry[] }>('GET', `/admin/v1/audit?${query}`);
   show([...first.entries].reverse());

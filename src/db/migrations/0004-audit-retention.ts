@@ -23,6 +23,9 @@ const DAYS_AHEAD = 7;
  * partner), `at` (time bounds, the oldest-entry metric), and `(partner, at, id)` for successful partner calls
  * only (the console's "last call" column: one index descent per partner in the newest partition).
  *
+ * Both get `count` (the calls an entry stands for: 1, or more for an aggregated entry of successful bearer
+ * banks calls, whose `request_id` is then the first call's and `last_request_id` the last's).
+ *
  * PGlite (the embedded default) keeps one table, retention deletes from it in bounded batches; it gets the
  * partial index for the "last call" query.
  */
@@ -33,6 +36,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       raise exception 'audit_log is append-only';
     end $$`.execute(db);
   if (await isEmbedded(db)) {
+    await sql`alter table audit_log add column count integer not null default 1, add column last_request_id text`.execute(db);
     await sql`create index audit_log_partner_call on audit_log (partner, at, id)
       where outcome = 'success' and action in ('login', 'refresh', 'logout', 'banks')`.execute(db);
     return;
@@ -51,7 +55,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       client_address text,
       reason text,
       request_id text,
-      details jsonb
+      details jsonb,
+      count integer not null default 1,
+      last_request_id text
     ) partition by range (at)`.execute(db);
   await sql`alter sequence audit_log_id_seq owned by audit_log.id`.execute(db);
   await sql`create index audit_log_id on audit_log (id)`.execute(db);
@@ -69,6 +75,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 export async function down(db: Kysely<unknown>): Promise<void> {
   if (await isEmbedded(db)) {
     await sql`drop index audit_log_partner_call`.execute(db);
+    await sql`alter table audit_log drop column count, drop column last_request_id`.execute(db);
     return;
   }
   throw new Error('0004-audit-retention cannot be undone: the partitioned audit table would have to be copied back');

@@ -28,8 +28,10 @@ const AuditEntryView = Type.Object({
   partner: Type.Union([Type.String(), Type.Null()]),
   clientAddress: Type.Union([Type.String(), Type.Null()]),
   reason: Type.Union([Type.String(), Type.Null()]),
-  requestId: Type.Union([Type.String(), Type.Null()]),
+  requestId: Type.Union([Type.String(), Type.Null()], { description: 'The request id; for an aggregated entry, the first call\'s' }),
   details: Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]),
+  count: Type.Integer({ minimum: 1, description: 'Calls the entry stands for: 1, or more for successful bearer banks calls of one token within one second' }),
+  lastRequestId: Type.Union([Type.String(), Type.Null()], { description: 'For an aggregated entry (count > 1 possible), the last call\'s request id' }),
 });
 
 /** The audit trail, filtered and paged newest first (`cursor`), or followed oldest first (`after`). */
