@@ -34,8 +34,8 @@ export interface AuditRepository {
   append(entries: readonly AuditEntry[]): Promise<void>;
   query(query: AuditQuery): Promise<StoredAuditEntry[]>;
   /**
-   * Each login's latest successful partner API call (one of PARTNER_CALL_ACTIONS), in one query: one descent
-   * of the partial index audit_log_partner_call per login, in the newest partition that has one.
+   * Each login's latest successful partner API call (one of PARTNER_CALL_ACTIONS), in one query of
+   * partner_last_call (kept by `append`): one primary-key lookup per login.
    */
   lastCalls(logins: readonly string[]): Promise<Map<string, LastCall>>;
 }
@@ -61,10 +61,16 @@ export function createAuditRepository(db: Kysely<Database>): AuditRepository {
           last_request_id: (entry as CountedEntry).lastRequestId ?? null,
         })),
       );
-      await sql`insert into audit_log (at, action, outcome, status, partner, client_address, reason, request_id, details, count, last_request_id)
-        select at, action, outcome, status, partner, client_address, reason, request_id, details, count, last_request_id
-        from jsonb_to_recordset(${rows}::jsonb) as entry(at timestamptz, action text, outcome text, status integer, partner text,
-          client_address text, reason text, request_id text, details jsonb, count integer, last_request_id text)`.execute(db);
+      // The same statement keeps partner_last_call: its rows are locked in partner order, so two instances
+      // writing batches at once cannot deadlock, and an older call never replaces a newer one.
+      await sql`with appended as (
+          insert into audit_log (at, action, outcome, status, partner, client_address, reason, request_id, details, count, last_request_id)
+          select at, action, outcome, status, partner, client_address, reason, request_id, details, count, last_request_id
+          from jsonb_to_recordset(${rows}::jsonb) as entry(at timestamptz, action text, outcome text, status integer, partner text,
+            client_address text, reason text, request_id text, details jsonb, count integer, last_request_id text)
+          returning id, at, action, outcome, partner
+        )
+        ${upsertLastCalls('appended')}`.execute(db);
     },
     async query(query) {
       let select = db.selectFrom('audit_log').selectAll();
@@ -94,15 +100,22 @@ export function createAuditRepository(db: Kysely<Database>): AuditRepository {
     },
     async lastCalls(logins) {
       if (logins.length === 0) return new Map();
-      // The action list is the index predicate's, word for word, so that the planner can use that index.
-      const { rows } = await sql<{ login: string; id: string; at: Date; action: string }>`select l.login, e.id, e.at, e.action
-        from jsonb_array_elements_text(${JSON.stringify(logins)}::jsonb) as l(login)
-        cross join lateral (
-          select id, at, action from audit_log
-          where partner = l.login and outcome = 'success' and action in ('login', 'refresh', 'logout', 'banks')
-          order by at desc, id desc limit 1
-        ) e`.execute(db);
+      const { rows } = await sql<{ login: string; id: string; at: Date; action: string }>`select partner as login, id, at, action
+        from partner_last_call where partner in (select jsonb_array_elements_text(${JSON.stringify(logins)}::jsonb))`.execute(db);
       return new Map(rows.map((row) => [row.login, { id: String(row.id), at: new Date(row.at), action: row.action }]));
     },
   };
+}
+
+/**
+ * The tail of a statement whose CTE `rows` yields audit rows (id, at, action, outcome, partner): records each
+ * partner's newest successful partner API call among them in partner_last_call unless a newer one is there.
+ */
+export function upsertLastCalls(rows: string) {
+  return sql`insert into partner_last_call (partner, id, at, action)
+    select distinct on (partner) partner, id, at, action from ${sql.table(rows)}
+    where partner is not null and outcome = 'success' and action in (${sql.join(PARTNER_CALL_ACTIONS.map((action) => sql.lit(action)))})
+    order by partner, at desc, id desc
+    on conflict (partner) do update set id = excluded.id, at = excluded.at, action = excluded.action
+    where (excluded.at, excluded.id) > (partner_last_call.at, partner_last_call.id)`;
 }

@@ -128,7 +128,9 @@ for (const backend of testBackends()) {
       await sql`insert into audit_log (at, action, outcome, status, partner, request_id)
         select now() - make_interval(secs => g * 60), 'banks', 'success', 200, 'legacy-' || (g % 7), 'legacy-' || g
         from generate_series(1, ${rows}) g`.execute(handle.db);
-      await repository.append([entry(T0 - 500 * DAY_MS, 'past-retention')]);
+      // Written as the gateway before this migration wrote (the columns of then).
+      await sql`insert into audit_log (at, action, outcome, status, partner, request_id)
+        values (${new Date(T0 - 500 * DAY_MS)}, 'banks', 'success', 200, 'acme', 'past-retention')`.execute(handle.db);
       const idsBefore = (await sql<{ id: string }>`select id from audit_log where request_id <> 'past-retention' order by id`.execute(handle.db)).rows.map((row) =>
         String(row.id),
       );
@@ -147,6 +149,11 @@ for (const backend of testBackends()) {
       assert.ok(BigInt(idsAfter.at(-1)!) > BigInt(idsBefore.at(-1)!), 'new entries continue the id sequence');
       const found = await repository.query({ partner: 'legacy-3', limit: 5 });
       assert.equal(found.length, 5);
+      assert.equal(found[0]!.count, 1);
+      const last = await repository.lastCalls(['legacy-3', 'acme']);
+      const newest = await sql<{ id: string }>`select id from audit_log where partner = 'legacy-3' order by at desc limit 1`.execute(handle.db);
+      assert.equal(last.get('legacy-3')?.id, String(newest.rows[0]!.id), "the newest legacy call is the partner's last call");
+      assert.ok(last.get('acme')!.at.getTime() > T0 - DAY_MS, 'the call written after the migration is the last call, not the older one');
     });
   });
 }

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { createPartition, dayStart, DAY_MS, isEmbedded, listPartitions, partitionDay, RETENTION_SETTING } from '../db/audit-partitions.js';
 import type { Database } from '../db/schema.js';
+import { upsertLastCalls } from './audit-repository.js';
 
 /** What one maintenance run did, and the figures `/metrics` shows until the next. */
 export interface RetentionReport {
@@ -154,6 +155,9 @@ export function createAuditRetention(db: Kysely<Database>, options: AuditRetenti
       ), moved as (
         insert into audit_log (id, at, action, outcome, status, partner, client_address, reason, request_id, details)
         select id, at, action, outcome, status, partner, client_address, reason, request_id, details from batch where at >= ${cutoff}
+        returning id, at, action, outcome, partner
+      ), last_calls as (
+        ${upsertLastCalls('moved')}
         returning 1
       ) select (select count(*) from moved) as moved, (select count(*) from batch) - (select count(*) from moved) as expired`.execute(trx);
     const moved = Number(result.rows[0]?.moved ?? 0);
@@ -184,6 +188,8 @@ export function createAuditRetention(db: Kysely<Database>, options: AuditRetenti
     const cutoff = new Date(now() - options.retentionDays * DAY_MS);
     if (embedded) await pglite(report, cutoff);
     else await postgres(report, cutoff);
+    // The "last call" of a partner silent for the whole retention goes with its entries (idempotent, so unlocked).
+    await sql`delete from partner_last_call where at < ${cutoff}`.execute(db);
     await figures(report);
     last = report;
     return report;

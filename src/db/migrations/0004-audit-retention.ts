@@ -20,14 +20,13 @@ const DAYS_AHEAD = 7;
  * rows and the newer ones; the legacy rows appear as they move (docs/performance.md has the timing).
  *
  * Indexes, per partition: `id` (search and cursor paging, newest first), `(partner, id)` (search by
- * partner), `at` (time bounds, the oldest-entry metric), and `(partner, at, id)` for successful partner calls
- * only (the console's "last call" column: one index descent per partner in the newest partition).
+ * partner), `at` (time bounds, the oldest-entry metric). The console's "last call" column reads the new
+ * table partner_last_call instead of the trail.
  *
  * Both get `count` (the calls an entry stands for: 1, or more for an aggregated entry of successful bearer
  * banks calls, whose `request_id` is then the first call's and `last_request_id` the last's).
  *
- * PGlite (the embedded default) keeps one table, retention deletes from it in bounded batches; it gets the
- * partial index for the "last call" query.
+ * PGlite (the embedded default) keeps one table, retention deletes from it in bounded batches.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`create or replace function audit_log_append_only() returns trigger language plpgsql as $$
@@ -37,8 +36,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     end $$`.execute(db);
   if (await isEmbedded(db)) {
     await sql`alter table audit_log add column count integer not null default 1, add column last_request_id text`.execute(db);
-    await sql`create index audit_log_partner_call on audit_log (partner, at, id)
-      where outcome = 'success' and action in ('login', 'refresh', 'logout', 'banks')`.execute(db);
+    await createLastCalls(db);
+    await sql`insert into partner_last_call (partner, id, at, action)
+      select distinct on (partner) partner, id, at, action from audit_log
+      where partner is not null and outcome = 'success' and action in ('login', 'refresh', 'logout', 'banks')
+      order by partner, at desc, id desc`.execute(db);
     return;
   }
   await sql`alter table audit_log rename to audit_log_legacy`.execute(db);
@@ -63,8 +65,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`create index audit_log_id on audit_log (id)`.execute(db);
   await sql`create index audit_log_at on audit_log (at)`.execute(db);
   await sql`create index audit_log_partner on audit_log (partner, id)`.execute(db);
-  await sql`create index audit_log_partner_call on audit_log (partner, at, id)
-    where outcome = 'success' and action in ('login', 'refresh', 'logout', 'banks')`.execute(db);
+  // Filled from the legacy rows as they move (see AuditRetention).
+  await createLastCalls(db);
   await sql`create trigger audit_log_no_change before update or delete on audit_log
     for each row execute function audit_log_append_only()`.execute(db);
   await sql`create table audit_log_default partition of audit_log default`.execute(db);
@@ -72,9 +74,23 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   for (let day = 0; day <= DAYS_AHEAD; day++) await createPartition(db, today + day * DAY_MS);
 }
 
+/**
+ * Each partner's latest successful partner API call, kept by the audit writer in the statement that appends
+ * the batch: the console's "last call" column is then one primary-key lookup per partner, however many rows
+ * and partitions the trail has (a search of the trail would descend an index in every day partition).
+ */
+async function createLastCalls(db: Kysely<unknown>): Promise<void> {
+  await sql`create table partner_last_call (
+      partner text primary key,
+      id bigint not null,
+      at timestamptz not null,
+      action text not null
+    )`.execute(db);
+}
+
 export async function down(db: Kysely<unknown>): Promise<void> {
   if (await isEmbedded(db)) {
-    await sql`drop index audit_log_partner_call`.execute(db);
+    await sql`drop table partner_last_call`.execute(db);
     await sql`alter table audit_log drop column count, drop column last_request_id`.execute(db);
     return;
   }
