@@ -1,5 +1,5 @@
-import { sql, type Kysely } from 'kysely';
-import type { Database } from '../db/schema.js';
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { AuditLogTable, Database } from '../db/schema.js';
 import type { AuditEntry, StoredAuditEntry } from './audit-entry.js';
 
 export interface AuditQuery {
@@ -80,23 +80,21 @@ export function createAuditRepository(db: Kysely<Database>): AuditRepository {
       if (query.action !== undefined) select = select.where('action', '=', query.action);
       if (query.from !== undefined) select = select.where('at', '>=', query.from);
       if (query.to !== undefined) select = select.where('at', '<', query.to);
+      // A time range without a partner is read newest first by time (the index on (at, id), pruned to the
+      // range's day partitions) rather than by id: ids follow time only roughly, so the id index would walk
+      // every entry newer than `to`. Both orders are newest first; they differ only between entries written
+      // out of order by different instances. The cursor stays an id: its (at, id) is looked up.
+      if (query.after === undefined && (query.from !== undefined || query.to !== undefined) && query.partner === undefined) {
+        if (query.before !== undefined) {
+          select = select.where(sql<boolean>`(at, id) < (select cursor.at, cursor.id from audit_log cursor where cursor.id = ${query.before})`);
+        }
+        const rows = await select.orderBy('at', 'desc').orderBy('id', 'desc').limit(query.limit).execute();
+        return rows.map(toEntry);
+      }
       if (query.before !== undefined) select = select.where('id', '<', query.before);
       if (query.after !== undefined) select = select.where('id', '>', query.after);
       const rows = await select.orderBy('id', query.after !== undefined ? 'asc' : 'desc').limit(query.limit).execute();
-      return rows.map((row) => ({
-        id: String(row.id),
-        at: row.at,
-        action: row.action,
-        outcome: row.outcome,
-        status: row.status,
-        partner: row.partner,
-        clientAddress: row.client_address,
-        reason: row.reason,
-        requestId: row.request_id,
-        details: row.details,
-        count: row.count,
-        lastRequestId: row.last_request_id,
-      }));
+      return rows.map(toEntry);
     },
     async lastCalls(logins) {
       if (logins.length === 0) return new Map();
@@ -118,4 +116,21 @@ export function upsertLastCalls(rows: string) {
     order by partner, at desc, id desc
     on conflict (partner) do update set id = excluded.id, at = excluded.at, action = excluded.action
     where (excluded.at, excluded.id) > (partner_last_call.at, partner_last_call.id)`;
+}
+
+function toEntry(row: Selectable<AuditLogTable>): StoredAuditEntry {
+  return {
+    id: String(row.id),
+    at: row.at,
+    action: row.action,
+    outcome: row.outcome,
+    status: row.status,
+    partner: row.partner,
+    clientAddress: row.client_address,
+    reason: row.reason,
+    requestId: row.request_id,
+    details: row.details,
+    count: row.count,
+    lastRequestId: row.last_request_id,
+  };
 }

@@ -20,7 +20,7 @@ const DAYS_AHEAD = 7;
  * rows and the newer ones; the legacy rows appear as they move (docs/performance.md has the timing).
  *
  * Indexes, per partition: `id` (search and cursor paging, newest first), `(partner, id)` (search by
- * partner), `at` (time bounds, the oldest-entry metric). The console's "last call" column reads the new
+ * partner), `(at, id)` (time ranges newest first, the oldest-entry metric). The console's "last call" column reads the new
  * table partner_last_call instead of the trail.
  *
  * Both get `count` (the calls an entry stands for: 1, or more for an aggregated entry of successful bearer
@@ -36,6 +36,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     end $$`.execute(db);
   if (await isEmbedded(db)) {
     await sql`alter table audit_log add column count integer not null default 1, add column last_request_id text`.execute(db);
+    // Time-range searches read newest first by (at, id): see AuditRepository.query.
+    await sql`drop index audit_log_at`.execute(db);
+    await sql`create index audit_log_at on audit_log (at, id)`.execute(db);
     await createLastCalls(db);
     await sql`insert into partner_last_call (partner, id, at, action)
       select distinct on (partner) partner, id, at, action from audit_log
@@ -63,7 +66,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     ) partition by range (at)`.execute(db);
   await sql`alter sequence audit_log_id_seq owned by audit_log.id`.execute(db);
   await sql`create index audit_log_id on audit_log (id)`.execute(db);
-  await sql`create index audit_log_at on audit_log (at)`.execute(db);
+  await sql`create index audit_log_at on audit_log (at, id)`.execute(db);
   await sql`create index audit_log_partner on audit_log (partner, id)`.execute(db);
   // Filled from the legacy rows as they move (see AuditRetention).
   await createLastCalls(db);
@@ -91,6 +94,8 @@ async function createLastCalls(db: Kysely<unknown>): Promise<void> {
 export async function down(db: Kysely<unknown>): Promise<void> {
   if (await isEmbedded(db)) {
     await sql`drop table partner_last_call`.execute(db);
+    await sql`drop index audit_log_at`.execute(db);
+    await sql`create index audit_log_at on audit_log (at)`.execute(db);
     await sql`alter table audit_log drop column count, drop column last_request_id`.execute(db);
     return;
   }
