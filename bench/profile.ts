@@ -59,7 +59,7 @@ const area = (node: Node) => {
   if (/audit/.test(url)) return 'audit trail';
   if (/pino|request-log/.test(url)) return 'logging';
   if (/prom-client|metrics/.test(url)) return 'metrics';
-  if (/pglite|kysely|\/pg\/|pg-protocol/.test(url)) return 'database client';
+  if (/pglite|kysely|\/pg\/|pg-protocol|^wasm:/.test(url)) return 'database (client, and PGlite itself on the embedded default)';
   if (/jose/.test(url)) return 'jose (token check)';
   if (/fastify|find-my-way|light-my-request|avvio/.test(url)) return 'fastify';
   if (/node:|^internal|^$/.test(url)) return 'node internals (http, streams, timers)';

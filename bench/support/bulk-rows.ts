@@ -36,5 +36,11 @@ export async function insertAuditRows(db: Kysely<Database>, kind: DatabaseKind, 
       from generate_series(${low}::bigint, ${high}::bigint) g`.execute(db);
     onProgress?.(high);
   }
+  // What the gateway's appends keep: each partner's newest successful call, for the partner activity.
+  await sql`insert into partner_last_call (partner, id, at, action)
+    select distinct on (partner) partner, id, at, action from audit_log
+    where partner like 'bulk-%' and outcome = 'success' and action in ('login', 'refresh', 'logout', 'banks')
+    order by partner, at desc, id desc
+    on conflict (partner) do update set id = excluded.id, at = excluded.at, action = excluded.action`.execute(db);
   await sql`analyze audit_log`.execute(db);
 }
