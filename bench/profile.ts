@@ -34,8 +34,11 @@ await fetch(`${gateway.admin}/admin/v1/partners`, {
 const { access_token: token } = (await (
   await fetch(`${gateway.base}/api/v1/login/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login: 'profile', password: PASSWORD }) })
 ).json()) as { access_token: string };
+const loadStart = Date.now();
 const result = await runLoad({ url: `${gateway.base}/partner/provider/sbp/banks/`, method: 'POST', headers: { authorization: `Bearer ${token}` }, connections: 32, durationSec: DURATION });
+const loadEnd = Date.now();
 await stopGatewayProcess(gateway);
+const exited = Date.now();
 await backend.close();
 
 interface Node {
@@ -44,9 +47,17 @@ interface Node {
   children?: number[];
 }
 const file = readdirSync(workDir).find((name) => name.endsWith('.cpuprofile'))!;
-const profile = JSON.parse(readFileSync(join(workDir, file), 'utf8')) as { nodes: Node[]; samples: number[]; timeDeltas: number[] };
+const profile = JSON.parse(readFileSync(join(workDir, file), 'utf8')) as { nodes: Node[]; samples: number[]; timeDeltas: number[]; endTime: number };
+// Only the samples taken while the load ran: the profile ends when the process exits, which is mapped to the
+// wall clock here (start-up, a new data directory's initdb among it, and shutdown are left out).
+const windowStart = profile.endTime - (exited - loadStart) * 1000;
+const windowEnd = profile.endTime - (exited - loadEnd) * 1000;
 const self = new Map<number, number>();
-profile.samples.forEach((id, index) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0)));
+let sampledAt = profile.endTime - profile.timeDeltas.reduce((sum, delta) => sum + delta, 0);
+profile.samples.forEach((id, index) => {
+  sampledAt += profile.timeDeltas[index] ?? 0;
+  if (sampledAt >= windowStart && sampledAt <= windowEnd) self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0));
+});
 const total = [...self.values()].reduce((sum, value) => sum + value, 0);
 const byFunction = new Map<string, number>();
 const byArea = new Map<string, number>();
@@ -75,7 +86,7 @@ for (const node of profile.nodes) {
 }
 const pct = (value: number) => `${((value / total) * 100).toFixed(1)}%`.padStart(6);
 console.log(`${KIND}, ${main ?? 'dist/src/main.js'}: ${result.rps} req/s, p99 ${result.p99} ms; profile ${workDir}/${file}`);
-console.log('self time by area:');
+console.log(`self time by area, while the load ran (${Math.round((windowEnd - windowStart) / 1e6)} s of samples):`);
 for (const [name, time] of [...byArea].sort((a, b) => b[1] - a[1])) console.log(`  ${pct(time)} ${name}`);
 console.log('top functions by self time:');
 for (const [name, time] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`  ${pct(time)} ${name}`);
