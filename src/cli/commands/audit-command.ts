@@ -55,8 +55,8 @@ export async function auditCommand(args: string[], io: CliIo, client: AdminClien
     print(
       io,
       table(
-        ['ID', 'TIME', 'ACTION', 'CALLS', 'OUTCOME', 'STATUS', 'PARTNER', 'ADDRESS', 'REASON'],
-        entries.map((e) => [e.id, e.at, e.action, String(e.count ?? 1), e.outcome, String(e.status ?? ''), e.partner ?? '', e.clientAddress ?? '', e.reason ?? '']),
+        ['ID', 'TIME', 'ACTION', 'OUTCOME', 'STATUS', 'PARTNER', 'ADDRESS', 'REASON', 'CALLS'],
+        entries.map((e) => [e.id, e.at, e.action, e.outcome, String(e.status ?? ''), e.partner ?? '', e.clientAddress ?? '', e.reason ?? '', String(e.count ?? 1)]),
       ),
     );
   };
