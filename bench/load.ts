@@ -16,6 +16,8 @@ export interface LoadSpec {
   pathsFile?: string;
   /** Requests per second over all connections (the soak's steady load); as fast as possible when absent. */
   rate?: number;
+  /** Exactly this many requests, every one answered before the run ends (instead of `durationSec`): for counting. */
+  amount?: number;
 }
 
 export interface LoadResult {
@@ -39,6 +41,7 @@ const instance = autocannon(
     connections: spec.connections,
     duration: spec.durationSec,
     ...(spec.rate !== undefined ? { overallRate: spec.rate } : {}),
+    ...(spec.amount !== undefined ? { amount: spec.amount } : {}),
     headers: spec.headers ?? {},
     ...(spec.body !== undefined ? { body: spec.body } : {}),
     ...(paths

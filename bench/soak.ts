@@ -12,17 +12,16 @@
  * target is missed. It stops by itself (a watchdog ends it a few minutes after its planned end) and talks to
  * 127.0.0.1 only: it refuses a database elsewhere.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { encryptPassword } from '@partner-gateway/client';
-import { importJWK, type JWK } from 'jose';
-import pg from 'pg';
 import { projectFile } from '../src/project-root.js';
+import { startGatewayProcess, stopGatewayProcess } from '../test/support/gateway-process.js';
 import type { LoadResult, LoadSpec } from './load.js';
+import { openBenchBackend } from './support/bench-backend.js';
+import { writeJwePaths } from './support/jwe-paths.js';
+import { rssMb as readRss, runLoad } from './support/run-load.js';
 
 await soak();
 
@@ -34,7 +33,6 @@ async function soak(): Promise<void> {
   if (!['127.0.0.1', 'localhost', '[::1]'].includes(databaseHost)) {
     throw new Error(`the soak talks to 127.0.0.1 only; the database is on ${databaseHost}`);
   }
-  const SCHEMA = `soak_${randomBytes(4).toString('hex')}`;
   const ADMIN_TOKEN = randomBytes(24).toString('hex');
   const PASSWORD = 'soak partner password';
   const LOGIN = 'soak';
@@ -42,17 +40,9 @@ async function soak(): Promise<void> {
   const SAMPLE_MS = 10_000;
   /** Requests per second of each kind: moderate, far under the gateway's capacity (docs/performance.md). */
   const RATES = { bearerBanks: 100, encryptedBanks: 40, login: 4, refresh: 1 };
-  const tsx = ['--import', 'tsx'];
 
-  const children = new Set<ChildProcess>();
-  let schemaCreated = false;
-  let schemaDropped = false;
   const workDir = mkdtempSync(join(tmpdir(), 'soak-'));
-  process.on('exit', () => {
-    for (const child of children) child.kill('SIGKILL');
-    if (schemaCreated && !schemaDropped) spawn('psql', [DATABASE_URL, '-c', `drop schema if exists ${SCHEMA} cascade`], { stdio: 'ignore', detached: true }).unref();
-    rmSync(workDir, { recursive: true, force: true });
-  });
+  process.on('exit', () => rmSync(workDir, { recursive: true, force: true }));
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => process.exit(130));
   // The watchdog: whatever happens, the soak ends a few minutes after its planned end.
   setTimeout(() => {
@@ -60,58 +50,28 @@ async function soak(): Promise<void> {
     process.exit(1);
   }, (MINUTES * 60 + 300) * 1000).unref();
 
-  const sql = async (text: string) => {
-    const client = new pg.Client({ connectionString: DATABASE_URL });
-    await client.connect();
-    try {
-      await client.query(text);
-    } finally {
-      await client.end();
-    }
-  };
-
-  // The gateway: production build, production mode, its own schema, ports chosen by the system, and an
-  // environment of its settings only (nothing inherited, so no REDIS_URL or other host from the caller).
-  await sql(`create schema ${SCHEMA}`);
-  schemaCreated = true;
-  const gateway = spawn(process.execPath, [projectFile('dist/src/main.js')], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      NODE_ENV: 'production',
-      PUBLIC_URL: 'http://127.0.0.1',
-      DATA_DIR: join(workDir, 'data'),
-      DATABASE_URL: `${DATABASE_URL}${DATABASE_URL.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${SCHEMA}`)}`,
-      MASTER_KEY: randomBytes(32).toString('hex'),
-      ADMIN_TOKEN,
-      HOST: '127.0.0.1',
-      PORT: '0',
-      ADMIN_HOST: '127.0.0.1',
-      ADMIN_PORT: '0',
-      LOG_LEVEL: 'info',
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  children.add(gateway);
-  const gatewayExited = new Promise<number | null>((resolve) => gateway.once('exit', (code) => resolve(code)));
-  const logErrors: string[] = [];
-  const listening = new Promise<{ publicUrl: string; adminUrl: string }>((resolve, reject) => {
-    gateway.once('exit', (code) => reject(new Error(`the gateway exited with ${code} before listening`)));
-    createInterface({ input: gateway.stdout! }).on('line', (line) => {
-      let entry: { level?: number; msg?: string; publicUrl?: string; adminUrl?: string };
-      try {
-        entry = JSON.parse(line);
-      } catch {
-        return;
-      }
-      if (entry.msg === 'partner gateway listening' && entry.publicUrl && entry.adminUrl) resolve({ publicUrl: entry.publicUrl, adminUrl: entry.adminUrl });
-      if ((entry.level ?? 0) >= 50) logErrors.push(line.slice(0, 500));
-    });
-  });
-  const { publicUrl, adminUrl } = await listening;
-  for (const url of [publicUrl, adminUrl]) {
-    if (new URL(url).hostname !== '127.0.0.1') throw new Error(`the gateway listens on ${url}, not on 127.0.0.1`);
-  }
-  const pid = gateway.pid!;
+  // The gateway: production build, production mode, a schema of its own, and an environment of its settings
+  // only (nothing inherited, so no REDIS_URL or other host from the caller).
+  const backend = await openBenchBackend('postgres', { workDir, databaseUrl: DATABASE_URL });
+  const gateway = await startGatewayProcess(
+    { ...backend.env, MASTER_KEY: randomBytes(32).toString('hex'), ADMIN_TOKEN, LOG_LEVEL: 'info' },
+    { build: true, echo: false, inheritEnv: false },
+  );
+  const { base: publicUrl, admin: adminUrl } = gateway;
+  /** Lines of the gateway's log at level error or above. */
+  const logErrors = () =>
+    gateway
+      .stdout()
+      .split('\n')
+      .filter((line) => {
+        try {
+          return ((JSON.parse(line) as { level?: number }).level ?? 0) >= 50;
+        } catch {
+          return false;
+        }
+      })
+      .map((line) => line.slice(0, 500));
+  const pid = gateway.process.pid!;
   const banksUrl = `${publicUrl}/partner/provider/sbp/banks/`;
 
   const created = await fetch(`${adminUrl}/admin/v1/partners`, {
@@ -140,36 +100,16 @@ async function soak(): Promise<void> {
   }
   const login = () => post('/api/v1/login/', { login: LOGIN, password: PASSWORD });
 
-  const { keys } = (await (await fetch(`${publicUrl}/.well-known/jwks.json`)).json()) as { keys: JWK[] };
-  const encJwk = keys.find((key) => key.use === 'enc')!;
-  const encKey = await importJWK(encJwk, 'RSA-OAEP-256');
-  async function jwePaths(count: number, round: number): Promise<string> {
-    const lines: string[] = [];
-    for (let i = 0; i < count; i++) {
-      const jwe = await encryptPassword(PASSWORD, { kid: encJwk.kid!, key: encKey });
-      lines.push(`/partner/provider/sbp/banks/?partnerName=${LOGIN}&partnerPassword=${jwe}&useAuthByCert=Y`);
-    }
-    const file = join(workDir, `paths-${round}.txt`);
-    writeFileSync(file, lines.join('\n'));
-    return file;
-  }
-
-  function load(spec: LoadSpec & { rate: number }): Promise<LoadResult> {
-    const child = spawn(process.execPath, [...tsx, projectFile('bench/load.ts'), JSON.stringify(spec)], { stdio: ['ignore', 'pipe', 'inherit'] });
-    children.add(child);
-    return new Promise((resolve, reject) => {
-      let output = '';
-      child.stdout!.on('data', (chunk) => (output += String(chunk)));
-      child.once('exit', (code) => {
-        children.delete(child);
-        const line = output.split('\n').find((text) => text.startsWith('{'));
-        if (code === 0 && line) resolve(JSON.parse(line) as LoadResult);
-        else reject(new Error(`a load process exited with ${code}`));
-      });
+  const jwePaths = (count: number, round: number) =>
+    writeJwePaths(join(workDir, `paths-${round}.txt`), {
+      jwksUrl: `${publicUrl}/.well-known/jwks.json`,
+      password: PASSWORD,
+      count,
+      pathOf: (jwe) => `/partner/provider/sbp/banks/?partnerName=${LOGIN}&partnerPassword=${jwe}&useAuthByCert=Y`,
     });
-  }
+  const load = (spec: LoadSpec & { rate: number }): Promise<LoadResult> => runLoad(spec);
 
-  const rssMb = () => Math.round((Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024) * 10) / 10;
+  const rssMb = () => readRss(pid).now;
   const samples: Array<{ atSec: number; rssMb: number }> = [];
   const startedAt = Date.now();
   const sample = () => samples.push({ atSec: Math.round((Date.now() - startedAt) / 1000), rssMb: rssMb() });
@@ -239,11 +179,8 @@ async function soak(): Promise<void> {
   const afterLoad = samples.at(-1)!;
   add('own logins and refreshes', own);
 
-  gateway.kill('SIGTERM');
-  const exitCode = await gatewayExited;
-  children.delete(gateway);
-  await sql(`drop schema ${SCHEMA} cascade`);
-  schemaDropped = true;
+  const exitCode = await stopGatewayProcess(gateway);
+  await backend.close();
 
   const served = Object.values(kinds).reduce((sum, kind) => sum + kind.ok + kind.failed, 0);
   const errors = Object.values(kinds).reduce((sum, kind) => sum + kind.failed, 0) + crashedLoads;
@@ -252,7 +189,7 @@ async function soak(): Promise<void> {
   const targets = [
     { target: 'errors (non-2xx or socket errors) = 0', met: errors === 0, value: String(errors) },
     { target: 'RSS growth from minute 1 to the end < 10%', met: growthPct < 10, value: `${growthPct}%` },
-    { target: 'no error lines in the gateway log, clean exit', met: logErrors.length === 0 && exitCode === 0, value: `${logErrors.length} lines, exit ${exitCode}` },
+    { target: 'no error lines in the gateway log, clean exit', met: logErrors().length === 0 && exitCode === 0, value: `${logErrors().length} lines, exit ${exitCode}` },
   ];
 
   console.log(`\nsoak: ${MINUTES} min, production gateway on PostgreSQL, rates per second ${JSON.stringify(RATES)}`);
@@ -262,11 +199,11 @@ async function soak(): Promise<void> {
   console.log(`RSS at minute 1: ${minute1.rssMb} MB (${minute1.atSec} s)`);
   console.log(`RSS at the end:  ${end.rssMb} MB (${end.atSec} s; ${afterLoad.rssMb} MB once the load stopped)`);
   console.log(`growth:          ${growthPct}%`);
-  for (const line of logErrors.slice(0, 5)) console.log(`gateway log: ${line}`);
+  for (const line of logErrors().slice(0, 5)) console.log(`gateway log: ${line}`);
   for (const target of targets) console.log(`${target.met ? 'met    ' : 'NOT MET'} ${target.target}: ${target.value}`);
   writeFileSync(
     projectFile('bench/soak-results.json'),
-    `${JSON.stringify({ at: new Date().toISOString(), minutes: MINUTES, node: process.version, database: 'postgresql', rates: RATES, served, errors, kinds, rssSamples: samples, rssMinute1Mb: minute1.rssMb, rssEndMb: end.rssMb, rssAfterLoadMb: afterLoad.rssMb, growthPct, gatewayLogErrors: logErrors.length, targets }, null, 2)}\n`,
+    `${JSON.stringify({ at: new Date().toISOString(), minutes: MINUTES, node: process.version, database: 'postgresql', rates: RATES, served, errors, kinds, rssSamples: samples, rssMinute1Mb: minute1.rssMb, rssEndMb: end.rssMb, rssAfterLoadMb: afterLoad.rssMb, growthPct, gatewayLogErrors: logErrors().length, targets }, null, 2)}\n`,
   );
   process.exit(targets.every((target) => target.met) ? 0 : 1);
 }

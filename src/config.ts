@@ -100,6 +100,12 @@ export const ConfigSchema = Type.Object({
     maximum: 10_000_000,
     description: 'Audit entries that may wait in memory while the database does not take them; beyond that, audited calls get 503.',
   }),
+  AUDIT_RETENTION_DAYS: Type.Integer({
+    default: 400,
+    minimum: 1,
+    maximum: 36500,
+    description: 'Days audit entries are kept; older ones are removed (whole day partitions on PostgreSQL, in batches on PGlite).',
+  }),
   ARGON2_QUEUE: Type.Integer({ default: 64, minimum: 0, maximum: 100000, description: 'argon2 verifications allowed to wait; beyond that, 503 with Retry-After.' }),
   TOKEN_ISSUER: Type.String({ default: 'partner-gateway', minLength: 1, description: 'The `iss` claim of issued access tokens.' }),
   TOKEN_AUDIENCE: Type.String({ default: 'partner-api', minLength: 1, description: 'The `aud` claim of issued access tokens.' }),

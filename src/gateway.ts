@@ -15,6 +15,10 @@ import type { DatabaseHandle } from './db/database.js';
 import { errors } from './errors.js';
 import { createAuditRepository, type AuditRepository } from './audit/audit-repository.js';
 import { createAuditWriter, type AuditWriter } from './audit/audit-writer.js';
+import { createAuditRetention, type RetentionReport } from './audit/audit-retention.js';
+import type { AuditQuery } from '@partner-gateway/contract/admin-audit';
+import { searchAudit, type AuditPage } from './audit/audit-search.js';
+import { partnerActivity, type PartnerActivity } from './audit/partner-activity.js';
 import { createBruteForceGuard } from './auth/steps/brute-force-guard.js';
 import { createSharedStores } from './stores/shared-stores.js';
 import type { ThrottlePolicy } from './stores/throttle/throttle-policy.js';
@@ -56,6 +60,10 @@ export interface AdminOperations {
     /** Writes the entries still queued, so that a change is visible as soon as its response is. */
     flush(): Promise<void>;
     query: AuditRepository['query'];
+    /** The admin API's search: its query-string filters read, the queue flushed first, one page. */
+    search(query: AuditQuery): Promise<AuditPage>;
+    /** The last successful partner API call of each of the comma-separated logins (at most 100). */
+    activity(logins: string): Promise<PartnerActivity[]>;
   };
 }
 
@@ -71,6 +79,8 @@ export interface GatewayRuntime {
   seedBanks(banks: readonly Bank[]): Promise<boolean>;
   /** Deletes rows nobody can use any more: spent JWE ids, expired token families, old throttle counters. */
   purgeExpired(): Promise<void>;
+  /** One audit maintenance run now (partitions ahead, AUDIT_RETENTION_DAYS); it also runs every AUDIT_MAINTENANCE_MS. */
+  maintainAudit(): Promise<RetentionReport>;
   /** Drains the audit trail (trying for up to `timeoutMs`) and closes Redis and the change feed (the database handle is the caller's). */
   close(timeoutMs?: number): Promise<void>;
 }
@@ -81,6 +91,8 @@ export interface GatewayOptions {
   now?: () => number;
   /** Told when a batch of audit entries could not be written yet (they stay queued). */
   onAuditError?: (error: unknown) => void;
+  /** Told when an audit maintenance run (partitions, retention) fails; the next run tries again. */
+  onAuditMaintenanceError?: (error: unknown) => void;
   /** Told when Redis fails and a call falls back to the database. */
   onRedisError?: (error: unknown) => void;
   /** Told when the change feed between instances loses its connection (it reconnects by itself). */
@@ -92,6 +104,9 @@ export interface GatewayOptions {
   /** Told when shutting down loses something: replay journal entries not written down in time. */
   onCloseError?: (error: unknown) => void;
 }
+
+/** How often partitions are made ahead and expired audit entries removed. */
+const AUDIT_MAINTENANCE_MS = 15 * 60_000;
 
 /** How long closing waits for the replay journal to be written down. */
 const JOURNAL_DRAIN_MS = 2_000;
@@ -125,6 +140,8 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
   const throttlePolicy = throttlePolicyOf(config);
   const auditLog = createAuditRepository(handle.db);
   const audit = createAuditWriter(auditLog, { maxPending: config.AUDIT_QUEUE_MAX, ...(options.onAuditError ? { onError: options.onAuditError } : {}) });
+  const auditRetention = createAuditRetention(handle.db, { retentionDays: config.AUDIT_RETENTION_DAYS, now });
+  auditRetention.start(AUDIT_MAINTENANCE_MS, options.onAuditMaintenanceError);
   const shared = createSharedStores(config, handle, feed, throttlePolicy, {
     now,
     ...(options.onRedisError ? { onRedisError: options.onRedisError } : {}),
@@ -147,6 +164,10 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
     pool: () => handle.poolStats(),
     auditPending: () => audit.pending(),
     auditDropped: () => audit.dropped(),
+    auditTable: () => {
+      const last = auditRetention.last();
+      return last ? { oldestAt: last.oldestAt, partitions: last.partitions } : undefined;
+    },
     replayConflicts: () => shared.replayConflicts(),
     replayJournalDropped: () => shared.replayJournalDropped(),
     argon2: () => ({ ...passwords.stats(), verifications: argon2Verifications() }),
@@ -183,7 +204,12 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
           return key;
         },
       },
-      audit: { flush: () => audit.flush(), query: (filter) => auditLog.query(filter) },
+      audit: {
+        flush: () => audit.flush(),
+        query: (filter) => auditLog.query(filter),
+        search: (query) => searchAudit(audit, auditLog, query),
+        activity: (logins) => partnerActivity(audit, auditLog, logins),
+      },
     },
     runtime: {
       metrics,
@@ -197,6 +223,7 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
         }
       },
       seedBanks: (list) => banks.seedIfEmpty(list),
+      maintainAudit: () => auditRetention.run(),
       async purgeExpired() {
         const at = now();
         await shared.replay.purgeExpired(new Date(at));
@@ -205,6 +232,7 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
       },
       async close(timeoutMs) {
         try {
+          await auditRetention.stop();
           await audit.close(timeoutMs);
         } finally {
           await shared.close(JOURNAL_DRAIN_MS).catch((error: unknown) => options.onCloseError?.(error));

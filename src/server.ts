@@ -48,6 +48,7 @@ export async function startServer(config: Config, logger: Logger, print: (text: 
     gateway = await createGateway(config, handle, {
       masterKey: resolveMasterKey(config.MASTER_KEY, config.DATA_DIR),
       onAuditError: auditErrorLog(logger, () => gateway?.runtime.auditTrail.pending() ?? 0),
+      onAuditMaintenanceError: (error) => logger.warn({ err: error }, 'audit maintenance (partitions, retention) failed; retried at the next run'),
       onRedisError: everyTenSeconds((error) => logger.warn({ err: error }, 'Redis unavailable; using the database')),
       onReplayConflict: (jtis) => logger.error({ count: jtis.length }, 'JWEs accepted twice across a Redis failover'),
       onReplayJournalDrop: (count) => logger.error({ count }, 'replay journal entries the database cannot hold were dropped'),

@@ -13,10 +13,20 @@ export interface AuditEntry {
   requestId: string | null;
   /** For admin changes: what changed, before and after. */
   details: Record<string, unknown> | null;
+  /**
+   * Set on a successful bearer banks call: such calls by one partner with one token within one second may
+   * be recorded as one entry that counts them (see createAuditWriter). `token` identifies the token without
+   * being it: the first 16 hex digits of its SHA-256.
+   */
+  aggregate?: { token: string };
 }
 
-export interface StoredAuditEntry extends AuditEntry {
+export interface StoredAuditEntry extends Omit<AuditEntry, 'aggregate'> {
   id: string;
+  /** The calls this entry stands for: 1, or more for aggregated successful bearer banks calls. */
+  count: number;
+  /** For an aggregated entry, the last call's request id (`requestId` is the first's); null otherwise. */
+  lastRequestId: string | null;
 }
 
 /**
@@ -40,7 +50,8 @@ export function storableAuditEntry(entry: AuditEntry): AuditEntry {
 
 const UNSTORABLE = /\0|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
-function storableText(value: string): string {
+/** The text with what PostgreSQL cannot store (U+0000, lone surrogates) replaced by U+FFFD. */
+export function storableText(value: string): string {
   return value.replace(UNSTORABLE, '\ufffd');
 }
 

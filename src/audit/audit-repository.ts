@@ -1,5 +1,5 @@
-import { sql, type Kysely } from 'kysely';
-import type { Database } from '../db/schema.js';
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { AuditLogTable, Database } from '../db/schema.js';
 import type { AuditEntry, StoredAuditEntry } from './audit-entry.js';
 
 export interface AuditQuery {
@@ -16,10 +16,28 @@ export interface AuditQuery {
   limit: number;
 }
 
+/** An entry the writer aggregated: it counts the calls it stands for. */
+export type CountedEntry = AuditEntry & { count?: number; lastRequestId?: string | null };
+
+/** The partner API's own calls, as the audit trail names them (admin changes are not a partner's calls). */
+export const PARTNER_CALL_ACTIONS = ['login', 'refresh', 'logout', 'banks'] as const;
+
+/** A partner's latest successful partner API call. */
+export interface LastCall {
+  id: string;
+  at: Date;
+  action: string;
+}
+
 /** The append-only audit table: inserts and reads, nothing else (the database refuses updates and deletes). */
 export interface AuditRepository {
   append(entries: readonly AuditEntry[]): Promise<void>;
   query(query: AuditQuery): Promise<StoredAuditEntry[]>;
+  /**
+   * Each login's latest successful partner API call (one of PARTNER_CALL_ACTIONS), in one query of
+   * partner_last_call (kept by `append`): one primary-key lookup per login.
+   */
+  lastCalls(logins: readonly string[]): Promise<Map<string, LastCall>>;
 }
 
 export function createAuditRepository(db: Kysely<Database>): AuditRepository {
@@ -39,12 +57,20 @@ export function createAuditRepository(db: Kysely<Database>): AuditRepository {
           reason: entry.reason,
           request_id: entry.requestId,
           details: entry.details,
+          count: (entry as CountedEntry).count ?? 1,
+          last_request_id: (entry as CountedEntry).lastRequestId ?? null,
         })),
       );
-      await sql`insert into audit_log (at, action, outcome, status, partner, client_address, reason, request_id, details)
-        select at, action, outcome, status, partner, client_address, reason, request_id, details
-        from jsonb_to_recordset(${rows}::jsonb) as entry(at timestamptz, action text, outcome text, status integer, partner text,
-          client_address text, reason text, request_id text, details jsonb)`.execute(db);
+      // The same statement keeps partner_last_call: its rows are locked in partner order, so two instances
+      // writing batches at once cannot deadlock, and an older call never replaces a newer one.
+      await sql`with appended as (
+          insert into audit_log (at, action, outcome, status, partner, client_address, reason, request_id, details, count, last_request_id)
+          select at, action, outcome, status, partner, client_address, reason, request_id, details, count, last_request_id
+          from jsonb_to_recordset(${rows}::jsonb) as entry(at timestamptz, action text, outcome text, status integer, partner text,
+            client_address text, reason text, request_id text, details jsonb, count integer, last_request_id text)
+          returning id, at, action, outcome, partner
+        )
+        ${upsertLastCalls('appended')}`.execute(db);
     },
     async query(query) {
       let select = db.selectFrom('audit_log').selectAll();
@@ -54,21 +80,57 @@ export function createAuditRepository(db: Kysely<Database>): AuditRepository {
       if (query.action !== undefined) select = select.where('action', '=', query.action);
       if (query.from !== undefined) select = select.where('at', '>=', query.from);
       if (query.to !== undefined) select = select.where('at', '<', query.to);
+      // A time range without a partner is read newest first by time (the index on (at, id), pruned to the
+      // range's day partitions) rather than by id: ids follow time only roughly, so the id index would walk
+      // every entry newer than `to`. Both orders are newest first; they differ only between entries written
+      // out of order by different instances. The cursor stays an id: its (at, id) is looked up.
+      if (query.after === undefined && (query.from !== undefined || query.to !== undefined) && query.partner === undefined) {
+        if (query.before !== undefined) {
+          select = select.where(sql<boolean>`(at, id) < (select cursor.at, cursor.id from audit_log cursor where cursor.id = ${query.before})`);
+        }
+        const rows = await select.orderBy('at', 'desc').orderBy('id', 'desc').limit(query.limit).execute();
+        return rows.map(toEntry);
+      }
       if (query.before !== undefined) select = select.where('id', '<', query.before);
       if (query.after !== undefined) select = select.where('id', '>', query.after);
       const rows = await select.orderBy('id', query.after !== undefined ? 'asc' : 'desc').limit(query.limit).execute();
-      return rows.map((row) => ({
-        id: String(row.id),
-        at: row.at,
-        action: row.action,
-        outcome: row.outcome,
-        status: row.status,
-        partner: row.partner,
-        clientAddress: row.client_address,
-        reason: row.reason,
-        requestId: row.request_id,
-        details: row.details,
-      }));
+      return rows.map(toEntry);
     },
+    async lastCalls(logins) {
+      if (logins.length === 0) return new Map();
+      const { rows } = await sql<{ login: string; id: string; at: Date; action: string }>`select partner as login, id, at, action
+        from partner_last_call where partner in (select jsonb_array_elements_text(${JSON.stringify(logins)}::jsonb))`.execute(db);
+      return new Map(rows.map((row) => [row.login, { id: String(row.id), at: new Date(row.at), action: row.action }]));
+    },
+  };
+}
+
+/**
+ * The tail of a statement whose CTE `rows` yields audit rows (id, at, action, outcome, partner): records each
+ * partner's newest successful partner API call among them in partner_last_call unless a newer one is there.
+ */
+export function upsertLastCalls(rows: string) {
+  return sql`insert into partner_last_call (partner, id, at, action)
+    select distinct on (partner) partner, id, at, action from ${sql.table(rows)}
+    where partner is not null and outcome = 'success' and action in (${sql.join(PARTNER_CALL_ACTIONS.map((action) => sql.lit(action)))})
+    order by partner, at desc, id desc
+    on conflict (partner) do update set id = excluded.id, at = excluded.at, action = excluded.action
+    where (excluded.at, excluded.id) > (partner_last_call.at, partner_last_call.id)`;
+}
+
+function toEntry(row: Selectable<AuditLogTable>): StoredAuditEntry {
+  return {
+    id: String(row.id),
+    at: row.at,
+    action: row.action,
+    outcome: row.outcome,
+    status: row.status,
+    partner: row.partner,
+    clientAddress: row.client_address,
+    reason: row.reason,
+    requestId: row.request_id,
+    details: row.details,
+    count: row.count,
+    lastRequestId: row.last_request_id,
   };
 }

@@ -135,16 +135,18 @@ for (const backend of testBackends()) {
       const session = (await t.app.inject({ method: 'POST', url: '/api/v1/login/', payload: partner })).json();
       await t.gateway.runtime.auditTrail.flush();
       const banks = () => t.app.inject({ method: 'POST', url: '/partner/provider/sbp/banks/', headers: { authorization: `Bearer ${session.access_token}` } });
+      // Logins fill the queue: each keeps an entry of its own (successful bearer calls would share one).
+      const login = () => t.app.inject({ method: 'POST', url: '/api/v1/login/', payload: partner });
       // The table out of reach is what an outage looks like to the writer: every write fails and stays queued.
       await sql`alter table audit_log rename to audit_log_away`.execute(t.handle.db);
       try {
-        for (let i = 0; i < 5; i++) assert.equal((await banks()).statusCode, 200);
+        for (let i = 0; i < 5; i++) assert.equal((await login()).statusCode, 200);
         await assert.rejects(t.gateway.runtime.auditTrail.flush());
         const refused = await banks();
         assert.equal(refused.statusCode, 503);
         assert.equal(refused.headers['retry-after'], '5');
         assert.deepEqual(refused.json(), { description_status: 'Service is busy; repeat the request later' });
-        assert.equal((await t.app.inject({ method: 'POST', url: '/api/v1/login/', payload: partner })).statusCode, 503);
+        assert.equal((await login()).statusCode, 503);
         assert.equal((await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode, 200, 'calls that are not audited go on');
         assert.equal(t.gateway.runtime.auditTrail.pending(), 5, 'refused calls did nothing and add no entry');
       } finally {
@@ -156,8 +158,50 @@ for (const backend of testBackends()) {
       const rows = await t.gateway.admin.audit.query({ partner: partner.login, limit: 100 });
       assert.deepEqual(
         rows.map((row) => `${row.action} ${row.status}`),
-        ['banks 200', 'banks 200', 'banks 200', 'banks 200', 'banks 200', 'banks 200', 'login 200'],
+        ['banks 200', 'login 200', 'login 200', 'login 200', 'login 200', 'login 200', 'login 200'],
       );
+    });
+  });
+}
+
+for (const backend of testBackends()) {
+  describe(`aggregated bearer banks entries on ${backend.name}`, () => {
+    let t: TestGateway;
+    before(async () => {
+      t = await startTestGateway(backend);
+    });
+    after(() => t.close());
+
+    it('counts successful bearer banks calls of one token within a second in one entry, and keeps every failure and login apart', async () => {
+      const partner = await t.addPartner();
+      const first = (await t.app.inject({ method: 'POST', url: '/api/v1/login/', payload: partner })).json();
+      const second = (await t.app.inject({ method: 'POST', url: '/api/v1/login/', payload: partner })).json();
+      const call = (token: string, remoteAddress = '127.0.0.1') =>
+        t.app.inject({ method: 'POST', url: '/partner/provider/sbp/banks/', headers: { authorization: `Bearer ${token}` }, remoteAddress });
+      const answers = await Promise.all([
+        ...Array.from({ length: 40 }, () => call(first.access_token)),
+        ...Array.from({ length: 10 }, () => call(second.access_token)),
+        ...Array.from({ length: 3 }, () => call(first.access_token, '192.0.2.1')),
+      ]);
+      assert.equal(answers.filter((answer) => answer.statusCode === 200).length, 50);
+      await t.gateway.runtime.auditTrail.flush();
+      const entries = await t.gateway.admin.audit.query({ partner: partner.login, limit: 1000 });
+      const banks = entries.filter((entry) => entry.action === 'banks');
+      const successes = banks.filter((entry) => entry.outcome === 'success');
+      assert.equal(
+        banks.reduce((sum, entry) => sum + entry.count, 0),
+        answers.length,
+        'the counts add up to the calls answered',
+      );
+      assert.ok(successes.length < 50 && successes.length >= 2, `successes were aggregated (${successes.length} entries for 50 calls)`);
+      assert.equal(new Set(successes.map((entry) => entry.details!.token)).size, 2, 'one entry per token (per second)');
+      const biggest = successes.reduce((best, entry) => (entry.count > best.count ? entry : best));
+      assert.ok(biggest.count > 1 && biggest.lastRequestId !== null && biggest.lastRequestId !== biggest.requestId, 'first and last request id');
+      assert.ok(!JSON.stringify(entries).includes(first.access_token), 'the token itself is not stored');
+      const failures = banks.filter((entry) => entry.outcome === 'failure');
+      assert.equal(failures.length, 3, 'each failure keeps its own entry');
+      assert.ok(failures.every((entry) => entry.count === 1 && entry.reason === 'ip_not_allowed'));
+      assert.equal(entries.filter((entry) => entry.action === 'login').length, 2);
     });
   });
 }

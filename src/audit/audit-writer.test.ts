@@ -130,6 +130,7 @@ describe('audit writer while the database is down', () => {
         written += entries.length;
       },
       query: async () => [],
+      lastCalls: async () => new Map(),
     };
     const reported: unknown[] = [];
     const writer = createAuditWriter(repository, { intervalMs: 10_000, batchSize: 100, onError: (error) => reported.push(error) });

@@ -1,6 +1,6 @@
 import { withTimeout } from '../async/with-timeout.js';
-import { storableAuditEntry, type AuditEntry } from './audit-entry.js';
-import type { AuditRepository } from './audit-repository.js';
+import { storableAuditEntry, storableText, type AuditEntry } from './audit-entry.js';
+import type { AuditRepository, CountedEntry } from './audit-repository.js';
 
 export interface AuditWriter {
   /** Queues an entry; it is written within `intervalMs` (or sooner when the batch fills). */
@@ -44,18 +44,29 @@ export interface AuditWriterOptions {
  * (see storableAuditEntry), but should the database still refuse a batch for its data, retrying it would
  * fail the same way for ever and hold up everything behind it: its entries are then written one by one, and
  * only those refused are dropped, each reported to `onError`.
+ *
+ * Successful bearer banks calls (entries carrying `aggregate`) are counted rather than written one by one:
+ * the calls of one partner with one token, one status and within one second become one entry whose `count`
+ * says how many calls it stands for, `requestId` the first and `lastRequestId` the last of them. An entry is
+ * counted into only while it waits in the queue; once a batch is taken for writing, later calls start a new
+ * entry, so a second may be split over a few entries but every call is counted exactly once. Failures,
+ * logins, refreshes, logouts and admin changes keep an entry each.
  */
 export function createAuditWriter(repository: AuditRepository, options: AuditWriterOptions = {}): AuditWriter {
   const intervalMs = options.intervalMs ?? 250;
   const batchSize = options.batchSize ?? 500;
   const maxPending = options.maxPending ?? 100_000;
-  let queue: AuditEntry[] = [];
+  let queue: CountedEntry[] = [];
+  /** Aggregated entries still in the queue, by partner, token, second and status. */
+  const open = new Map<string, CountedEntry>();
   let writing: Promise<void> | undefined;
   let dropped = 0;
   let failing = false;
 
   async function writeOnce(): Promise<void> {
     while (queue.length > 0) {
+      // From here on the queued entries are serialized: none may be counted into any more.
+      open.clear();
       const batch = queue.slice(0, batchSize);
       try {
         await repository.append(batch);
@@ -108,7 +119,22 @@ export function createAuditWriter(repository: AuditRepository, options: AuditWri
 
   return {
     record(entry) {
-      queue.push(storableAuditEntry(entry));
+      if (entry.aggregate) {
+        const key = `${entry.partner}\u0000${entry.aggregate.token}\u0000${Math.floor(entry.at.getTime() / 1000)}\u0000${entry.status}`;
+        const counted = open.get(key);
+        if (counted) {
+          counted.count = (counted.count ?? 1) + 1;
+          counted.lastRequestId = entry.requestId === null ? null : storableText(entry.requestId);
+          return;
+        }
+        const { aggregate, ...plain } = entry;
+        const fresh: CountedEntry = { ...storableAuditEntry({ ...plain, details: { token: aggregate.token } }), count: 1 };
+        fresh.lastRequestId = fresh.requestId;
+        open.set(key, fresh);
+        queue.push(fresh);
+      } else {
+        queue.push(storableAuditEntry(entry));
+      }
       // One write at a time, and none from here while writes fail (the timer retries): during an outage each
       // request would otherwise start a write, or wait on the one in flight, and report its failure again.
       if (queue.length >= batchSize && !writing && !failing) flush().catch((error: unknown) => options.onError?.(error));

@@ -31,6 +31,8 @@ export interface DatabaseOptions {
   poolSize?: number;
   /** PostgreSQL only: the schema to work in (tests give each suite its own). */
   searchPath?: string;
+  /** PostgreSQL only: how long one statement may take, default 15 s (the benchmarks load millions of rows at once). */
+  queryTimeoutMs?: number;
 }
 
 /**
@@ -74,7 +76,7 @@ function openPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
     max: options.poolSize ?? 10,
     // Bounded waits: a request that needs the database fails within seconds when it is down, never hangs.
     connectionTimeoutMillis: 5_000,
-    query_timeout: 15_000,
+    query_timeout: options.queryTimeoutMs ?? 15_000,
     idleTimeoutMillis: 30_000,
     ...(options.searchPath ? { options: `-c search_path=${options.searchPath}` } : {}),
   });

@@ -1,7 +1,8 @@
-import { Migrator, sql, type Kysely, type Migration } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration, type MigrationResultSet } from 'kysely';
 import * as initial from './migrations/0001-initial.js';
 import * as tokenLifecycle from './migrations/0002-token-lifecycle.js';
 import * as unloggedCaches from './migrations/0003-unlogged-caches.js';
+import * as auditRetention from './migrations/0004-audit-retention.js';
 import * as throttleReservations from './migrations/0010-throttle-reservations.js';
 
 /**
@@ -12,6 +13,7 @@ const migrations: Record<string, Migration> = {
   '0001-initial': initial,
   '0002-token-lifecycle': tokenLifecycle,
   '0003-unlogged-caches': unloggedCaches,
+  '0004-audit-retention': auditRetention,
   '0010-throttle-reservations': throttleReservations,
 };
 
@@ -21,6 +23,15 @@ const migrations: Record<string, Migration> = {
  * wait, then find nothing left to do.
  */
 export async function migrateToLatest(db: Kysely<any>): Promise<void> {
+  await migrate(db, (migrator) => migrator.migrateToLatest());
+}
+
+/** Brings the schema up to the named migration and no further (tests of a later migration on existing rows). */
+export async function migrateUpTo(db: Kysely<any>, name: string): Promise<void> {
+  await migrate(db, (migrator) => migrator.migrateTo(name));
+}
+
+async function migrate(db: Kysely<any>, run: (migrator: Migrator) => Promise<MigrationResultSet>): Promise<void> {
   // The migration tables live in the current schema, named explicitly: Kysely otherwise takes a
   // kysely_migration table in any schema of the database for its own.
   const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
@@ -29,7 +40,7 @@ export async function migrateToLatest(db: Kysely<any>): Promise<void> {
     provider: { getMigrations: async () => migrations },
     migrationTableSchema: rows[0]?.schema ?? 'public',
   });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await run(migrator);
   if (error) {
     const failed = results?.find((result) => result.status === 'Error');
     throw new Error(`Database migration ${failed?.migrationName ?? ''} failed`, { cause: error });

@@ -103,4 +103,7 @@ export interface AuditLogTable {
   reason: string | null;
   request_id: string | null;
   details: ColumnType<Record<string, unknown> | null, string | null, string | null>;
+  /** The calls the entry stands for: 1, or more for an aggregated entry of successful bearer banks calls. */
+  count: ColumnType<number, number | undefined, number>;
+  last_request_id: string | null;
 }

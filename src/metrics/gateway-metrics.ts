@@ -15,6 +15,8 @@ export interface MetricSources {
   pool: () => { total: number; idle: number; waiting: number } | undefined;
   auditPending: () => number;
   auditDropped: () => number;
+  /** The audit table as the last maintenance run saw it; undefined before the first run. */
+  auditTable?: () => { oldestAt: Date | null; partitions: number } | undefined;
   /** JWEs found accepted twice across a Redis failover (0 without Redis). */
   replayConflicts: () => number;
   /** Replay journal entries dropped because the database could not hold them. */
@@ -137,6 +139,23 @@ export function createGatewayMetrics(sources: MetricSources): GatewayMetrics {
     registers: [registry],
     collect() {
       this.set(sources.auditPending());
+    },
+  });
+  new Gauge({
+    name: 'partner_gateway_audit_oldest_entry_age_seconds',
+    help: 'Age of the oldest audit entry (as of the last maintenance run; 0 when the trail is empty): stays under AUDIT_RETENTION_DAYS plus a day.',
+    registers: [registry],
+    collect() {
+      const table = sources.auditTable?.();
+      this.set(table?.oldestAt ? Math.max(0, (Date.now() - table.oldestAt.getTime()) / 1000) : 0);
+    },
+  });
+  new Gauge({
+    name: 'partner_gateway_audit_partitions',
+    help: 'Day partitions of the audit table, made ahead and dropped past retention (PostgreSQL; 0 on PGlite).',
+    registers: [registry],
+    collect() {
+      this.set(sources.auditTable?.()?.partitions ?? 0);
     },
   });
   /** A counter the component keeps itself, read when scraped. */

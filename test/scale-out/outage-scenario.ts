@@ -164,7 +164,7 @@ export async function runOutageScenario(cluster: PostgresCluster, onStart: (gate
   const exit = await gateway.exited;
   const client = new pg.Client({ connectionString: cluster.url });
   await client.connect();
-  const rows = (await client.query<{ action: string; status: number; count: string }>('select action, status, count(*) from audit_log group by action, status')).rows;
+  const rows = (await client.query<{ action: string; status: number; count: string }>('select action, status, sum(count) as count from audit_log group by action, status')).rows;
   await client.end();
   const audited = new Map(rows.map((row) => [`${row.action} ${row.status}`, Number(row.count)]));
   return { calls, timeline, bankList, listenersBefore, listenersAfter, exitedDuringLoad, exit, stdout: gateway.stdout(), stderr: gateway.stderr(), audited };

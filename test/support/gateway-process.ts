@@ -41,6 +41,15 @@ export interface GatewayProcessOptions {
    * it. A test that expects errors in the log and reports them itself turns it off.
    */
   echo?: boolean;
+  /**
+   * Run the production build (`dist/src/main.js`, as `npm start` does) instead of the sources through tsx: the
+   * benchmarks measure it. A path runs that build of main.js instead (a profile of another version).
+   */
+  build?: boolean | string;
+  /** Options for node itself (`--cpu-prof`, ...). */
+  nodeArgs?: string[];
+  /** Whether the process inherits this one's environment (the default); the soak gives it its settings only, no REDIS_URL from the caller. */
+  inheritEnv?: boolean;
 }
 
 /**
@@ -62,8 +71,11 @@ export async function startGatewayProcess(env: Record<string, string>, options: 
 async function startOnce(env: Record<string, string>, options: GatewayProcessOptions): Promise<GatewayProcess> {
   const port = options.port ?? (await freePort());
   const adminPort = options.adminPort ?? (await freePort());
-  const child = spawn(process.execPath, ['--import', 'tsx', projectFile('src/main.ts')], {
-    env: { ...process.env, NODE_ENV: 'production', PUBLIC_URL: `http://127.0.0.1:${port}`, HOST: '127.0.0.1', ADMIN_HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env, PORT: String(port), ADMIN_PORT: String(adminPort) },
+  const main = typeof options.build === 'string' ? [options.build] : options.build ? [projectFile('dist/src/main.js')] : ['--import', 'tsx', projectFile('src/main.ts')];
+  const entry = [...(options.nodeArgs ?? []), ...main];
+  const inherited = options.inheritEnv === false ? { PATH: process.env.PATH ?? '' } : process.env;
+  const child = spawn(process.execPath, entry, {
+    env: { ...inherited, NODE_ENV: 'production', PUBLIC_URL: `http://127.0.0.1:${port}`, HOST: '127.0.0.1', ADMIN_HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env, PORT: String(port), ADMIN_PORT: String(adminPort) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   running.add(child);

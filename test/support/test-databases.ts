@@ -1,12 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { openDatabase, type DatabaseHandle, type DatabaseKind } from '../../src/db/database.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
+import { migrateToLatest, migrateUpTo } from '../../src/db/migrate.js';
 
 export interface TestBackend {
   name: DatabaseKind;
-  /** A fresh, migrated, empty database: in-memory PGlite, or a schema of its own on PostgreSQL. */
-  open(): Promise<DatabaseHandle>;
+  /**
+   * A fresh, migrated, empty database: in-memory PGlite, or a schema of its own on PostgreSQL. `upTo` stops
+   * the migrations at that one (to test a later migration on rows written before it).
+   */
+  open(options?: { upTo?: string }): Promise<DatabaseHandle>;
 }
 
 /**
@@ -16,21 +19,25 @@ export interface TestBackend {
 export function testBackends(): TestBackend[] {
   const backends: TestBackend[] = [{ name: 'pglite', open: openMigrated }];
   const url = process.env.TEST_DATABASE_URL;
-  if (url) backends.push({ name: 'postgres', open: () => openPostgresSchema(url) });
+  if (url) backends.push({ name: 'postgres', open: (options) => openPostgresSchema(url, options?.upTo) });
   return backends;
 }
 
-async function openMigrated(): Promise<DatabaseHandle> {
+async function openMigrated(options?: { upTo?: string }): Promise<DatabaseHandle> {
   const handle = await openDatabase({});
-  await migrateToLatest(handle.db);
+  await migrateTo(handle, options?.upTo);
   return handle;
 }
 
-async function openPostgresSchema(url: string): Promise<DatabaseHandle> {
+function migrateTo(handle: DatabaseHandle, upTo: string | undefined): Promise<void> {
+  return upTo === undefined ? migrateToLatest(handle.db) : migrateUpTo(handle.db, upTo);
+}
+
+async function openPostgresSchema(url: string, upTo?: string): Promise<DatabaseHandle> {
   const schema = `test_${randomBytes(6).toString('hex')}`;
   await adminQuery(url, `create schema ${schema}`);
   const handle = await openDatabase({ url, searchPath: schema, poolSize: 5 });
-  await migrateToLatest(handle.db);
+  await migrateTo(handle, upTo);
   return {
     ...handle,
     async close() {
@@ -40,11 +47,12 @@ async function openPostgresSchema(url: string): Promise<DatabaseHandle> {
   };
 }
 
-async function adminQuery(url: string, text: string): Promise<void> {
+/** One statement on its own connection (schemas made and dropped, rows loaded by the benchmarks). */
+export async function adminQuery(url: string, text: string, values: unknown[] = []): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    await client.query(text);
+    await client.query(text, values);
   } finally {
     await client.end();
   }

@@ -27,7 +27,10 @@ export function AuditTable({ entries, caption, showPartner = true }: { entries: 
               <td>
                 <Time value={entry.at} />
               </td>
-              <td>{entry.action}</td>
+              <td>
+                {entry.action}
+                {entry.count > 1 && <span title={`${entry.count} calls, requests ${entry.requestId ?? '?'} to ${entry.lastRequestId ?? '?'}`}> ×{entry.count}</span>}
+              </td>
               <td>
                 <span class={`badge badge-${entry.outcome}`}>{entry.outcome}</span>
               </td>

@@ -29,8 +29,10 @@ export const AuditEntryView = Type.Object({
   partner: Type.Union([Type.String(), Type.Null()]),
   clientAddress: Type.Union([Type.String(), Type.Null()]),
   reason: Type.Union([Type.String(), Type.Null()]),
-  requestId: Type.Union([Type.String(), Type.Null()]),
+  requestId: Type.Union([Type.String(), Type.Null()], { description: "The request id; for an aggregated entry, the first call's" }),
   details: Type.Union([Type.Unsafe<Record<string, unknown>>(Type.Object({}, { additionalProperties: true })), Type.Null()]),
+  count: Type.Integer({ minimum: 1, description: 'Calls the entry stands for: 1, or more for successful bearer banks calls of one token within one second' }),
+  lastRequestId: Type.Union([Type.String(), Type.Null()], { description: "For an aggregated entry, the last call's request id" }),
 });
 export type AuditEntryView = Static<typeof AuditEntryView>;
 

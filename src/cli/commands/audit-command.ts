@@ -40,7 +40,13 @@ export async function auditCommand(args: string[], io: CliIo, admin: AdminApi, o
       for (const entry of entries) print(io, JSON.stringify(entry));
       return;
     }
-    print(io, table(['ID', 'TIME', 'ACTION', 'OUTCOME', 'STATUS', 'PARTNER', 'ADDRESS', 'REASON'], entries.map((e) => [e.id, e.at, e.action, e.outcome, String(e.status ?? ''), e.partner ?? '', e.clientAddress ?? '', e.reason ?? ''])));
+    print(
+      io,
+      table(
+        ['ID', 'TIME', 'ACTION', 'OUTCOME', 'STATUS', 'PARTNER', 'ADDRESS', 'REASON', 'CALLS'],
+        entries.map((e) => [e.id, e.at, e.action, e.outcome, String(e.status ?? ''), e.partner ?? '', e.clientAddress ?? '', e.reason ?? '', String(e.count ?? 1)]),
+      ),
+    );
   };
   const first = await admin.audit.query(query);
   show([...first.entries].reverse());

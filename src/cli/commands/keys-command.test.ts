@@ -51,7 +51,8 @@ describe('partner-gateway keys and audit commands against a running admin API', 
     const partner = await t.addPartner();
     await t.app.inject({ method: 'POST', url: '/api/v1/login/', payload: { login: partner.login, password: 'wrong password' } });
     const shown = await run(auditCommand as typeof keysCommand, ['--partner', partner.login, '--outcome', 'failure']);
-    assert.match(shown, new RegExp(`login\\s+failure\\s+401\\s+${partner.login}\\s+127\\.0\\.0\\.1\\s+wrong_password`));
+    assert.match(shown, new RegExp(`login\\s+failure\\s+401\\s+${partner.login}\\s+127\\.0\\.0\\.1\\s+wrong_password\\s+1\\n`));
+    assert.match(shown, /REASON\s+CALLS/, 'the calls an entry stands for (more than 1 for aggregated bearer banks calls)');
 
     const controller = new AbortController();
     const harness = cliHarness(env);

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { createHash } from 'node:crypto';
 import fp from 'fastify-plugin';
 import type { AuditWriter } from '../../audit/audit-writer.js';
 import { errors } from '../../errors.js';
@@ -20,6 +21,7 @@ export const auditTrail = fp<{ writer: AuditWriter }>(
       const action = request.routeOptions.config?.audit;
       if (!action || request.errorCode === 'audit_backlog') return;
       const succeeded = reply.statusCode < 400;
+      const authorization = request.headers.authorization;
       writer.record({
         at: new Date(),
         action,
@@ -30,8 +32,25 @@ export const auditTrail = fp<{ writer: AuditWriter }>(
         reason: succeeded ? null : (request.authFailure ?? request.errorCode ?? null),
         requestId: request.id,
         details: request.auditDetails ?? null,
+        // A successful bearer banks call may share an entry with its token's other calls of the same second.
+        ...(succeeded && action === 'banks' && authorization !== undefined ? { aggregate: { token: tokenKey(authorization) } } : {}),
       });
     });
   },
   { name: 'audit-trail', fastify: '5.x' },
 );
+
+/** Keys of the tokens seen lately: a token makes thousands of calls, its hash is taken once (0.9 % of a bearer profile otherwise). */
+const tokenKeys = new Map<string, string>();
+
+/** Tells tokens apart in the audit trail without storing one: the first 16 hex digits of the header's SHA-256. */
+function tokenKey(authorization: string): string {
+  let key = tokenKeys.get(authorization);
+  if (key === undefined) {
+    // Bounded: a flood of distinct tokens empties it rather than growing it.
+    if (tokenKeys.size >= 10_000) tokenKeys.clear();
+    key = createHash('sha256').update(authorization).digest('hex').slice(0, 16);
+    tokenKeys.set(authorization, key);
+  }
+  return key;
+}

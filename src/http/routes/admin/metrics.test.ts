@@ -128,6 +128,19 @@ for (const backend of testBackends()) {
       assert.equal(sample(await scrape(), 'partner_gateway_audit_dropped_entries_total'), 1);
     });
 
+    it('reports the age of the oldest audit entry and, on PostgreSQL, the day partitions', async () => {
+      const partner = await t.addPartner();
+      await login(partner);
+      await t.gateway.runtime.auditTrail.flush();
+      await t.gateway.runtime.maintainAudit();
+      const text = await scrape();
+      const age = sample(text, 'partner_gateway_audit_oldest_entry_age_seconds');
+      assert.ok(age !== undefined && age > 0 && age < 3600, `oldest entry age ${age}`);
+      const partitions = sample(text, 'partner_gateway_audit_partitions');
+      if (backend.name === 'postgres') assert.ok(partitions !== undefined && partitions >= 8, `partitions ${partitions}`);
+      else assert.equal(partitions, 0);
+    });
+
     it('counts admin requests under the admin listener', async () => {
       const before = await scrape();
       await t.admin.inject({ method: 'GET', url: '/admin/v1/partners', headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } });
