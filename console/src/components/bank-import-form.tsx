@@ -1,4 +1,4 @@
-import type { AdminBank as Bank, ImportReport } from '@partner-gateway/contract/admin-banks';
+import type { AdminBank as Bank, ImportMode, ImportReport } from '@partner-gateway/contract/admin-banks';
 import { describeProblem } from '@partner-gateway/contract/error-body';
 import { importContentType } from '@partner-gateway/contract/import-media-types';
 import { useMemo, useState } from 'preact/hooks';
@@ -9,7 +9,7 @@ import { errorsFrom, Field, FormAlert, type FormErrors, noErrors } from './forms
 interface Preview {
   file: File;
   contentType: string;
-  mode: 'replace' | 'merge';
+  mode: ImportMode;
   report: ImportReport;
 }
 
@@ -19,7 +19,7 @@ interface Preview {
  */
 export function ImportForm({ current, onImported }: { current: Bank[]; onImported: () => Promise<void> }) {
   const [file, setFile] = useState<File | null>(null);
-  const [mode, setMode] = useState<'replace' | 'merge'>('replace');
+  const [mode, setMode] = useState<ImportMode>('replace');
   const [errors, setErrors] = useState<FormErrors>(noErrors);
   const [rowErrors, setRowErrors] = useState<string[]>([]);
   const [preview, setPreview] = useState<Preview | null>(null);
@@ -28,7 +28,7 @@ export function ImportForm({ current, onImported }: { current: Bank[]; onImporte
   const [fileKey, setFileKey] = useState(0);
   const names = useMemo(() => new Map(current.map((bank) => [bank.bic, bank.name])), [current]);
 
-  async function send(dryRun: boolean, chosen: File, contentType: string, chosenMode: 'replace' | 'merge'): Promise<ImportReport> {
+  async function send(dryRun: boolean, chosen: File, contentType: string, chosenMode: ImportMode): Promise<ImportReport> {
     return admin.banks.import({ bytes: await chosen.arrayBuffer(), contentType }, { mode: chosenMode, dryRun });
   }
 

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { announce } from '../announce';
-import type { KeyView as Key } from '@partner-gateway/contract/admin-keys';
+import type { KeyUse, KeyView as Key } from '@partner-gateway/contract/admin-keys';
 import { admin } from '../api';
 import { ConfirmDialog } from '../components/confirm-dialog';
 import { errorsFrom, FormAlert } from '../components/forms';
@@ -23,7 +23,7 @@ const USES = {
 /** The keys in service, newest first, and their rotation. */
 export function KeysPage() {
   const keys = useLoad(() => admin.keys.list().then((body) => body.keys), 'keys');
-  const [rotating, setRotating] = useState<'sig' | 'enc' | null>(null);
+  const [rotating, setRotating] = useState<KeyUse | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string[]>([]);
   const [revoking, setRevoking] = useState<Key | null>(null);
@@ -43,7 +43,7 @@ export function KeysPage() {
     }
   }
 
-  async function rotate(use: 'sig' | 'enc') {
+  async function rotate(use: KeyUse) {
     setBusy(true);
     setError([]);
     try {
