@@ -107,7 +107,9 @@ export const ConfigSchema = Type.Object({
     description: 'Days audit entries are kept; older ones are removed (whole day partitions on PostgreSQL, in batches on PGlite).',
   }),
   ARGON2_QUEUE: Type.Integer({ default: 64, minimum: 0, maximum: 100000, description: 'argon2 verifications allowed to wait; beyond that, 503 with Retry-After.' }),
-  TOKEN_ISSUER: Type.String({ default: 'partner-gateway', minLength: 1, description: 'The `iss` claim of issued access tokens.' }),
+  TOKEN_ISSUER: Type.Optional(
+    Type.String({ minLength: 1, description: 'The `iss` claim of access tokens and the metadata\'s `issuer`; default PUBLIC_URL (the issuer identifier, RFC 8414).' }),
+  ),
   TOKEN_AUDIENCE: Type.String({ default: 'partner-api', minLength: 1, description: 'The `aud` claim of issued access tokens.' }),
   JWE_MAX_AGE: Type.Integer({
     default: 120,
@@ -197,4 +199,18 @@ export function trustedProxies(config: Config): string[] {
   return config.TRUST_PROXY.split(',')
     .map((entry) => entry.trim())
     .filter((entry) => entry.length > 0);
+}
+
+/**
+ * The issuer identifier: every access token's `iss` and the metadata document's `issuer` (RFC 8414 section 2
+ * wants an https URL partners can fetch the metadata from, so it is PUBLIC_URL unless TOKEN_ISSUER says
+ * otherwise, for a gateway taking over an existing issuer name).
+ *
+ * @example
+ * ```ts
+ * tokenIssuer(loadConfig({ PUBLIC_URL: 'https://partners.example.com' })); // 'https://partners.example.com'
+ * ```
+ */
+export function tokenIssuer(config: Config): string {
+  return config.TOKEN_ISSUER ?? publicUrl(config);
 }

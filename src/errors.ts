@@ -20,8 +20,13 @@ export class AppError extends Error {
     readonly description: string,
     readonly extra: {
       reason?: AuthFailureReason;
-      /** The RFC 6749 section 5.2 `error` code, for the OAuth endpoints' answers. */
+      /**
+       * The RFC 6749 section 5.2 `error` code: the answer then carries `error` and `error_description` beside
+       * `description_status` (the OAuth endpoints' shape, OAuthErrorBody).
+       */
       oauthError?: string;
+      /** The `error_description` (never a secret, never the reason code); `description` when absent. */
+      oauthDescription?: string;
       headers?: Record<string, string>;
       details?: ErrorDetail[];
     } = {},
@@ -97,10 +102,36 @@ export const errors = {
   internal: () => new AppError('internal', 500, texts.internal),
   /** A DPoP proof that fails RFC 9449's checks; the token endpoint answers 400, a resource 401 (see the callers). */
   invalidDpopProof: (reason: AuthFailureReason) =>
-    new AppError('invalid_dpop_proof', 400, texts.unauthorized, { reason, oauthError: 'invalid_dpop_proof' }),
-  /** A client assertion (private_key_jwt) that does not authenticate the client: RFC 6749 `invalid_client`. */
-  invalidClient: (reason: AuthFailureReason) =>
-    new AppError('invalid_client', 401, texts.unauthorized, { reason, oauthError: 'invalid_client' }),
+    new AppError('invalid_dpop_proof', 400, texts.unauthorized, {
+      reason,
+      oauthError: 'invalid_dpop_proof',
+      oauthDescription: 'The DPoP proof is invalid',
+    }),
+  /**
+   * Client authentication failed (RFC 6749 section 5.2 `invalid_client`, 401): every cause gives the same
+   * answer, so that none tells a wrong secret from an unknown client or a refused key; the reason goes to the
+   * logs and the audit trail only. `headers` carries `WWW-Authenticate: Basic` when the client used Basic.
+   */
+  invalidClient: (reason: AuthFailureReason, headers?: Record<string, string>) =>
+    new AppError('invalid_client', 401, texts.unauthorized, {
+      reason,
+      oauthError: 'invalid_client',
+      oauthDescription: 'Client authentication failed',
+      ...(headers ? { headers } : {}),
+    }),
+  /** An OAuth request that is malformed (RFC 6749 `invalid_request`, 400); `detail` says what, never echoing a secret. */
+  invalidRequest: (detail: string, reason?: AuthFailureReason) =>
+    new AppError('invalid_request', 400, `The request is invalid (${detail}); repeat the request with correct data`, {
+      oauthError: 'invalid_request',
+      oauthDescription: detail,
+      ...(reason ? { reason } : {}),
+    }),
+  /** A grant type other than client_credentials (RFC 6749 `unsupported_grant_type`, 400). */
+  unsupportedGrantType: () =>
+    new AppError('unsupported_grant_type', 400, 'Only grant_type client_credentials is supported; repeat the request with correct data', {
+      oauthError: 'unsupported_grant_type',
+      oauthDescription: 'Only client_credentials is supported',
+    }),
 };
 
 function describeDetail(detail: ErrorDetail): string {

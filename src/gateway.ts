@@ -10,7 +10,7 @@ import { createCachedPartnerRepository } from './partners/cached-partner-reposit
 import { createPasswordVerifier } from './partners/password-verifier.js';
 import { argon2Verifications } from './partners/password-hasher.js';
 import { createGatewayMetrics, type GatewayMetrics } from './metrics/gateway-metrics.js';
-import type { Config } from './config.js';
+import { tokenIssuer, type Config } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
 import { errors } from './errors.js';
 import { createAuditRepository, type AuditRepository } from './audit/audit-repository.js';
@@ -28,6 +28,7 @@ import { createKeyRepository, type KeyUse } from './keys/key-repository.js';
 import { createKeySealer } from './keys/master-key.js';
 import { loadKeyStore, type KeyInfo } from './keys/key-store.js';
 import { createPartnerAdmin, type PartnerAdmin } from './partners/partner-admin.js';
+import { createRemoteJwks } from './oauth/remote-jwks.js';
 import { createPartnerRepository } from './partners/partner-repository.js';
 import { createPartnerApi, type PartnerApi } from './operations/partner-api.js';
 
@@ -137,6 +138,9 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
     else if (change.kind === 'banks') banks.invalidate();
     else if (change.kind === 'keys') keys.reload().catch(() => {});
   });
+  // Partners' published key sets (jwksUri), fetched and cached per instance: at registration (admin) and when a
+  // client assertion names a key (the token endpoint).
+  const remoteJwks = createRemoteJwks({ now });
   const throttlePolicy = throttlePolicyOf(config);
   const auditLog = createAuditRepository(handle.db);
   const audit = createAuditWriter(auditLog, { maxPending: config.AUDIT_QUEUE_MAX, ...(options.onAuditError ? { onError: options.onAuditError } : {}) });
@@ -180,7 +184,7 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
     passwords,
     replay: shared.replay,
     guard: createBruteForceGuard(shared.throttle, now, config.CACHE_TTL_MS),
-    tokens: createAccessTokens({ keys, issuer: config.TOKEN_ISSUER, audience: config.TOKEN_AUDIENCE, ttlSeconds: config.TOKEN_TTL, now }),
+    tokens: createAccessTokens({ keys, issuer: tokenIssuer(config), audience: config.TOKEN_AUDIENCE, ttlSeconds: config.TOKEN_TTL, now }),
     refreshTtlSeconds: config.REFRESH_TTL,
     now,
     decryptPassword: (jwe) =>
@@ -190,7 +194,7 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
     config,
     partnerApi,
     admin: {
-      partners: createPartnerAdmin(partners),
+      partners: createPartnerAdmin(partners, { production: config.NODE_ENV === 'production', remoteJwks, now }),
       banks: createBankAdmin(banks),
       keys: {
         async list() {

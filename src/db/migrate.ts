@@ -4,6 +4,7 @@ import * as tokenLifecycle from './migrations/0002-token-lifecycle.js';
 import * as unloggedCaches from './migrations/0003-unlogged-caches.js';
 import * as auditRetention from './migrations/0004-audit-retention.js';
 import * as throttleReservations from './migrations/0010-throttle-reservations.js';
+import * as partnerClientAuth from './migrations/0011-partner-client-auth.js';
 
 /**
  * The migrations, in order. They are listed here rather than read from the directory so that the
@@ -15,6 +16,7 @@ const migrations: Record<string, Migration> = {
   '0003-unlogged-caches': unloggedCaches,
   '0004-audit-retention': auditRetention,
   '0010-throttle-reservations': throttleReservations,
+  '0011-partner-client-auth': partnerClientAuth,
 };
 
 /**

@@ -1,3 +1,4 @@
+import type { AuthMethod } from '@partner-gateway/contract/admin-partners';
 import type { ColumnType, Generated } from 'kysely';
 
 /**
@@ -16,6 +17,7 @@ export interface Database {
 }
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 /** jsonb columns are written as JSON text (pg and PGlite both parse them back on read). */
 type Json<T> = ColumnType<T, string, string>;
 
@@ -29,6 +31,21 @@ export interface PartnersTable {
   token_generation: Generated<number>;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** See migration 0011: how the partner may authenticate, and its public keys. */
+  auth_methods: ColumnType<AuthMethod[], string | undefined, string>;
+  require_bound_tokens: ColumnType<boolean, boolean | undefined, boolean>;
+  jwks: ColumnType<StoredPartnerKey[] | null, string | null | undefined, string | null>;
+  jwks_uri: ColumnType<string | null, string | null | undefined, string | null>;
+  jwks_fetched_at: NullableTimestamp;
+}
+
+/** A registered public key as stored: the fields of PartnerKey (src/oauth/partner-keys.ts). */
+export interface StoredPartnerKey {
+  kid: string;
+  thumbprint: string;
+  alg: 'ES256' | 'EdDSA' | 'PS256';
+  jwk: Record<string, string>;
+  strength: string;
 }
 
 export interface BanksTable {
@@ -59,8 +76,6 @@ export interface JweReplayTable {
   jti: string;
   expires_at: Timestamp;
 }
-
-type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 
 export interface TokenFamiliesTable {
   id: string;

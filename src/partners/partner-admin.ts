@@ -2,6 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { errors, type ErrorDetail } from '../errors.js';
 import { normalizeCidr } from './ip-allowlist.js';
 import type { CreatePartnerBody, PartnerView, UpdatePartnerBody } from '@partner-gateway/contract/admin-partners';
+import type { SetPartnerJwksBody } from '@partner-gateway/contract/admin-partner-keys';
+import { checkJwksUri, type RemoteJwks } from '../oauth/remote-jwks.js';
+import { validatePartnerJwks } from '../oauth/partner-keys.js';
 import { toPartnerView } from './partner.js';
 import type { PartnerChanges, PartnerRepository } from './partner-repository.js';
 import { hashPassword } from './password-hasher.js';
@@ -13,6 +16,13 @@ export interface PartnerAdmin {
   get(login: string): Promise<PartnerView>;
   /** The change, and the partner before and after it (for the audit trail). */
   update(login: string, input: UpdatePartnerBody): Promise<{ before: PartnerView; after: PartnerView }>;
+  /**
+   * Registers the partner's public keys, or the https URL where it publishes them (replacing whatever it had);
+   * 422 naming every refused key. The partner before and after (for the audit trail).
+   */
+  setJwks(login: string, input: SetPartnerJwksBody): Promise<{ before: PartnerView; after: PartnerView }>;
+  /** Forgets the partner's keys (private_key_jwt then fails for it until new ones are registered). */
+  deleteJwks(login: string): Promise<{ before: PartnerView; after: PartnerView }>;
   /** Removes the partner; returns it as it was. */
   remove(login: string): Promise<PartnerView>;
   /** How many partners there are (the demo partner is created only when there are none). */
@@ -21,7 +31,26 @@ export interface PartnerAdmin {
 
 export const MIN_PASSWORD_LENGTH = 12;
 
-export function createPartnerAdmin(partners: PartnerRepository): PartnerAdmin {
+export interface PartnerAdminOptions {
+  /** Production refuses a plain-http jwksUri even to a loopback address. */
+  production: boolean;
+  /** Fetches a jwksUri at registration, so that a wrong URL is refused at once and the view shows the keys. */
+  remoteJwks?: Pick<RemoteJwks, 'keys' | 'forget'>;
+  now?: () => number;
+}
+
+export function createPartnerAdmin(partners: PartnerRepository, options: PartnerAdminOptions = { production: true }): PartnerAdmin {
+  /** A jwksUri is fetched once at registration: a URL that serves no valid JWK Set is refused (422). */
+  async function fetchedJwks(uri: string): Promise<PartnerChanges> {
+    if (!options.remoteJwks) return { jwks: null, jwksUri: uri, jwksFetchedAt: null };
+    options.remoteJwks.forget(uri);
+    const keys = await options.remoteJwks.keys(uri);
+    if (keys.length === 0) {
+      throw errors.validationFailed([{ field: 'jwksUri', message: 'did not serve a valid JWK Set of public signing keys (fetched once, 5 s, 64 KiB)' }]);
+    }
+    return { jwks: keys, jwksUri: uri, jwksFetchedAt: new Date((options.now ?? Date.now)()) };
+  }
+
   return {
     async create(input) {
       const problems: ErrorDetail[] = [];
@@ -57,11 +86,35 @@ export function createPartnerAdmin(partners: PartnerRepository): PartnerAdmin {
       if (input.ipAllowlist !== undefined) changes.ipAllowlist = normalizeAllowlist(input.ipAllowlist, problems);
       if (input.rewardTypes !== undefined) changes.rewardTypes = normalizeRewardTypes(input.rewardTypes);
       if (input.password !== undefined) checkPassword(input.password, problems);
+      if (input.authMethods !== undefined) changes.authMethods = [...new Set(input.authMethods)];
+      if (input.requireSenderConstrainedTokens !== undefined) changes.requireBoundTokens = input.requireSenderConstrainedTokens;
       if (problems.length > 0) throw errors.validationFailed(problems);
       if (input.password !== undefined) changes.passwordHash = await hashPassword(input.password);
-      // A block or a new password ends every session: tokens issued before stop working on their next use.
-      if (input.status === 'blocked' || input.password !== undefined) changes.revokeTokens = true;
+      // A block or a new password ends every session: tokens issued before stop working on their next use. So
+      // does a stricter policy (the password taken away, or binding required): tokens issued under the weaker
+      // one must not outlive it.
+      const passwordWithdrawn = changes.authMethods !== undefined && before.authMethods.includes('password') && !changes.authMethods.includes('password');
+      const bindingRequired = changes.requireBoundTokens === true && !before.requireBoundTokens;
+      if (input.status === 'blocked' || input.password !== undefined || passwordWithdrawn || bindingRequired) changes.revokeTokens = true;
       const updated = await partners.update(login, changes);
+      if (!updated) throw errors.partnerNotFound(login);
+      return { before: toPartnerView(before), after: toPartnerView(updated) };
+    },
+    async setJwks(login, input) {
+      const before = await partners.findByLogin(login);
+      if (!before) throw errors.partnerNotFound(login);
+      const changes: PartnerChanges =
+        'keys' in input
+          ? { jwks: await validatePartnerJwks(input.keys), jwksUri: null, jwksFetchedAt: null }
+          : await fetchedJwks(checkJwksUri(input.jwksUri, options.production).href);
+      const updated = await partners.update(login, changes);
+      if (!updated) throw errors.partnerNotFound(login);
+      return { before: toPartnerView(before), after: toPartnerView(updated) };
+    },
+    async deleteJwks(login) {
+      const before = await partners.findByLogin(login);
+      if (!before) throw errors.partnerNotFound(login);
+      const updated = await partners.update(login, { jwks: null, jwksUri: null, jwksFetchedAt: null });
       if (!updated) throw errors.partnerNotFound(login);
       return { before: toPartnerView(before), after: toPartnerView(updated) };
     },

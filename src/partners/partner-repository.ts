@@ -1,11 +1,15 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, PartnersTable } from '../db/schema.js';
+import type { PartnerKey } from '../oauth/partner-keys.js';
 import type { Partner } from './partner.js';
 
 /** A partner to store: what the registry chooses (id, hash, normalized lists), before the database dates it. */
-export type NewPartner = Omit<Partner, 'tokenGeneration' | 'createdAt' | 'updatedAt'>;
+export type NewPartner = Omit<Partner, 'tokenGeneration' | 'createdAt' | 'updatedAt' | 'authMethods' | 'requireBoundTokens' | 'jwks' | 'jwksUri' | 'jwksFetchedAt'> &
+  Partial<Pick<Partner, 'authMethods' | 'requireBoundTokens'>>;
 
-export type PartnerChanges = Partial<Pick<Partner, 'passwordHash' | 'status' | 'ipAllowlist' | 'rewardTypes'>> & {
+export type PartnerChanges = Partial<
+  Pick<Partner, 'passwordHash' | 'status' | 'ipAllowlist' | 'rewardTypes' | 'authMethods' | 'requireBoundTokens' | 'jwks' | 'jwksUri' | 'jwksFetchedAt'>
+> & {
   /** Revokes every token issued so far. */
   revokeTokens?: boolean;
 };
@@ -53,6 +57,8 @@ export function createPartnerRepository(db: Kysely<Database>): PartnerRepository
           status: partner.status,
           ip_allowlist: JSON.stringify(partner.ipAllowlist),
           reward_types: JSON.stringify(partner.rewardTypes),
+          ...(partner.authMethods !== undefined ? { auth_methods: JSON.stringify(partner.authMethods) } : {}),
+          ...(partner.requireBoundTokens !== undefined ? { require_bound_tokens: partner.requireBoundTokens } : {}),
         })
         .onConflict((conflict) => conflict.column('login').doNothing())
         .returningAll()
@@ -67,6 +73,11 @@ export function createPartnerRepository(db: Kysely<Database>): PartnerRepository
           ...(changes.status !== undefined ? { status: changes.status } : {}),
           ...(changes.ipAllowlist !== undefined ? { ip_allowlist: JSON.stringify(changes.ipAllowlist) } : {}),
           ...(changes.rewardTypes !== undefined ? { reward_types: JSON.stringify(changes.rewardTypes) } : {}),
+          ...(changes.authMethods !== undefined ? { auth_methods: JSON.stringify(changes.authMethods) } : {}),
+          ...(changes.requireBoundTokens !== undefined ? { require_bound_tokens: changes.requireBoundTokens } : {}),
+          ...(changes.jwks !== undefined ? { jwks: changes.jwks === null ? null : JSON.stringify(changes.jwks) } : {}),
+          ...(changes.jwksUri !== undefined ? { jwks_uri: changes.jwksUri } : {}),
+          ...(changes.jwksFetchedAt !== undefined ? { jwks_fetched_at: changes.jwksFetchedAt } : {}),
           ...(changes.revokeTokens ? { token_generation: sql<number>`token_generation + 1` } : {}),
           updated_at: new Date(),
         })
@@ -91,6 +102,11 @@ function toPartner(row: Selectable<PartnersTable>): Partner {
     ipAllowlist: row.ip_allowlist,
     rewardTypes: row.reward_types,
     tokenGeneration: row.token_generation,
+    authMethods: row.auth_methods,
+    requireBoundTokens: row.require_bound_tokens,
+    jwks: row.jwks as PartnerKey[] | null,
+    jwksUri: row.jwks_uri,
+    jwksFetchedAt: row.jwks_fetched_at,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };

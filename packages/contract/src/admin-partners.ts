@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { PartnerJwksView } from './admin-partner-keys.js';
 import { CIDR_MAX_LENGTH, LOGIN_PATTERN, REWARD_TYPE_PATTERN } from './patterns.js';
 
 /** The admin API's partner registry shapes. */
@@ -14,6 +15,25 @@ const IpAllowlist = Type.Array(Type.String({ maxLength: CIDR_MAX_LENGTH }), {
 const RewardTypes = Type.Array(Type.String({ pattern: REWARD_TYPE_PATTERN }), {
   maxItems: 50,
   description: 'Reward types the partner may use; the banks operation needs sbp',
+});
+
+/**
+ * How a partner may authenticate: `password` (the seed's login and encrypted-password banks call, and
+ * `client_secret_basic`/`client_secret_post` at the token endpoint) and `private_key_jwt` (a JWT signed with
+ * one of the partner's registered keys, RFC 7523).
+ */
+export const AuthMethod = Type.Union([Type.Literal('password'), Type.Literal('private_key_jwt')]);
+export type AuthMethod = Static<typeof AuthMethod>;
+export const AUTH_METHODS: readonly AuthMethod[] = ['password', 'private_key_jwt'];
+
+const AuthMethods = Type.Array(AuthMethod, {
+  minItems: 1,
+  maxItems: AUTH_METHODS.length,
+  uniqueItems: true,
+  description: 'How the partner may authenticate; `["password"]` by default. Without `password`, its password is refused everywhere.',
+});
+const RequireSenderConstrainedTokens = Type.Boolean({
+  description: 'When true, every token the partner gets is bound to its key (DPoP, RFC 9449); a request without a proof is refused.',
 });
 
 /**
@@ -43,6 +63,8 @@ export const UpdatePartnerBody = Type.Object(
     password: Type.Optional(Password),
     ipAllowlist: Type.Optional(IpAllowlist),
     rewardTypes: Type.Optional(RewardTypes),
+    authMethods: Type.Optional(AuthMethods),
+    requireSenderConstrainedTokens: Type.Optional(RequireSenderConstrainedTokens),
   },
   { additionalProperties: false, minProperties: 1 },
 );
@@ -55,6 +77,10 @@ export const PartnerView = Type.Object({
   status: PartnerStatus,
   ipAllowlist: Type.Array(Type.String()),
   rewardTypes: Type.Array(Type.String()),
+  authMethods: Type.Array(AuthMethod),
+  requireSenderConstrainedTokens: Type.Boolean(),
+  /** The partner's public keys for private_key_jwt (registered, or published at its jwksUri); null when none. */
+  jwks: Type.Union([PartnerJwksView, Type.Null()]),
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
 });

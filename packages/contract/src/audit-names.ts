@@ -4,13 +4,15 @@
  */
 
 /** The partner API's own calls (admin changes are not a partner's calls). */
-export const PARTNER_CALL_ACTIONS = ['login', 'refresh', 'logout', 'banks'] as const;
+export const PARTNER_CALL_ACTIONS = ['login', 'refresh', 'logout', 'banks', 'token', 'introspect', 'revoke'] as const;
 
 /** What the admin API changes. */
 export const ADMIN_ACTIONS = [
   'partner.create',
   'partner.update',
   'partner.delete',
+  'partner.jwks.set',
+  'partner.jwks.delete',
   'bank.add',
   'bank.remove',
   'banks.replace',
@@ -53,6 +55,16 @@ export const AUTH_FAILURE_REASONS = [
   'client_assertion_invalid',
   'client_assertion_audience',
   'client_assertion_lifetime',
+  'client_assertion_replayed',
+  'dpop_proof_replayed',
+  'dpop_key_mismatch',
+  'dpop_required',
+  'dpop_bound_token_as_bearer',
+  'password_not_allowed',
+  'private_key_jwt_not_allowed',
+  'no_client_authentication',
+  'multiple_client_authentications',
+  'jwks_unavailable',
 ] as const;
 export type AuthFailureReason = (typeof AUTH_FAILURE_REASONS)[number];
 
@@ -77,5 +89,10 @@ export const COMMON_AUDIT_REASONS = [
   'invalid_refresh_token',
   'refresh_token_reused',
   'partner_mismatch',
+  'password_not_allowed',
+  'dpop_required',
+  'client_assertion_invalid',
+  'client_assertion_replayed',
+  'dpop_proof_replayed',
   'validation_failed',
 ] as const;

@@ -32,8 +32,10 @@ export type LoginRequest = Static<typeof LoginRequest>;
  * ```
  */
 export const TokenResponse = Type.Object({
-  access_token: Type.String({ description: 'JWT (RFC 9068, ES256) to send as Authorization: Bearer' }),
-  token_type: Type.Literal('bearer'),
+  access_token: Type.String({ description: 'JWT (RFC 9068, ES256) to send as Authorization: Bearer (as DPoP, with a proof, when token_type is DPoP)' }),
+  token_type: Type.Union([Type.Literal('bearer'), Type.Literal('DPoP')], {
+    description: '`DPoP` when the request carried a DPoP proof (RFC 9449): the token is bound to that key',
+  }),
   expires_in: Type.Integer({ description: 'Token lifetime in seconds' }),
   refresh_token: Type.String({ description: 'Opaque, single-use: POST it to /api/v1/token/refresh/ for a new access token and a new refresh token' }),
   refresh_expires_in: Type.Integer({ description: 'Refresh token lifetime in seconds' }),

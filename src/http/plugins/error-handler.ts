@@ -44,7 +44,11 @@ export function sendError(reply: FastifyReply, error: AppError, request?: Fastif
     if (error.extra.reason) request.authFailure = error.extra.reason;
   }
   for (const [name, value] of Object.entries(error.extra.headers ?? {})) reply.header(name, value);
-  const body: { description_status: string; errors?: ErrorDetail[] } = { description_status: error.description };
+  // The OAuth endpoints' errors carry RFC 6749's `error` and `error_description` too (OAuthErrorBody), so that
+  // OAuth libraries and the seed's clients both read them.
+  const body: { error?: string; error_description?: string; description_status: string; errors?: ErrorDetail[] } = error.extra.oauthError
+    ? { error: error.extra.oauthError, error_description: error.extra.oauthDescription ?? error.description, description_status: error.description }
+    : { description_status: error.description };
   if (error.extra.details) body.errors = error.extra.details;
   return reply.code(error.status).type('application/json; charset=utf-8').send(body);
 }

@@ -36,7 +36,7 @@ for (const backend of testBackends()) {
       const jwks = (await t.app.inject({ method: 'GET', url: '/.well-known/jwks.json' })).json();
       assert.ok(jwks.keys.some((key: { kid: string; use: string }) => key.kid === header.kid && key.use === 'sig'));
       const { payload } = await jwtVerify(token, createLocalJWKSet(jwks), {
-        issuer: 'partner-gateway',
+        issuer: 'http://127.0.0.1:8080',
         audience: 'partner-api',
         typ: 'at+jwt',
         algorithms: ['ES256'],

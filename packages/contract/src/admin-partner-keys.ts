@@ -1,0 +1,54 @@
+import { Type, type Static } from 'typebox';
+
+/** The admin API's shapes for a partner's public keys (private_key_jwt and DPoP partners, issue 13). */
+
+/**
+ * PUT /admin/v1/partners/{login}/jwks body: the partner's public keys themselves, or the https URL where it
+ * publishes them. Keys: EC P-256 (ES256), Ed25519 (EdDSA) or RSA of at least 2048 bits (PS256), public
+ * members only, each kid once.
+ *
+ * @example
+ * ```json
+ * { "keys": [{ "kty": "EC", "crv": "P-256", "kid": "acme-2026", "x": "...", "y": "..." }] }
+ * ```
+ * @example
+ * ```json
+ * { "jwksUri": "https://acme.example/.well-known/jwks.json" }
+ * ```
+ */
+export const SetPartnerJwksBody = Type.Union([
+  Type.Object(
+    { keys: Type.Array(Type.Object({}, { additionalProperties: true }), { minItems: 1, maxItems: 20, description: 'Public JWKs' }) },
+    { additionalProperties: false },
+  ),
+  Type.Object(
+    { jwksUri: Type.String({ minLength: 1, maxLength: 2048, description: 'https URL of the partner\'s JWK Set (http only to a loopback address outside production)' }) },
+    { additionalProperties: false },
+  ),
+]);
+export type SetPartnerJwksBody = Static<typeof SetPartnerJwksBody>;
+
+/** One of a partner's public keys as the admin API shows it. */
+export const PartnerKeyView = Type.Object({
+  kid: Type.String(),
+  kty: Type.Union([Type.Literal('EC'), Type.Literal('OKP'), Type.Literal('RSA')]),
+  /** `P-256` or `Ed25519`; absent for RSA keys. */
+  crv: Type.Optional(Type.String()),
+  /** The RSA modulus size in bits; absent for EC and OKP keys. */
+  size: Type.Optional(Type.Integer()),
+  alg: Type.Union([Type.Literal('ES256'), Type.Literal('EdDSA'), Type.Literal('PS256')]),
+  /** RFC 7638 SHA-256 thumbprint, base64url. */
+  thumbprint: Type.String(),
+});
+export type PartnerKeyView = Static<typeof PartnerKeyView>;
+
+/**
+ * A partner's keys: registered ones (`jwksUri` null), or the set last fetched from its `jwksUri`
+ * (`fetchedAt` null and `keys` empty until the first fetch).
+ */
+export const PartnerJwksView = Type.Object({
+  keys: Type.Array(PartnerKeyView),
+  jwksUri: Type.Union([Type.String(), Type.Null()]),
+  fetchedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+});
+export type PartnerJwksView = Static<typeof PartnerJwksView>;

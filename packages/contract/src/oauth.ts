@@ -1,0 +1,133 @@
+import { Type, type Static } from 'typebox';
+
+/**
+ * The OAuth 2.0 endpoints' wire shapes: the token endpoint (client credentials, RFC 6749 section 4.4, with
+ * private_key_jwt per RFC 7523 or the API password per client_secret_basic/post, and DPoP per RFC 9449),
+ * introspection (RFC 7662), revocation (RFC 7009) and the server metadata (RFC 8414). Request bodies are
+ * `application/x-www-form-urlencoded`, parsed into these objects.
+ */
+
+export const CLIENT_ASSERTION_TYPE_JWT_BEARER = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
+
+/** The form fields every OAuth endpoint reads to authenticate the client (besides `Authorization: Basic`). */
+const clientAuthentication = {
+  client_id: Type.Optional(Type.String({ maxLength: 256, description: 'The partner\'s login' })),
+  client_secret: Type.Optional(Type.String({ maxLength: 1024, description: 'client_secret_post: the API password' })),
+  client_assertion_type: Type.Optional(Type.String({ maxLength: 256, description: `private_key_jwt: \`${CLIENT_ASSERTION_TYPE_JWT_BEARER}\`` })),
+  client_assertion: Type.Optional(Type.String({ maxLength: 8192, description: 'private_key_jwt: a JWT signed with one of the partner\'s keys' })),
+};
+
+/**
+ * POST /api/v1/oauth/token form.
+ *
+ * @example
+ * ```
+ * grant_type=client_credentials&client_assertion_type=urn%3Aietf%3Aparams%3Aoauth%3Aclient-assertion-type%3Ajwt-bearer&client_assertion=eyJ...
+ * ```
+ */
+export const TokenRequestForm = Type.Object(
+  {
+    grant_type: Type.String({ maxLength: 256, description: 'Must be `client_credentials`' }),
+    scope: Type.Optional(Type.String({ maxLength: 1024, description: 'Ignored: a token grants the partner API as the partner\'s settings allow' })),
+    ...clientAuthentication,
+  },
+  { additionalProperties: true },
+);
+export type TokenRequestForm = Static<typeof TokenRequestForm>;
+
+/**
+ * The token endpoint's answer (no refresh token: RFC 6749 section 4.4.3).
+ *
+ * @example
+ * ```json
+ * { "access_token": "eyJ...", "token_type": "DPoP", "expires_in": 900 }
+ * ```
+ */
+export const OAuthTokenResponse = Type.Object({
+  access_token: Type.String({ description: 'JWT (RFC 9068, ES256): send as `Authorization: DPoP` with a proof when token_type is DPoP, else as Bearer' }),
+  token_type: Type.Union([Type.Literal('Bearer'), Type.Literal('DPoP')]),
+  expires_in: Type.Integer({ description: 'Token lifetime in seconds' }),
+});
+export type OAuthTokenResponse = Static<typeof OAuthTokenResponse>;
+
+/** The `error` codes the OAuth endpoints answer (RFC 6749 section 5.2, RFC 9449 section 5, RFC 7009). */
+export const OAUTH_ERROR_CODES = ['invalid_request', 'invalid_client', 'unsupported_grant_type', 'invalid_dpop_proof', 'unsupported_token_type'] as const;
+
+/**
+ * An OAuth endpoint's refusal: RFC 6749 section 5.2's `error` and `error_description`, plus the gateway's own
+ * `description_status`, so that OAuth libraries and the seed's clients both read it.
+ *
+ * @example
+ * ```json
+ * { "error": "invalid_client", "error_description": "Client authentication failed", "description_status": "User failed authorization; access to the resource is restricted" }
+ * ```
+ */
+export const OAuthErrorBody = Type.Object({
+  error: Type.String({ description: OAUTH_ERROR_CODES.map((code) => `\`${code}\``).join(', ') }),
+  error_description: Type.String(),
+  description_status: Type.String(),
+});
+export type OAuthErrorBody = Static<typeof OAuthErrorBody>;
+
+/** POST /api/v1/oauth/introspect form (RFC 7662 section 2.1), with the same client authentication as the token endpoint. */
+export const IntrospectionRequestForm = Type.Object(
+  {
+    token: Type.String({ maxLength: 8192, description: 'An access token' }),
+    token_type_hint: Type.Optional(Type.String({ maxLength: 64 })),
+    ...clientAuthentication,
+  },
+  { additionalProperties: true },
+);
+export type IntrospectionRequestForm = Static<typeof IntrospectionRequestForm>;
+
+/**
+ * RFC 7662 section 2.2: `active: false` alone for a token that is not the caller's, or revoked, expired or unknown.
+ *
+ * @example
+ * ```json
+ * { "active": true, "client_id": "acme", "sub": "acme", "iat": 1763800000, "exp": 1763800900, "token_type": "DPoP", "cnf": { "jkt": "0ZcOCORZ..." } }
+ * ```
+ */
+export const IntrospectionResponse = Type.Object({
+  active: Type.Boolean(),
+  client_id: Type.Optional(Type.String()),
+  sub: Type.Optional(Type.String()),
+  iss: Type.Optional(Type.String()),
+  aud: Type.Optional(Type.String()),
+  iat: Type.Optional(Type.Integer()),
+  exp: Type.Optional(Type.Integer()),
+  token_type: Type.Optional(Type.Union([Type.Literal('Bearer'), Type.Literal('DPoP')])),
+  cnf: Type.Optional(
+    Type.Object({
+      jkt: Type.Optional(Type.String({ description: 'RFC 9449: the thumbprint of the key the token is bound to' })),
+      'x5t#S256': Type.Optional(Type.String({ description: 'RFC 8705: the thumbprint of the certificate the token is bound to' })),
+    }),
+  ),
+});
+export type IntrospectionResponse = Static<typeof IntrospectionResponse>;
+
+/** POST /api/v1/oauth/revoke form (RFC 7009 section 2.1). */
+export const RevocationRequestForm = IntrospectionRequestForm;
+export type RevocationRequestForm = IntrospectionRequestForm;
+
+/** GET /.well-known/oauth-authorization-server (RFC 8414). */
+export const AuthorizationServerMetadata = Type.Object(
+  {
+    issuer: Type.String({ description: 'PUBLIC_URL (TOKEN_ISSUER when set): equal to every access token\'s `iss`' }),
+    token_endpoint: Type.String(),
+    jwks_uri: Type.String(),
+    introspection_endpoint: Type.String(),
+    revocation_endpoint: Type.String(),
+    grant_types_supported: Type.Array(Type.String()),
+    response_types_supported: Type.Array(Type.String()),
+    token_endpoint_auth_methods_supported: Type.Array(Type.String()),
+    token_endpoint_auth_signing_alg_values_supported: Type.Array(Type.String()),
+    dpop_signing_alg_values_supported: Type.Array(Type.String()),
+    introspection_endpoint_auth_methods_supported: Type.Array(Type.String()),
+    introspection_endpoint_auth_signing_alg_values_supported: Type.Array(Type.String()),
+    revocation_endpoint_auth_methods_supported: Type.Array(Type.String()),
+    revocation_endpoint_auth_signing_alg_values_supported: Type.Array(Type.String()),
+  },
+  { additionalProperties: true },
+);
+export type AuthorizationServerMetadata = Static<typeof AuthorizationServerMetadata>;
