@@ -45,6 +45,9 @@ async function migrate(db: Kysely<any>, run: (migrator: Migrator) => Promise<Mig
   const { error, results } = await run(migrator);
   if (error) {
     const failed = results?.find((result) => result.status === 'Error');
-    throw new Error(`Database migration ${failed?.migrationName ?? ''} failed`, { cause: error });
+    // The cause's message is named too: a failure before any migration ran (the lock, the migration table)
+    // has no migration name, and a test runner prints the message, not the cause.
+    const because = error instanceof Error ? `: ${error.message.slice(0, 300)}` : '';
+    throw new Error(`Database migration ${failed?.migrationName ?? '(before any migration)'} failed${because}`, { cause: error });
   }
 }
