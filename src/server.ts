@@ -13,7 +13,8 @@ import { migrateToLatest } from './db/migrate.js';
 import { createGateway, type Gateway } from './gateway.js';
 import { resolveMasterKey } from './keys/master-key.js';
 import { buildAdminApp } from './http/admin-app.js';
-import { buildApp } from './http/app.js';
+import { buildApp, REQUEST_TIMEOUTS } from './http/app.js';
+import { clientErrorHandler } from './http/plugins/error-handler.js';
 import { loadTlsFiles, type TlsFiles } from './mtls/tls-files.js';
 import { startTlsListener, type TlsListener } from './mtls/tls-listener.js';
 
@@ -86,7 +87,15 @@ export async function startServer(config: Config, logger: Logger, print: (text: 
     await app.listen({ host: config.HOST, port: config.PORT });
     await admin.listen({ host: config.ADMIN_HOST, port: config.ADMIN_PORT });
     if (config.TLS_PORT !== undefined && tlsFiles) {
-      tls = await startTlsListener({ app, files: tlsFiles, host: config.HOST, port: config.TLS_PORT, logger });
+      tls = await startTlsListener({
+        app,
+        files: tlsFiles,
+        host: config.HOST,
+        port: config.TLS_PORT,
+        logger,
+        timeouts: REQUEST_TIMEOUTS,
+        onClientError: clientErrorHandler,
+      });
     }
     const publicUrl = urlOf(app, config.HOST);
     const adminUrl = urlOf(admin, config.ADMIN_HOST);

@@ -9,7 +9,9 @@ import { after, before, describe, it } from 'node:test';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { createTestPki, type IssuedCertificate } from '../../test/support/openssl-certificates.js';
+import { REQUEST_TIMEOUTS } from '../http/app.js';
 import { clientCertificate } from '../http/plugins/client-certificate.js';
+import { clientErrorHandler } from '../http/plugins/error-handler.js';
 import { readClientCertificate } from './client-certificate.js';
 import { loadTlsFiles, type TlsFiles } from './tls-files.js';
 import { startTlsListener, type TlsListener } from './tls-listener.js';
@@ -87,7 +89,7 @@ before(async () => {
   await app.listen({ host: '127.0.0.1', port: 0 });
   plainPort = (app.server.address() as { port: number }).port;
   files = loadTlsFiles({ certFile, keyFile, clientCaFile: caFile });
-  tls = await startTlsListener({ app, files, host: '127.0.0.1', port: 0, logger });
+  tls = await startTlsListener({ app, files, host: '127.0.0.1', port: 0, logger, timeouts: REQUEST_TIMEOUTS, onClientError: clientErrorHandler });
 });
 after(async () => {
   await tls.close();
@@ -116,6 +118,21 @@ describe('the HTTPS listener', () => {
     assert.equal((await viaTls({ client: caIssued })).body.thumbprint, presented.thumbprint);
     const check = verifyClientCertificate(presented, { method: 'tls_client_auth', subjectDn: 'CN=partner-two,O=Acme,C=RU', trustedCas: files.trustedCas() });
     assert.deepEqual(check, { ok: true });
+  });
+
+  it('lets through, for the route to refuse, an expired certificate and the right subject from a CA not configured', async () => {
+    const DAY = 86_400_000;
+    const expired = pki.issue({ subject: '/C=RU/O=Acme/CN=partner-two', issuer: clientCa, notBefore: new Date(Date.now() - 9 * DAY), notAfter: new Date(Date.now() - DAY) });
+    const strangerCa = pki.issue({ subject: '/CN=Stranger CA', extensions: pki.caExtensions });
+    const stranger = pki.issue({ subject: '/C=RU/O=Acme/CN=partner-two', issuer: strangerCa });
+    const expectation = { method: 'tls_client_auth' as const, subjectDn: 'CN=partner-two,O=Acme,C=RU', trustedCas: files.trustedCas() };
+    for (const [client, reason] of [[expired, 'certificate_not_valid_now'], [stranger, 'certificate_not_issued_by_trusted_ca']] as const) {
+      const answer = await viaTls({ client });
+      assert.equal(answer.status, 200, 'the handshake does not decide');
+      const presented = readClientCertificate(client.cert);
+      assert.equal(answer.body.thumbprint, presented.thumbprint);
+      assert.deepEqual(verifyClientCertificate(presented, expectation), { ok: false, reason });
+    }
   });
 
   it('ignores the proxy header on a TLS connection: only the handshake\'s certificate counts there', async () => {

@@ -1,10 +1,9 @@
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { REQUEST_TIMEOUTS, type RequestTimeouts } from '../http/app.js';
-import { clientErrorHandler } from '../http/plugins/error-handler.js';
+import type { RequestTimeouts } from '../http/app.js';
 import type { TlsFiles } from './tls-files.js';
 
 export interface TlsListenerOptions {
@@ -15,7 +14,10 @@ export interface TlsListenerOptions {
   host: string;
   port: number;
   logger: Logger;
-  timeouts?: RequestTimeouts;
+  /** The plain listener's bounds on slow clients (`REQUEST_TIMEOUTS`), so that TLS is no way around them. */
+  timeouts: RequestTimeouts;
+  /** The plain listener's answer to a request Node cannot parse (`clientErrorHandler`): JSON, then close. */
+  onClientError: (error: Error & { code?: string }, socket: Socket) => void;
 }
 
 export interface TlsListener {
@@ -43,11 +45,11 @@ export interface TlsListener {
  *
  * @example
  * ```ts
- * const tls = await startTlsListener({ app, files, host: config.HOST, port: config.TLS_PORT, logger });
+ * const tls = await startTlsListener({ app, files, host: config.HOST, port: config.TLS_PORT, logger, timeouts: REQUEST_TIMEOUTS, onClientError: clientErrorHandler });
  * process.on('SIGHUP', () => tls.reloadTlsFiles());
  * ```
  */
-export async function startTlsListener({ app, files, host, port, logger, timeouts = REQUEST_TIMEOUTS }: TlsListenerOptions): Promise<TlsListener> {
+export async function startTlsListener({ app, files, host, port, logger, timeouts, onClientError }: TlsListenerOptions): Promise<TlsListener> {
   const secureContext = files.secureContextOptions();
   if (secureContext === undefined) throw new Error('the HTTPS listener needs TLS_CERT_FILE and TLS_KEY_FILE');
   await app.ready();
@@ -63,7 +65,7 @@ export async function startTlsListener({ app, files, host, port, logger, timeout
     },
     (req, res) => app.routing(req, res),
   );
-  server.on('clientError', clientErrorHandler);
+  server.on('clientError', onClientError);
   server.listen({ host, port });
   await Promise.race([once(server, 'listening'), once(server, 'error').then(([error]) => Promise.reject(error))]);
   return {
