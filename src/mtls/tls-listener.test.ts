@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { X509Certificate } from 'node:crypto';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { copyFileSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { Agent, request as httpsRequest } from 'node:https';
@@ -37,6 +39,8 @@ let app: FastifyInstance;
 let files: TlsFiles;
 let tls: TlsListener;
 let plainPort = 0;
+/** How often each TLS socket was asked for its peer certificate: the plugin keeps the parsed one per socket. */
+const peerCertificateCalls = new WeakMap<TLSSocket, { count: number }>();
 
 interface Answer {
   status: number;
@@ -84,6 +88,19 @@ function viaPlainHttp(headers: Record<string, string> = {}): Promise<Answer> {
 
 before(async () => {
   app = Fastify({ loggerInstance: logger as FastifyBaseLogger });
+  // Registered first, so that it runs before the plugin's hook: counts the real socket's calls, changes nothing.
+  app.addHook('onRequest', async (request) => {
+    const socket = request.raw.socket as TLSSocket;
+    if (!socket.encrypted || peerCertificateCalls.has(socket)) return;
+    const calls = { count: 0 };
+    peerCertificateCalls.set(socket, calls);
+    const original = socket.getPeerCertificate.bind(socket);
+    socket.getPeerCertificate = ((detailed: boolean) => {
+      calls.count += 1;
+      return original(detailed);
+    }) as TLSSocket['getPeerCertificate'];
+  });
+  app.get('/sockets', async (request) => ({ calls: peerCertificateCalls.get(request.raw.socket as TLSSocket)?.count ?? null }));
   await app.register(clientCertificate, { header: HEADER, trustedProxies: ['127.0.0.1'] });
   app.get('/whoami', async (request) => ({ thumbprint: request.clientCertificate?.thumbprint ?? null, protocol: request.protocol }));
   await app.listen({ host: '127.0.0.1', port: 0 });
@@ -133,6 +150,29 @@ describe('the HTTPS listener', () => {
       assert.equal(answer.body.thumbprint, presented.thumbprint);
       assert.deepEqual(verifyClientCertificate(presented, expectation), { ok: false, reason });
     }
+  });
+
+  it('reads the certificate once per connection, however many requests it carries', async () => {
+    const kept = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      for (let i = 0; i < 3; i += 1) assert.equal((await viaTls({ agent: kept, client: selfSigned })).body.thumbprint, readClientCertificate(selfSigned.cert).thumbprint);
+      const calls = await new Promise<unknown>((resolve, reject) => {
+        httpsRequest({ host: '127.0.0.1', port: tls.port, path: '/sockets', ca: serverCa.cert, agent: kept, cert: selfSigned.cert, key: selfSigned.key }, (res) => {
+          let text = '';
+          res.on('data', (chunk) => (text += chunk));
+          res.on('end', () => resolve(JSON.parse(text)));
+        }).on('error', reject).end();
+      });
+      assert.deepEqual(calls, { calls: 1 });
+    } finally {
+      kept.destroy();
+    }
+  });
+
+  it('gives the route the certificate curl presents with --cert/--key', async () => {
+    // Asynchronous: the listener runs in this process, and a synchronous child would block it.
+    const { stdout: body } = await promisify(execFile)('curl', ['--silent', '--show-error', '--cacert', serverCa.certPath, '--cert', caIssued.certPath, '--key', caIssued.keyPath, `https://127.0.0.1:${tls.port}/whoami`], { encoding: 'utf8' });
+    assert.deepEqual(JSON.parse(body), { thumbprint: readClientCertificate(caIssued.cert).thumbprint, protocol: 'https' });
   });
 
   it('ignores the proxy header on a TLS connection: only the handshake\'s certificate counts there', async () => {
