@@ -27,7 +27,7 @@ export function readCaBundle(pem: string): X509Certificate[] {
     } catch {
       throw new Error(`certificate ${index + 1} of the CA file is not a valid X.509 certificate`);
     }
-    if (!certificate.ca) throw new Error(`certificate ${index + 1} of the CA file (${certificate.subject.replace(/\n/g, ', ')}) is not a CA certificate`);
+    if (!certificate.ca) throw new Error(`certificate ${index + 1} of the CA file (${(certificate.subject ?? '').replace(/\n/g, ', ')}) is not a CA certificate`);
     return certificate;
   });
 }

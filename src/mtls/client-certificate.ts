@@ -49,8 +49,8 @@ export function describeCertificate(x509: X509Certificate): ClientCertificate {
   let subjectDn: string;
   let issuerDn: string;
   try {
-    subjectDn = formatDistinguishedName(fromX509Name(x509.subject));
-    issuerDn = formatDistinguishedName(fromX509Name(x509.issuer));
+    subjectDn = formatDistinguishedName(fromX509Name(x509NameText(x509.subject)));
+    issuerDn = formatDistinguishedName(fromX509Name(x509NameText(x509.issuer)));
   } catch {
     throw new CertificateReadError('has a subject or issuer name that cannot be read');
   }
@@ -62,6 +62,14 @@ export function describeCertificate(x509: X509Certificate): ClientCertificate {
     notAfter: new Date(x509.validTo),
     der,
   };
+}
+
+/**
+ * Node gives `undefined`, despite its types, for an empty name (a subject left empty beside a subjectAltName,
+ * which RFC 5280 allows): read as the empty name rather than refusing a valid certificate.
+ */
+export function x509NameText(name: string | undefined): string {
+  return name ?? '';
 }
 
 function singleCertificateDer(pem: string): Buffer {

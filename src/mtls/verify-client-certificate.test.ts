@@ -65,6 +65,12 @@ describe('tls_client_auth', () => {
     assert.deepEqual(verifyClientCertificate(undefined, caMethod()), { ok: false, reason: 'no_client_certificate' });
   });
 
+  it('never matches an empty registered subject, not even a certificate with an empty subject', () => {
+    const nameless = read(pki.issue({ subject: '/', issuer: ca, extensions: 'extendedKeyUsage = clientAuth\nsubjectAltName = DNS:partner.example' }).cert);
+    assert.equal(nameless.subjectDn, '');
+    assert.deepEqual(verifyClientCertificate(nameless, caMethod('')), { ok: false, reason: 'subject_mismatch' });
+  });
+
   it('refuses an expired certificate, one from an expired CA, and one not meant for client authentication', () => {
     const expired = read(pki.issue({ subject: SUBJECT, issuer: ca, ...past }).cert);
     assert.deepEqual(verifyClientCertificate(expired, caMethod()), { ok: false, reason: 'certificate_not_valid_now' });

@@ -1,5 +1,5 @@
 import { X509Certificate } from 'node:crypto';
-import type { ClientCertificate } from './client-certificate.js';
+import { x509NameText, type ClientCertificate } from './client-certificate.js';
 import { fromX509Name, parseDistinguishedName, sameDistinguishedName } from './distinguished-name.js';
 
 /** Why a client certificate does not authenticate a partner; for the audit trail, never for the partner. */
@@ -66,7 +66,10 @@ export function verifyClientCertificate(
 
 function sameSubject(x509: X509Certificate, subjectDn: string): boolean {
   try {
-    return sameDistinguishedName(fromX509Name(x509.subject), parseDistinguishedName(subjectDn));
+    const expected = parseDistinguishedName(subjectDn);
+    // An empty name would match every certificate with an empty subject (allowed when it has a subjectAltName).
+    if (expected.rdns.length === 0) return false;
+    return sameDistinguishedName(fromX509Name(x509NameText(x509.subject)), expected);
   } catch {
     return false;
   }
