@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
 import { readMasterKey } from './keys/master-key.js';
+import { tlsConfigProblem } from './mtls/tls-config.js';
 
 /**
  * Every setting the gateway reads, with its default. The schema is the documentation: each key has one
@@ -131,6 +132,26 @@ export const ConfigSchema = Type.Object({
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((level) => Type.Literal(level)),
     { default: 'info', description: 'pino log level.' },
   ),
+  TLS_PORT: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: 65535, description: 'Port of an HTTPS listener beside PORT serving the same public API, asking for (not requiring) a client certificate; needs TLS_CERT_FILE and TLS_KEY_FILE.' }),
+  ),
+  TLS_CERT_FILE: Type.Optional(Type.String({ minLength: 1, description: 'PEM certificate (and chain) of the HTTPS listener; read at start and again on SIGHUP.' })),
+  TLS_KEY_FILE: Type.Optional(Type.String({ minLength: 1, description: 'PEM private key of TLS_CERT_FILE; read at start and again on SIGHUP.' })),
+  TLS_CLIENT_CA_FILE: Type.Optional(
+    Type.String({ minLength: 1, description: 'PEM CA certificates (one or more) that issue partners\' client certificates for tls_client_auth; read at start and again on SIGHUP.' }),
+  ),
+  CLIENT_CERT_HEADER: Type.Optional(
+    Type.String({
+      pattern: '^[A-Za-z0-9-]{1,64}$',
+      description: 'Header in which a TLS-terminating proxy in TRUST_PROXY forwards the client certificate as URL-encoded PEM (nginx $ssl_client_escaped_cert), e.g. X-Client-Cert; ignored from other addresses.',
+    }),
+  ),
+  PUBLIC_TLS_URL: Type.Optional(
+    Type.String({
+      pattern: '^https://[^\\s/?#]+(/[^\\s?#]*)?$',
+      description: 'The HTTPS address partners use for mutual TLS (RFC 8705 mtls_endpoint_aliases): the HTTPS listener or the proxy; default https://127.0.0.1:<TLS_PORT>.',
+    }),
+  ),
 });
 
 export type Config = Static<typeof ConfigSchema>;
@@ -178,6 +199,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   if (config.NODE_ENV === 'production' && config.PUBLIC_URL === undefined) {
     throw new ConfigError('Invalid configuration: PUBLIC_URL is required when NODE_ENV is production (the address partners use, e.g. https://partners.example.com)');
   }
+  const tlsProblem = tlsConfigProblem(config);
+  if (tlsProblem !== undefined) throw new ConfigError(`Invalid configuration: ${tlsProblem}`);
   return config;
 }
 

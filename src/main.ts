@@ -58,6 +58,13 @@ async function main(env: Record<string, string | undefined>): Promise<void> {
       },
     );
   };
+  // Only with mutual TLS configured: otherwise SIGHUP keeps its default meaning (the process ends), as before.
+  if (config.TLS_CERT_FILE !== undefined || config.TLS_CLIENT_CA_FILE !== undefined) {
+    process.on('SIGHUP', () => {
+      logger.info({ signal: 'SIGHUP' }, 'reloading the TLS files');
+      server.reloadTlsFiles();
+    });
+  }
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
 }

@@ -13,11 +13,23 @@ import { migrateToLatest } from './db/migrate.js';
 import { createGateway, type Gateway } from './gateway.js';
 import { resolveMasterKey } from './keys/master-key.js';
 import { buildAdminApp } from './http/admin-app.js';
-import { buildApp } from './http/app.js';
+import { buildApp, REQUEST_TIMEOUTS } from './http/app.js';
+import { clientErrorHandler } from './http/plugins/error-handler.js';
+import { loadTlsFiles, type TlsFiles } from './mtls/tls-files.js';
+import { startTlsListener, type TlsListener } from './mtls/tls-listener.js';
 
 export interface RunningServer {
   publicUrl: string;
   adminUrl: string;
+  /** The HTTPS listener's address when TLS_PORT is set. */
+  tlsUrl?: string;
+  /**
+   * The mutual-TLS files (TLS_CERT_FILE, TLS_KEY_FILE, TLS_CLIENT_CA_FILE) when any is set: `trustedCas()` is
+   * what tls_client_auth checks certificates against, current after each reload.
+   */
+  tlsFiles?: TlsFiles;
+  /** Reads the mutual-TLS files again (SIGHUP); a bad file is logged and the previous ones stay in use. */
+  reloadTlsFiles(): void;
   /**
    * Stops accepting (a request still arriving gets 503 shutting_down), lets in-flight requests finish for up
    * to SHUTDOWN_TIMEOUT_MS, flushes the audit trail (up to AUDIT_DRAIN_MS), then closes the database.
@@ -37,10 +49,16 @@ const PURGE_INTERVAL_MS = 60_000;
  * addresses. `print` receives the human-readable first-start messages.
  */
 export async function startServer(config: Config, logger: Logger, print: (text: string) => void = (text) => process.stderr.write(`${text}\n`)): Promise<RunningServer> {
+  // Read before anything else is opened: a missing or bad certificate file stops the start at once.
+  const tlsFiles =
+    config.TLS_CERT_FILE !== undefined || config.TLS_CLIENT_CA_FILE !== undefined
+      ? loadTlsFiles({ certFile: config.TLS_CERT_FILE, keyFile: config.TLS_KEY_FILE, clientCaFile: config.TLS_CLIENT_CA_FILE })
+      : undefined;
   const unlock = config.DATABASE_URL ? () => {} : lockDataDir(config.DATA_DIR);
   const handle = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: config.DATABASE_POOL_SIZE });
   const apps: FastifyInstance[] = [];
   let gateway: Gateway | undefined;
+  let tls: TlsListener | undefined;
   /** The demo partner created on this start, until its password has been printed. */
   let unshownDemo: { login: string; password: string } | undefined;
   try {
@@ -68,9 +86,21 @@ export async function startServer(config: Config, logger: Logger, print: (text: 
     unshownDemo = demo;
     await app.listen({ host: config.HOST, port: config.PORT });
     await admin.listen({ host: config.ADMIN_HOST, port: config.ADMIN_PORT });
+    if (config.TLS_PORT !== undefined && tlsFiles) {
+      tls = await startTlsListener({
+        app,
+        files: tlsFiles,
+        host: config.HOST,
+        port: config.TLS_PORT,
+        logger,
+        timeouts: REQUEST_TIMEOUTS,
+        onClientError: clientErrorHandler,
+      });
+    }
     const publicUrl = urlOf(app, config.HOST);
     const adminUrl = urlOf(admin, config.ADMIN_HOST);
-    logger.info({ publicUrl, adminUrl, database: handle.kind }, 'partner gateway listening');
+    const tlsUrl = tls ? urlOf({ port: tls.port, scheme: 'https' }, config.HOST) : undefined;
+    logger.info({ publicUrl, adminUrl, ...(tlsUrl ? { tlsUrl } : {}), database: handle.kind }, 'partner gateway listening');
     // The printed commands use the address partners use: PUBLIC_URL, else this listener's loopback address.
     const banner = startupBanner({ publicUrl: publicUrlOf(config, portOf(app)), adminUrl, adminToken, demo });
     if (banner) print(banner);
@@ -82,9 +112,16 @@ export async function startServer(config: Config, logger: Logger, print: (text: 
     }, PURGE_INTERVAL_MS);
     purge.unref();
 
+    const liveTls = tls;
     return {
       publicUrl,
       adminUrl,
+      ...(tlsUrl ? { tlsUrl } : {}),
+      ...(tlsFiles ? { tlsFiles } : {}),
+      reloadTlsFiles() {
+        if (liveTls) liveTls.reloadTlsFiles();
+        else if (tlsFiles) reloadFiles(tlsFiles, logger);
+      },
       async close() {
         clearInterval(purge);
         // In-flight requests finish (and record their audit entries) before the trail is drained; a request
@@ -93,9 +130,11 @@ export async function startServer(config: Config, logger: Logger, print: (text: 
         const cut = setTimeout(() => {
           logger.warn({ afterMs: config.SHUTDOWN_TIMEOUT_MS }, 'shutdown: cutting connections still open');
           for (const instance of apps) instance.server.closeAllConnections();
+          liveTls?.closeAllConnections();
         }, config.SHUTDOWN_TIMEOUT_MS);
         try {
-          await Promise.all(apps.map((instance) => instance.close()));
+          // The HTTPS listener serves the public app: it stops with it (the app's drain answers its late requests).
+          await Promise.all([...apps.map((instance) => instance.close()), liveTls?.close()]);
         } finally {
           clearTimeout(cut);
         }
@@ -107,7 +146,7 @@ export async function startServer(config: Config, logger: Logger, print: (text: 
       },
     };
   } catch (error) {
-    await Promise.allSettled(apps.map((instance) => instance.close()));
+    await Promise.allSettled([...apps.map((instance) => instance.close()), tls?.close()]);
     if (unshownDemo) await gateway?.admin.partners.remove(unshownDemo.login).catch(() => {});
     await gateway?.runtime.close().catch(() => {});
     await handle.close().catch(() => {});
@@ -121,10 +160,20 @@ function portOf(app: FastifyInstance): number {
   return typeof address === 'object' && address ? address.port : 0;
 }
 
-function urlOf(app: FastifyInstance, host: string): string {
-  const port = portOf(app);
+function urlOf(listener: FastifyInstance | { port: number; scheme: 'https' }, host: string): string {
+  const [scheme, port] = 'scheme' in listener ? [listener.scheme, listener.port] : ['http', portOf(listener)];
   const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
-  return `http://${shown}:${port}`;
+  return `${scheme}://${shown}:${port}`;
+}
+
+/** Behind a proxy (no HTTPS listener), SIGHUP still reloads TLS_CLIENT_CA_FILE. */
+function reloadFiles(files: TlsFiles, logger: Logger): void {
+  try {
+    files.reload();
+    logger.info({ trustedCas: files.trustedCas().length }, 'TLS files reloaded');
+  } catch (error) {
+    logger.error({ reason: 'tls_reload_failed', problem: (error as Error).message }, 'TLS files not reloaded; the previous ones stay in use');
+  }
 }
 
 /**
