@@ -150,7 +150,14 @@ describe('docker-compose.yml', () => {
     const entry = services.find(([, service]) => /^(nginx|haproxy)(:|$)/.test(service.image ?? ''));
     const [lbName, lb] = entry ?? ['', {} as Service];
     const mount = (lb.volumes ?? []).map(String).find((volume) => volume.startsWith('./deploy/') && volume.includes('nginx.conf'));
-    const nginx = mount && existsSync(projectFile(mount.split(':')[0]!)) ? read(mount.split(':')[0]!).replace(/#.*$/gm, '') : '';
+    // Includes resolved as nginx resolves them: each /etc/nginx/<file> must be a ./deploy/<file> the service mounts.
+    const mounted = new Map((lb.volumes ?? []).map(String).map((volume) => [volume.split(':')[1], volume.split(':')[0]!] as const));
+    const withIncludes = (text: string) =>
+      text.replace(/include\s+(\S+)\s*;/g, (directive, path: string) => {
+        const source = mounted.get(path);
+        return source && existsSync(projectFile(source)) ? read(source) : directive;
+      });
+    const nginx = mount && existsSync(projectFile(mount.split(':')[0]!)) ? withIncludes(read(mount.split(':')[0]!)).replace(/#.*$/gm, '') : '';
 
     it('is nginx with its configuration from deploy/, waiting for healthy gateways', () => {
       assert.ok(entry, 'no nginx or haproxy service');
