@@ -124,7 +124,7 @@ export function PartnerKeysSection({ partner, onSaved }: { partner: PartnerView;
           </label>
         </fieldset>
         {source === 'keys' ? (
-          <Field id="keys" label="JWK Set" hint='{"keys": [...]}: EC P-256, Ed25519 or RSA of at least 2048 bits, public members only; replaces the keys registered now.' errors={errors.fields.keys}>
+          <Field id="keys" label="JWK Set" hint='{"keys": [...]}: EC P-256, Ed25519 or RSA of at least 2048 bits, public members only. Replaces the keys registered now; leaving one out ends the partner’s current sessions.' errors={errors.fields.keys}>
             {(control) => <textarea {...control} rows={6} spellcheck={false} value={pasted} onInput={(event) => setPasted(event.currentTarget.value)} />}
           </Field>
         ) : (
@@ -139,7 +139,7 @@ export function PartnerKeysSection({ partner, onSaved }: { partner: PartnerView;
         </div>
       </form>
       <ConfirmDialog open={removing} title={`Remove the keys of ${partner.login}?`} confirmLabel="Remove keys" danger busy={busy} onConfirm={() => void remove()} onCancel={() => setRemoving(false)}>
-        <p>Its private_key_jwt assertions are refused from the next request on, until new keys are registered.</p>
+        <p>Its private_key_jwt assertions are refused from the next request on, until new keys are registered, and every token it holds stops working.</p>
       </ConfirmDialog>
     </section>
   );

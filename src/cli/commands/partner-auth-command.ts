@@ -7,8 +7,10 @@ import { parseCommand, splitList } from '../parse-command.js';
 
 /** The usage lines of the commands below, for `partner --help`. */
 export const PARTNER_AUTH_USAGE = `  set-jwks <login> <file|url>     register the partner's public keys for private_key_jwt: a file holding a JWK
-                                  Set {"keys": [...]} or one JWK, or the https URL where the partner publishes them
-  delete-jwks <login> --yes       remove the partner's public keys (private_key_jwt then fails for it)
+                                  Set {"keys": [...]} or one JWK, or the https URL where the partner publishes them;
+                                  replaces its keys (leaving one out ends the partner's current sessions)
+  delete-jwks <login> --yes       remove the partner's public keys (private_key_jwt then fails for it, and its
+                                  current sessions end)
   set-auth <login> [--methods password,private_key_jwt] [--require-bound-tokens | --no-require-bound-tokens]
                                   how the partner may authenticate, and whether its tokens must be DPoP-bound
                                   (taking password away or requiring binding ends its current sessions)`;
@@ -33,7 +35,7 @@ export async function partnerAuthCommand(command: string, rest: string[], io: Cl
       const usage = usageOf('delete-jwks <login> --yes');
       const { values, positionals } = parseCommand(rest, { yes: { type: 'boolean' } }, ['login'], usage);
       if (values.help) return print(io, usage), true;
-      if (!values.yes) throw new CliError(`Without its keys the partner cannot use private_key_jwt; confirm with --yes\n${usage}`, 2);
+      if (!values.yes) throw new CliError(`Without its keys the partner cannot use private_key_jwt, and its current sessions end; confirm with --yes\n${usage}`, 2);
       await admin.partners.deleteJwks(positionals[0]!);
       print(io, `Keys of ${positionals[0]} removed`);
       return true;

@@ -110,6 +110,31 @@ for (const backend of testBackends()) {
       assert.equal((await admin('DELETE', '/admin/v1/partners/nobody-here/jwks')).statusCode, 404);
     });
 
+    it('ends the partner’s sessions when a key it had is dropped or the keys are removed, not when keys are added', async () => {
+      const partner = await t.addPartner();
+      let token = '';
+      const newSession = async () => {
+        token = (await t.app.inject({ method: 'POST', url: '/api/v1/login/', payload: partner })).json().access_token;
+      };
+      const banks = async () => (await t.app.inject({ method: 'POST', url: '/partner/provider/sbp/banks/', headers: { authorization: `Bearer ${token}` } })).statusCode;
+      const one = await partnerPublicJwk('ES256', 'one');
+      const two = await partnerPublicJwk('EdDSA', 'two');
+      await newSession();
+      await admin('PUT', `/admin/v1/partners/${partner.login}/jwks`, { keys: [one.jwk] });
+      await admin('PUT', `/admin/v1/partners/${partner.login}/jwks`, { keys: [one.jwk, two.jwk] });
+      await admin('PUT', `/admin/v1/partners/${partner.login}/jwks`, { keys: [two.jwk, { ...one.jwk }] });
+      assert.equal(await banks(), 200, 'adding a key, or registering the same ones again, ends nothing');
+      await admin('PUT', `/admin/v1/partners/${partner.login}/jwks`, { keys: [two.jwk] });
+      assert.equal(await banks(), 401, 'dropping key one ends the sessions');
+      await newSession();
+      assert.equal(await banks(), 200);
+      assert.equal((await admin('DELETE', `/admin/v1/partners/${partner.login}/jwks`)).statusCode, 204);
+      assert.equal(await banks(), 401, 'removing the keys ends the sessions');
+      await newSession();
+      assert.equal((await admin('DELETE', `/admin/v1/partners/${partner.login}/jwks`)).statusCode, 204);
+      assert.equal(await banks(), 200, 'removing no keys ends nothing');
+    });
+
     it('audits registrations and removals with the keys before and after, never the key material', async () => {
       const partner = await t.addPartner();
       const first = await partnerPublicJwk('ES256', 'audit-1');
@@ -118,6 +143,7 @@ for (const backend of testBackends()) {
       await admin('PUT', `/admin/v1/partners/${partner.login}/jwks`, { keys: [second.jwk] });
       const set = await lastAudit('partner.jwks.set', partner.login);
       assert.equal(set.outcome, 'success');
+      assert.equal(set.details.sessionsEnded, true, 'audit-1 was dropped');
       assert.deepEqual(set.details.before.keys.map((key: { thumbprint: string }) => key.thumbprint), [first.thumbprint]);
       assert.deepEqual(set.details.after.keys, [{ kid: 'audit-2', kty: 'RSA', size: 2048, alg: 'PS256', thumbprint: second.thumbprint }]);
       assert.ok(!JSON.stringify(set).includes(second.jwk.n!) && !JSON.stringify(set).includes(first.jwk.x!));
@@ -130,7 +156,7 @@ for (const backend of testBackends()) {
 
       await admin('DELETE', `/admin/v1/partners/${partner.login}/jwks`);
       const removed = await lastAudit('partner.jwks.delete', partner.login);
-      assert.deepEqual(removed.details, { before: set.details.after, after: null });
+      assert.deepEqual(removed.details, { before: set.details.after, after: null, sessionsEnded: true });
     });
   });
 }

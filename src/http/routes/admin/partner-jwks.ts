@@ -21,7 +21,7 @@ export async function adminPartnerJwksRoutes(app: FastifyInstance, { gateway }: 
       schema: {
         operationId: 'setPartnerJwks',
         tags,
-        summary: "Register a partner's public keys, or the https URL of its JWK Set (replaces what it had)",
+        summary: "Register a partner's public keys, or the https URL of its JWK Set (replaces what it had; dropping a key ends the partner's sessions)",
         description:
           'Keys: EC P-256, Ed25519, or RSA of at least 2048 bits, public members only, each kid once; 422 names every refused key. ' +
           'A jwksUri must be https (plain http only to a loopback address outside production) and is fetched once at once: a URL that serves no valid set is refused.',
@@ -33,8 +33,8 @@ export async function adminPartnerJwksRoutes(app: FastifyInstance, { gateway }: 
     async (request) => {
       const { login } = request.params as LoginParams;
       request.auditPartner = login;
-      const { before, after } = await partners.setJwks(login, request.body as SetPartnerJwksBody);
-      request.auditDetails = { before: before.jwks, after: after.jwks };
+      const { before, after, sessionsEnded } = await partners.setJwks(login, request.body as SetPartnerJwksBody);
+      request.auditDetails = { before: before.jwks, after: after.jwks, sessionsEnded };
       // A successful registration always leaves keys or a URL, so the view is never null here.
       return after.jwks!;
     },
@@ -46,8 +46,8 @@ export async function adminPartnerJwksRoutes(app: FastifyInstance, { gateway }: 
       schema: {
         operationId: 'deletePartnerJwks',
         tags,
-        summary: "Remove a partner's public keys (private_key_jwt then fails for it until new ones are registered)",
-        description: 'Answers 204 whether or not the partner had keys; 404 for an unknown partner.',
+        summary: "Remove a partner's public keys (private_key_jwt then fails for it until new ones are registered; its sessions end)",
+        description: 'Answers 204 whether or not the partner had keys (sessions end only when it had some); 404 for an unknown partner.',
         params: LoginParams,
         response: { 204: { type: 'null', description: 'Removed' }, ...errorResponses },
       },
@@ -55,8 +55,8 @@ export async function adminPartnerJwksRoutes(app: FastifyInstance, { gateway }: 
     async (request, reply) => {
       const { login } = request.params as LoginParams;
       request.auditPartner = login;
-      const { before } = await partners.deleteJwks(login);
-      request.auditDetails = { before: before.jwks, after: null };
+      const { before, sessionsEnded } = await partners.deleteJwks(login);
+      request.auditDetails = { before: before.jwks, after: null, sessionsEnded };
       return reply.code(204).send();
     },
   );

@@ -44,8 +44,8 @@ export async function adminPartnerRoutes(app: FastifyInstance, { gateway }: { ga
       const { login } = request.params as LoginParams;
       const body = request.body as UpdatePartnerBody;
       request.auditPartner = login;
-      const { before, after } = await partners.update(login, body);
-      request.auditDetails = { before: auditable(before), after: auditable(after), passwordChanged: body.password !== undefined };
+      const { before, after, sessionsEnded } = await partners.update(login, body);
+      request.auditDetails = { before: auditable(before), after: auditable(after), passwordChanged: body.password !== undefined, sessionsEnded };
       return after;
     },
   );
