@@ -96,6 +96,7 @@ describe('partner-gateway partner set-jwks, delete-jwks, set-auth and show again
     assert.match(changed, /bound tokens: required \(DPoP\)/);
     const view = await t.gateway.admin.partners.get(partner.login);
     assert.deepEqual([view.authMethods, view.requireSenderConstrainedTokens], [['private_key_jwt', 'password'], true]);
+    assert.match(await run(['list']), new RegExp(`^${partner.login}\\s+active\\s+\\S+\\s+sbp\\s+private_key_jwt,password \\(bound\\)$`, 'm'));
     assert.match(await run(['set-auth', partner.login, '--no-require-bound-tokens']), /bound tokens: not required/);
     assert.equal((await t.gateway.admin.partners.get(partner.login)).requireSenderConstrainedTokens, false);
 
