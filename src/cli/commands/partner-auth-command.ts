@@ -20,7 +20,17 @@ export const PARTNER_AUTH_EXAMPLES = `  partner-gateway partner set-jwks acme ac
 
 const usageOf = (line: string) => `Usage: partner-gateway partner ${line}`;
 
-/** The partner commands about keys and authentication policy; false when `command` is none of them. */
+/**
+ * The partner commands about keys and authentication policy (`partner-gateway partner ...`); false when
+ * `command` is none of them, so that `partnerCommand` reports it as unknown.
+ *
+ * @example
+ * ```sh
+ * partner-gateway partner set-jwks acme https://acme.example/.well-known/jwks.json
+ * partner-gateway partner set-auth acme --methods private_key_jwt --require-bound-tokens
+ * partner-gateway partner delete-jwks acme --yes
+ * ```
+ */
 export async function partnerAuthCommand(command: string, rest: string[], io: CliIo, admin: AdminApi): Promise<boolean> {
   switch (command) {
     case 'set-jwks': {
