@@ -113,7 +113,7 @@ export function createPartnerAdmin(partners: PartnerRepository, options: Partner
       const before = await partners.findByLogin(login);
       if (!before) throw errors.partnerNotFound(login);
       const changes: PartnerChanges =
-        'keys' in input
+        input.jwksUri === undefined
           ? { jwks: await validatePartnerJwks(input.keys), jwksUri: null, jwksFetchedAt: null }
           : await fetchedJwks(checkJwksUri(input.jwksUri, options.production).href);
       // A key taken out of the set is one the operator no longer trusts (compromised, or retired): the tokens

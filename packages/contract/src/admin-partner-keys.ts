@@ -16,16 +16,17 @@ import { Type, type Static } from 'typebox';
  * { "jwksUri": "https://acme.example/.well-known/jwks.json" }
  * ```
  */
-export const SetPartnerJwksBody = Type.Union([
-  Type.Object(
-    { keys: Type.Array(Type.Object({}, { additionalProperties: true }), { minItems: 1, maxItems: 20, description: 'Public JWKs' }) },
-    { additionalProperties: false },
-  ),
-  Type.Object(
-    { jwksUri: Type.String({ minLength: 1, maxLength: 2048, description: 'https URL of the partner\'s JWK Set (http only to a loopback address outside production)' }) },
-    { additionalProperties: false },
-  ),
-]);
+export const SetPartnerJwksBody = Type.Object(
+  {
+    keys: Type.Optional(Type.Array(Type.Object({}, { additionalProperties: true }), { minItems: 1, maxItems: 20, description: 'Public JWKs' })),
+    jwksUri: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 2048, description: 'https URL of the partner\'s JWK Set (http only to a loopback address outside production)' }),
+    ),
+  },
+  // One object with exactly one of the two, rather than a union of two objects: a refused body then gets one
+  // clear error, not each branch's complaints side by side.
+  { additionalProperties: false, minProperties: 1, maxProperties: 1, description: 'Exactly one of keys or jwksUri' },
+);
 export type SetPartnerJwksBody = Static<typeof SetPartnerJwksBody>;
 
 /** One of a partner's public keys as the admin API shows it. */

@@ -107,7 +107,7 @@ async function readJwksArgument(argument: string, usage: string): Promise<SetPar
   }
   // An empty set would only meet the schema's union refusal (keys or jwksUri); say what is wrong instead.
   if (isObject(parsed) && Array.isArray(parsed.keys) && parsed.keys.length === 0) throw new CliError(`${argument} holds an empty JWK Set: it needs at least one public key`, 2);
-  if (isObject(parsed) && Array.isArray(parsed.keys)) return { keys: parsed.keys as Extract<SetPartnerJwksBody, { keys: unknown }>['keys'] };
+  if (isObject(parsed) && Array.isArray(parsed.keys)) return { keys: parsed.keys as NonNullable<SetPartnerJwksBody['keys']> };
   if (isObject(parsed) && typeof parsed.kty === 'string') return { keys: [parsed] };
   throw new CliError(`${argument} must hold a JWK Set {"keys": [...]} or one JWK`, 2);
 }
