@@ -2,7 +2,8 @@ import type { DatabaseKind } from '../../src/db/database.js';
 
 /** One scenario's line of the table. */
 export interface Row {
-  backend: DatabaseKind | 'ceiling';
+  /** `ceiling`, or the backend (followed by the build's label when BENCH_MAIN compares several). */
+  backend: string;
   scenario: string;
   rps: number;
   p50: number;
@@ -15,7 +16,7 @@ export interface Row {
 
 /** One goal, met or not, with the figure that decides it. */
 export interface Target {
-  backend: DatabaseKind;
+  backend: string;
   target: string;
   met: boolean;
   value: string;
