@@ -30,6 +30,20 @@ function reservationRules(name: string, open: () => Promise<{ stores: [ThrottleS
       assert.ok(results.every((result) => result.granted || result.retryAfterMs > 0));
     });
 
+    it('grants one key exactly the places its live failures leave to 60 concurrent reservations from two instances', async () => {
+      const keys = [key()];
+      const now = Date.now();
+      for (let i = 0; i < 3; i++) {
+        const place = await stores[i % 2]!.reserve(keys, now);
+        assert.ok(place.granted);
+        await stores[(i + 1) % 2]!.release(keys, place.granted ? place.id : '', now, true);
+      }
+      const results = await Promise.all(Array.from({ length: 60 }, (_, i) => stores[i % 2]!.reserve(keys, now + 1)));
+      assert.equal(results.filter((result) => result.granted).length, policy.maxFailures - 3);
+      const refused = results.find((result) => !result.granted);
+      assert.ok(refused && !refused.granted && refused.reason === 'full', 'full, not busy: someone failed');
+    });
+
     it('turns failed places into failures and a lock; refuses every reservation while locked', async () => {
       const keys = [key()];
       const now = Date.now();
