@@ -72,6 +72,26 @@ function reservationRules(name: string, open: () => Promise<{ stores: [ThrottleS
 }
 
 for (const backend of testBackends()) {
+  describe(`throttle locks in ${backend.name}`, () => {
+    it('honours a lock already in the database (written before this process started), and one it writes itself', async (t) => {
+      const handle = await backend.open();
+      t.after(() => handle.close());
+      const store = createDatabaseThrottleStore(handle.db, policy);
+      const now = Date.now();
+      const before = `test:${randomBytes(6).toString('hex')}`;
+      await handle.db
+        .insertInto('auth_throttle')
+        .values({ key: before, failures: 0, window_started_at: new Date(now), lockouts: 1, locked_until: new Date(now + 30_000), last_failure_at: new Date(now) })
+        .execute();
+      assert.equal(await store.lockedFor([before], now), 30_000);
+      assert.equal(await store.lockedFor([before], now + 30_000), 0, 'over when it ends');
+      const own = `test:${randomBytes(6).toString('hex')}`;
+      assert.equal(await store.lockedFor([own], now), 0);
+      for (let i = 0; i < policy.maxFailures; i++) await store.recordFailure([own], now);
+      assert.ok((await createDatabaseThrottleStore(handle.db, policy).lockedFor([own, before], now)) >= policy.lockoutMs, 'another store object sees it at once');
+    });
+  });
+
   reservationRules(backend.name, async () => {
     const handle: DatabaseHandle = await backend.open();
     return { stores: [createDatabaseThrottleStore(handle.db, policy), createDatabaseThrottleStore(handle.db, policy)], close: () => handle.close() };

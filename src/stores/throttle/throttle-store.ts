@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { AuthThrottleTable, Database } from '../../db/schema.js';
+import { lockMirror, MIRROR_MAX_KEYS } from './lock-mirror.js';
 import { liveFailures, nextThrottleState, remainingLock, type ThrottlePolicy, type ThrottleState } from './throttle-policy.js';
 
 /**
@@ -51,6 +52,12 @@ const toState = (row: Row): ThrottleState | undefined =>
 const inFlight = (row: Row, now: number) => (row.in_flight_until !== null && row.in_flight_until.getTime() > now ? row.in_flight : 0);
 
 export function createDatabaseThrottleStore(db: Kysely<Database>, policy: ThrottlePolicy): ThrottleStore {
+  const locks = lockMirror(db);
+  const mirrored = (key: string, lockedUntil: number) => {
+    if (!locks) return;
+    if (locks.size >= MIRROR_MAX_KEYS && !locks.has(key)) locks.clear();
+    locks.set(key, lockedUntil);
+  };
   /**
    * Runs `work` on the rows of `keys`, created if missing and locked FOR UPDATE in key order (one order for
    * every caller, so that two transactions over overlapping keys never deadlock).
@@ -81,6 +88,7 @@ export function createDatabaseThrottleStore(db: Kysely<Database>, policy: Thrott
       })
       .where('key', '=', row.key)
       .execute();
+    mirrored(row.key, next.lockedUntil ?? 0);
     return remainingLock(next, now);
   };
 
@@ -113,6 +121,26 @@ export function createDatabaseThrottleStore(db: Kysely<Database>, policy: Thrott
   return {
     async lockedFor(keys, now) {
       if (keys.length === 0) return 0;
+      if (locks) {
+        let until = 0;
+        const missing: string[] = [];
+        for (const key of keys) {
+          const known = locks.get(key);
+          if (known === undefined) missing.push(key);
+          else until = Math.max(until, known);
+        }
+        if (missing.length > 0) {
+          const rows = await db.selectFrom('auth_throttle').select(['key', 'locked_until']).where('key', 'in', missing).execute();
+          const found = new Map(rows.map((row) => [row.key, row.locked_until?.getTime() ?? 0]));
+          for (const key of missing) {
+            // A write since the read knows better: it filled the entry itself.
+            const written = locks.get(key);
+            if (written === undefined) mirrored(key, found.get(key) ?? 0);
+            until = Math.max(until, written ?? found.get(key) ?? 0);
+          }
+        }
+        return Math.max(0, until - now);
+      }
       const rows = await db.selectFrom('auth_throttle').selectAll().where('key', 'in', [...keys]).where('locked_until', '>', new Date(now)).execute();
       return Math.max(0, ...rows.map((row) => remainingLock(toState(row), now)));
     },
