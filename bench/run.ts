@@ -23,7 +23,7 @@ import type { LoadResult, LoadSpec } from './load.js';
 import { openBenchBackend, type BenchBackend } from './support/bench-backend.js';
 import { insertAuditRows, insertPartners } from './support/bulk-rows.js';
 import { writeJwePaths } from './support/jwe-paths.js';
-import { answered, resetPeakRss, rssMb, runLoad } from './support/run-load.js';
+import { answered, cpuMs, resetPeakRss, rssMb, runLoad } from './support/run-load.js';
 import { printReport, searchQueries, type Row, type Target } from './support/bench-report.js';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -47,6 +47,9 @@ const loadAtStart = loadavg();
 
 const rows: Row[] = [];
 const targets: Target[] = [];
+
+/** CPU µs per answered call. */
+const perCall = (ms: number, result: LoadResult) => (answered(result) > 0 ? Math.round((ms * 1000) / answered(result)) : undefined);
 
 function record(backend: Row['backend'], scenario: string, result: LoadResult, extra: Partial<Row> = {}): Row {
   const row: Row = { backend, scenario, rps: result.rps, p50: result.p50, p99: result.p99, failed: result.failed, ...extra };
@@ -72,7 +75,14 @@ function firstLine(args: string[]): Promise<{ child: ChildProcess; line: string 
 // The ceilings first, each alone on the machine.
 const bareBanks = await firstLine([projectFile('bench/ceilings/bare-banks-server.ts')]);
 if (WARMUP > 0) await runLoad({ url: `${bareBanks.line}/banks`, method: 'POST', connections: 32, durationSec: WARMUP });
-const ceilingA = record('ceiling', '(a) bare route, pre-serialized bank list', await runLoad({ url: `${bareBanks.line}/banks`, method: 'POST', connections: 32, durationSec: DURATION }));
+/** A ceiling's load, with its server's CPU per call. */
+async function ceilingLoad(child: ChildProcess, spec: LoadSpec): Promise<[LoadResult, Partial<Row>]> {
+  const before = cpuMs(child.pid!);
+  const result = await runLoad(spec);
+  const cpuUsPerCall = perCall(cpuMs(child.pid!) - before, result);
+  return [result, cpuUsPerCall === undefined ? {} : { cpuUsPerCall }];
+}
+const ceilingA = record('ceiling', '(a) bare route, pre-serialized bank list', ...(await ceilingLoad(bareBanks.child, { url: `${bareBanks.line}/banks`, method: 'POST', connections: 32, durationSec: DURATION })));
 bareBanks.child.kill();
 const bareDecrypt = await firstLine([projectFile('bench/ceilings/bare-decrypt-server.ts')]);
 const decryptPaths = await writeJwePaths(join(workDir, 'decrypt-paths.txt'), {
@@ -84,7 +94,7 @@ const decryptPaths = await writeJwePaths(join(workDir, 'decrypt-paths.txt'), {
 });
 // The bare route does not refuse a replay, so the warm-up may use the same JWEs.
 if (WARMUP > 0) await runLoad({ url: bareDecrypt.line, method: 'POST', connections: 32, durationSec: WARMUP, pathsFile: decryptPaths });
-const ceilingB = record('ceiling', '(b) bare route, JWE decryption only', await runLoad({ url: bareDecrypt.line, method: 'POST', connections: 32, durationSec: DURATION, pathsFile: decryptPaths }));
+const ceilingB = record('ceiling', '(b) bare route, JWE decryption only', ...(await ceilingLoad(bareDecrypt.child, { url: bareDecrypt.line, method: 'POST', connections: 32, durationSec: DURATION, pathsFile: decryptPaths })));
 bareDecrypt.child.kill();
 const argon2 = await firstLine([projectFile('bench/ceilings/argon2-rate.ts'), String(DURATION), String(WARMUP)]);
 const ceilingC = JSON.parse(argon2.line) as { rps: number; concurrency: number };
@@ -123,8 +133,10 @@ async function benchBackend(backend: BenchBackend, build: true | string, kind: s
   /** One scenario, with its own peak RSS. */
   const measured = async (scenario: string, spec: LoadSpec, extra: Partial<Row> = {}) => {
     resetPeakRss(gateway.process.pid!);
+    const cpuBefore = cpuMs(gateway.process.pid!);
     const result = await runLoad(spec);
-    return record(kind, scenario, result, { peakRssMb: rssMb(gateway.process.pid!).peak, ...extra });
+    const cpuUsPerCall = perCall(cpuMs(gateway.process.pid!) - cpuBefore, result);
+    return record(kind, scenario, result, { peakRssMb: rssMb(gateway.process.pid!).peak, ...(cpuUsPerCall === undefined ? {} : { cpuUsPerCall }), ...extra });
   };
   const bearerSpec = async (connections = 32): Promise<LoadSpec> => ({
     url: `${gateway.base}/partner/provider/sbp/banks/`,
@@ -180,8 +192,11 @@ async function benchBackend(backend: BenchBackend, build: true | string, kind: s
   loginRow.ratio = loginRow.rps / ceilingC.rps;
   resetPeakRss(gateway.process.pid!);
   const duringSpec = await bearerSpec(8);
+  const stormCpu = cpuMs(gateway.process.pid!);
   const [storm, during] = await Promise.all([runLoad({ ...loginSpec, connections: 64 }), runLoad(duringSpec)]);
-  record(kind, '4. login storm (64 connections), alongside:', storm);
+  // The CPU of both loads, per login (the bearer calls beside them are cheap by comparison).
+  const stormCpuPerCall = perCall(cpuMs(gateway.process.pid!) - stormCpu, storm);
+  record(kind, '4. login storm (64 connections), alongside:', storm, stormCpuPerCall === undefined ? {} : { cpuUsPerCall: stormCpuPerCall });
   const duringRow = record(kind, '4. banks, bearer token, during the login storm', during, { peakRssMb: rssMb(gateway.process.pid!).peak });
   const steady = rssMb(gateway.process.pid!);
 
@@ -202,7 +217,7 @@ async function benchBackend(backend: BenchBackend, build: true | string, kind: s
     backend: kind,
     target: 'every answered call is accounted for in the audit trail (sum of entry counts = answers)',
     met: after.banks - before.banks === answeredBanks && after.login - before.login === answeredLogins,
-    value: `banks ${after.banks - before.banks} / ${answeredBanks} answered, login ${after.login - before.login} / ${answeredLogins}`,
+    value: `banks ${after.banks - before.banks} / ${answeredBanks} answered, login ${after.login - before.login} / ${answeredLogins}; unanswered ${counted.map((result) => result.unanswered).join(' / ')}`,
   });
   async function auditedCalls(): Promise<{ banks: number; login: number }> {
     await stopGatewayProcess(gateway);
