@@ -8,7 +8,8 @@
  * of unmeasured load before each measured series (0: none), BENCH_LARGE=0 skips the 100 000-partner and
  * audit-rows scenarios (a quick before/after comparison), BENCH_MAIN one or more builds' main.js
  * (comma-separated) to run instead of dist/src/main.js, one after the other on each backend, against the
- * same ceilings (an A/B comparison in the same minutes). See docs/performance.md.
+ * same ceilings (an A/B comparison in the same minutes), BENCH_NODE_ARGS node options for the gateway
+ * process. See docs/performance.md.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -31,6 +32,8 @@ const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE
 /** Unmeasured load before each ceiling and after each gateway start that precedes measured scenarios (JIT, caches, pools). */
 const WARMUP = Number(process.env.BENCH_WARMUP ?? Math.min(3, DURATION));
 const LARGE = process.env.BENCH_LARGE !== '0';
+/** Node options for the gateway process (space-separated), e.g. `--max-semi-space-size=4`: to try a setting on every scenario. */
+const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
 /** Builds to compare, labelled by their directory; the project's own build when unset. */
 const MAINS = (process.env.BENCH_MAIN ?? '').split(',').filter(Boolean);
 const BACKENDS = (process.env.BENCH_BACKENDS ?? 'pglite,postgres').split(',') as DatabaseKind[];
@@ -113,7 +116,7 @@ async function benchBackend(backend: BenchBackend, build: true | string, kind: s
   const masterKey = randomBytes(32).toString('hex');
   let ports: { port: number; adminPort: number } | undefined;
   // Restarts come back on the same ports, so that URLs taken before stay right.
-  const start = () => startGatewayProcess({ ...backend.env, MASTER_KEY: masterKey, ADMIN_TOKEN, LOG_LEVEL: 'warn' }, { build, echo: false, inheritEnv: false, ...ports });
+  const start = () => startGatewayProcess({ ...backend.env, MASTER_KEY: masterKey, ADMIN_TOKEN, LOG_LEVEL: 'warn' }, { build, echo: false, inheritEnv: false, ...(NODE_ARGS.length > 0 ? { nodeArgs: NODE_ARGS } : {}), ...ports });
   let gateway = await start();
   ports = { port: gateway.port, adminPort: gateway.adminPort };
   let ownLogins = 0;
