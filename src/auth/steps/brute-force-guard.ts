@@ -78,11 +78,11 @@ export function createBruteForceGuard(store: ThrottleStore, now: () => number, c
       const deadline = Date.now() + BUSY_WAIT_MS;
       const since = room.ticket();
       // Behind this instance's checks already waiting on these keys: they go first, without asking the store.
-      if (room.occupied(keys)) await room.wait(keys, since, SLOW_POLL_MS, deadline);
+      let woken = room.occupied(keys) ? await room.wait(keys, since, SLOW_POLL_MS, deadline) : 'released';
       let reservation = await store.reserve(keys, now());
       while (!reservation.granted && reservation.reason === 'busy' && Date.now() < deadline) {
         // Woken when this instance gives a place back; the first in line also polls, jittered, for the others'.
-        await room.wait(keys, since, SLOW_POLL_MS * (0.75 + Math.random() / 2), deadline);
+        woken = await room.wait(keys, since, SLOW_POLL_MS * (0.75 + Math.random() / 2), deadline);
         if (remembered?.()) {
           // Proven right meanwhile by another check; still refused should a lock have come in between.
           const locked = await store.lockedFor(keys, now());
@@ -92,6 +92,9 @@ export function createBruteForceGuard(store: ThrottleStore, now: () => number, c
         reservation = await store.reserve(keys, now());
       }
       if (!reservation.granted) throw throttled(reservation.retryAfterMs);
+      // A place found by polling was given back by another instance, which wakes none of ours: there may be
+      // more, so the next in line tries at once rather than after its own poll.
+      if (woken === 'timed out') room.released(keys);
       let valid: boolean;
       try {
         valid = await verify();

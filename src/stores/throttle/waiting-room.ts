@@ -9,7 +9,7 @@ export interface WaitingRoom {
    * (a Date.now() value), or, once first in every line it is in, for `pollMs`: the first in line asks the
    * store again for places held by other instances, those behind it need not.
    */
-  wait(keys: readonly string[], since: number, pollMs: number, deadline: number): Promise<void>;
+  wait(keys: readonly string[], since: number, pollMs: number, deadline: number): Promise<'released' | 'timed out'>;
   /** A place on each of `keys` was given back: wakes the first waiter of each. */
   released(keys: readonly string[]): void;
 }
@@ -19,7 +19,7 @@ interface Waiter {
   keys: readonly string[];
   /** Starts the poll timer, once this waiter is first in every line it is in. */
   first(): void;
-  wake(): void;
+  wake(why: 'released' | 'timed out'): void;
 }
 
 /**
@@ -46,7 +46,7 @@ export function createWaitingRoom(): WaitingRoom {
       return new Promise((resolve) => {
         let woken = false;
         let polling = false;
-        let timer = setTimeout(() => waiter.wake(), Math.max(0, deadline - Date.now()));
+        let timer = setTimeout(() => waiter.wake('timed out'), Math.max(0, deadline - Date.now()));
         const waiter: Waiter = {
           since,
           keys,
@@ -54,9 +54,9 @@ export function createWaitingRoom(): WaitingRoom {
             if (polling || woken) return;
             polling = true;
             clearTimeout(timer);
-            timer = setTimeout(() => waiter.wake(), Math.max(0, Math.min(pollMs, deadline - Date.now())));
+            timer = setTimeout(() => waiter.wake('timed out'), Math.max(0, Math.min(pollMs, deadline - Date.now())));
           },
-          wake() {
+          wake(why) {
             if (woken) return;
             woken = true;
             clearTimeout(timer);
@@ -67,7 +67,7 @@ export function createWaitingRoom(): WaitingRoom {
               if (queue.length === 0) queues.delete(key);
               else if (at === 0 && isFirst(queue[0]!)) queue[0]!.first();
             }
-            resolve();
+            resolve(why);
           },
         };
         for (const key of keys) {
@@ -80,7 +80,7 @@ export function createWaitingRoom(): WaitingRoom {
       });
     },
     released(keys) {
-      for (const key of keys) queues.get(key)?.[0]?.wake();
+      for (const key of keys) queues.get(key)?.[0]?.wake('released');
     },
   };
 }
