@@ -34,8 +34,12 @@ await fetch(`${gateway.admin}/admin/v1/partners`, {
 const { access_token: token } = (await (
   await fetch(`${gateway.base}/api/v1/login/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login: 'profile', password: PASSWORD }) })
 ).json()) as { access_token: string };
+const spec = { url: `${gateway.base}/partner/provider/sbp/banks/`, method: 'POST', headers: { authorization: `Bearer ${token}` }, connections: 32 } as const;
+// Warmed up first, as in the bench (BENCH_WARMUP seconds, default 3): the window below is the warm path.
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
+if (WARMUP > 0) await runLoad({ ...spec, durationSec: WARMUP });
 const loadStart = Date.now();
-const result = await runLoad({ url: `${gateway.base}/partner/provider/sbp/banks/`, method: 'POST', headers: { authorization: `Bearer ${token}` }, connections: 32, durationSec: DURATION });
+const result = await runLoad({ ...spec, durationSec: DURATION });
 const loadEnd = Date.now();
 await stopGatewayProcess(gateway);
 const exited = Date.now();

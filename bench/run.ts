@@ -4,13 +4,18 @@
  * test database), loaded by autocannon from other processes, against ceilings measured in the same run on
  * the same machine. Prints a table and each goal met or not per backend, and writes bench/results.json.
  * BENCH_BACKENDS (default `pglite,postgres`) picks the backends, BENCH_DURATION the seconds per scenario,
- * BENCH_AUDIT_ROWS / BENCH_AUDIT_ROWS_EMBEDDED the audit rows of the search scenario. See docs/performance.md.
+ * BENCH_AUDIT_ROWS / BENCH_AUDIT_ROWS_EMBEDDED the audit rows of the search scenario, BENCH_WARMUP the seconds
+ * of unmeasured load before each measured series (0: none), BENCH_LARGE=0 skips the 100 000-partner and
+ * audit-rows scenarios (a quick before/after comparison), BENCH_MAIN one or more builds' main.js
+ * (comma-separated) to run instead of dist/src/main.js, one after the other on each backend, against the
+ * same ceilings (an A/B comparison in the same minutes), BENCH_NODE_ARGS node options for the gateway
+ * process. See docs/performance.md.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { sql } from 'kysely';
 import type { DatabaseKind } from '../src/db/database.js';
 import { projectFile } from '../src/project-root.js';
@@ -19,11 +24,18 @@ import type { LoadResult, LoadSpec } from './load.js';
 import { openBenchBackend, type BenchBackend } from './support/bench-backend.js';
 import { insertAuditRows, insertPartners } from './support/bulk-rows.js';
 import { writeJwePaths } from './support/jwe-paths.js';
-import { answered, resetPeakRss, rssMb, runLoad } from './support/run-load.js';
+import { answered, cpuMs, resetPeakRss, rssMb, runLoad } from './support/run-load.js';
 import { printReport, searchQueries, type Row, type Target } from './support/bench-report.js';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+/** Unmeasured load before each ceiling and after each gateway start that precedes measured scenarios (JIT, caches, pools). */
+const WARMUP = Number(process.env.BENCH_WARMUP ?? Math.min(3, DURATION));
+const LARGE = process.env.BENCH_LARGE !== '0';
+/** Node options for the gateway process (space-separated), e.g. `--max-semi-space-size=4`: to try a setting on every scenario. */
+const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+/** Builds to compare, labelled by their directory; the project's own build when unset. */
+const MAINS = (process.env.BENCH_MAIN ?? '').split(',').filter(Boolean);
 const BACKENDS = (process.env.BENCH_BACKENDS ?? 'pglite,postgres').split(',') as DatabaseKind[];
 const AUDIT_ROWS: Record<DatabaseKind, number> = {
   postgres: Number(process.env.BENCH_AUDIT_ROWS ?? 10_000_000),
@@ -38,6 +50,9 @@ const loadAtStart = loadavg();
 
 const rows: Row[] = [];
 const targets: Target[] = [];
+
+/** CPU µs per answered call. */
+const perCall = (ms: number, result: LoadResult) => (answered(result) > 0 ? Math.round((ms * 1000) / answered(result)) : undefined);
 
 function record(backend: Row['backend'], scenario: string, result: LoadResult, extra: Partial<Row> = {}): Row {
   const row: Row = { backend, scenario, rps: result.rps, p50: result.p50, p99: result.p99, failed: result.failed, ...extra };
@@ -62,7 +77,15 @@ function firstLine(args: string[]): Promise<{ child: ChildProcess; line: string 
 
 // The ceilings first, each alone on the machine.
 const bareBanks = await firstLine([projectFile('bench/ceilings/bare-banks-server.ts')]);
-const ceilingA = record('ceiling', '(a) bare route, pre-serialized bank list', await runLoad({ url: `${bareBanks.line}/banks`, method: 'POST', connections: 32, durationSec: DURATION }));
+if (WARMUP > 0) await runLoad({ url: `${bareBanks.line}/banks`, method: 'POST', connections: 32, durationSec: WARMUP });
+/** A ceiling's load, with its server's CPU per call. */
+async function ceilingLoad(child: ChildProcess, spec: LoadSpec): Promise<[LoadResult, Partial<Row>]> {
+  const before = cpuMs(child.pid!);
+  const result = await runLoad(spec);
+  const cpuUsPerCall = perCall(cpuMs(child.pid!) - before, result);
+  return [result, cpuUsPerCall === undefined ? {} : { cpuUsPerCall }];
+}
+const ceilingA = record('ceiling', '(a) bare route, pre-serialized bank list', ...(await ceilingLoad(bareBanks.child, { url: `${bareBanks.line}/banks`, method: 'POST', connections: 32, durationSec: DURATION })));
 bareBanks.child.kill();
 const bareDecrypt = await firstLine([projectFile('bench/ceilings/bare-decrypt-server.ts')]);
 const decryptPaths = await writeJwePaths(join(workDir, 'decrypt-paths.txt'), {
@@ -72,20 +95,28 @@ const decryptPaths = await writeJwePaths(join(workDir, 'decrypt-paths.txt'), {
   iatOffsetSec: 20,
   pathOf: (jwe) => `/decrypt?partnerPassword=${jwe}`,
 });
-const ceilingB = record('ceiling', '(b) bare route, JWE decryption only', await runLoad({ url: bareDecrypt.line, method: 'POST', connections: 32, durationSec: DURATION, pathsFile: decryptPaths }));
+// The bare route does not refuse a replay, so the warm-up may use the same JWEs.
+if (WARMUP > 0) await runLoad({ url: bareDecrypt.line, method: 'POST', connections: 32, durationSec: WARMUP, pathsFile: decryptPaths });
+const ceilingB = record('ceiling', '(b) bare route, JWE decryption only', ...(await ceilingLoad(bareDecrypt.child, { url: bareDecrypt.line, method: 'POST', connections: 32, durationSec: DURATION, pathsFile: decryptPaths })));
 bareDecrypt.child.kill();
-const argon2 = await firstLine([projectFile('bench/ceilings/argon2-rate.ts'), String(DURATION)]);
+const argon2 = await firstLine([projectFile('bench/ceilings/argon2-rate.ts'), String(DURATION), String(WARMUP)]);
 const ceilingC = JSON.parse(argon2.line) as { rps: number; concurrency: number };
 rows.push({ backend: 'ceiling', scenario: `(c) raw argon2id verifications (${ceilingC.concurrency} at once)`, rps: ceilingC.rps, p50: 0, p99: 0, failed: 0 });
 
-for (const kind of BACKENDS) await benchBackend(await openBenchBackend(kind, { workDir, databaseUrl: DATABASE_URL }));
+for (const backendKind of BACKENDS) {
+  if (MAINS.length === 0) await benchBackend(await openBenchBackend(backendKind, { workDir, databaseUrl: DATABASE_URL }), true, backendKind);
+  for (const [i, main] of MAINS.entries()) {
+    const label = `${backendKind} ${basename(dirname(dirname(main)))}`;
+    await benchBackend(await openBenchBackend(backendKind, { workDir, databaseUrl: DATABASE_URL, suffix: String(i) }), main, label);
+  }
+}
 
-async function benchBackend(backend: BenchBackend): Promise<void> {
-  const kind = backend.name;
+/** Every scenario on one backend with one build (`true`: dist/src/main.js), its rows labelled `kind`. */
+async function benchBackend(backend: BenchBackend, build: true | string, kind: string): Promise<void> {
   const masterKey = randomBytes(32).toString('hex');
   let ports: { port: number; adminPort: number } | undefined;
   // Restarts come back on the same ports, so that URLs taken before stay right.
-  const start = () => startGatewayProcess({ ...backend.env, MASTER_KEY: masterKey, ADMIN_TOKEN, LOG_LEVEL: 'warn' }, { build: true, echo: false, inheritEnv: false, ...ports });
+  const start = () => startGatewayProcess({ ...backend.env, MASTER_KEY: masterKey, ADMIN_TOKEN, LOG_LEVEL: 'warn' }, { build, echo: false, inheritEnv: false, ...(NODE_ARGS.length > 0 ? { nodeArgs: NODE_ARGS } : {}), ...ports });
   let gateway = await start();
   ports = { port: gateway.port, adminPort: gateway.adminPort };
   let ownLogins = 0;
@@ -105,8 +136,10 @@ async function benchBackend(backend: BenchBackend): Promise<void> {
   /** One scenario, with its own peak RSS. */
   const measured = async (scenario: string, spec: LoadSpec, extra: Partial<Row> = {}) => {
     resetPeakRss(gateway.process.pid!);
+    const cpuBefore = cpuMs(gateway.process.pid!);
     const result = await runLoad(spec);
-    return record(kind, scenario, result, { peakRssMb: rssMb(gateway.process.pid!).peak, ...extra });
+    const cpuUsPerCall = perCall(cpuMs(gateway.process.pid!) - cpuBefore, result);
+    return record(kind, scenario, result, { peakRssMb: rssMb(gateway.process.pid!).peak, ...(cpuUsPerCall === undefined ? {} : { cpuUsPerCall }), ...extra });
   };
   const bearerSpec = async (connections = 32): Promise<LoadSpec> => ({
     url: `${gateway.base}/partner/provider/sbp/banks/`,
@@ -129,18 +162,44 @@ async function benchBackend(backend: BenchBackend): Promise<void> {
     }),
   });
 
+  /**
+   * Unmeasured load on the paths the next scenarios take, after a gateway start: JIT, caches and pools warm
+   * (without it the first scenario ran cold, at 65-99 % of the same scenario measured later in the run).
+   * Its calls are audited like any, before an accounting check counts anything. Its JWEs are its own.
+   */
+  const warmUp = async () => {
+    if (WARMUP <= 0) return;
+    const seconds = { durationSec: WARMUP };
+    const warmJwes = await writeJwePaths(join(workDir, `warm-${kind}.txt`), {
+      jwksUrl: `${gateway.base}/.well-known/jwks.json`,
+      password: PASSWORD,
+      count: Math.max(1_000, Math.round(ceilingB.rps * WARMUP * 1.2)),
+      iatOffsetSec: 20,
+      pathOf: (jwe) => `/partner/provider/sbp/banks/?partnerName=bench-0&partnerPassword=${jwe}&useAuthByCert=Y`,
+    });
+    await runLoad({ ...(await bearerSpec()), ...seconds });
+    await runLoad({ url: gateway.base, method: 'POST', connections: 32, pathsFile: warmJwes, ...seconds });
+    await runLoad({ ...loginSpec, ...seconds });
+  };
+  const loginSpec: LoadSpec = { url: `${gateway.base}/api/v1/login/`, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login: 'bench-1', password: PASSWORD }), connections: 16, durationSec: DURATION };
+
+  const pct = (ratio: number) => `${Math.round(ratio * 100)}%`;
+
   // 1-4 with ten partners.
+  await warmUp();
   const bearer = await measured('1. banks, bearer token', await bearerSpec(), { ceiling: '(a)' });
   bearer.ratio = bearer.rps / ceilingA.rps;
   const encrypted = await measured('2. banks, encrypted password', await encryptedSpec(), { ceiling: '(b)' });
   encrypted.ratio = encrypted.rps / ceilingB.rps;
-  const loginSpec: LoadSpec = { url: `${gateway.base}/api/v1/login/`, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login: 'bench-1', password: PASSWORD }), connections: 16, durationSec: DURATION };
   const loginRow = await measured('3. login', loginSpec, { ceiling: '(c)' });
   loginRow.ratio = loginRow.rps / ceilingC.rps;
   resetPeakRss(gateway.process.pid!);
   const duringSpec = await bearerSpec(8);
+  const stormCpu = cpuMs(gateway.process.pid!);
   const [storm, during] = await Promise.all([runLoad({ ...loginSpec, connections: 64 }), runLoad(duringSpec)]);
-  record(kind, '4. login storm (64 connections), alongside:', storm);
+  // The CPU of both loads, per login (the bearer calls beside them are cheap by comparison).
+  const stormCpuPerCall = perCall(cpuMs(gateway.process.pid!) - stormCpu, storm);
+  record(kind, '4. login storm (64 connections), alongside:', storm, stormCpuPerCall === undefined ? {} : { cpuUsPerCall: stormCpuPerCall });
   const duringRow = record(kind, '4. banks, bearer token, during the login storm', during, { peakRssMb: rssMb(gateway.process.pid!).peak });
   const steady = rssMb(gateway.process.pid!);
 
@@ -161,7 +220,7 @@ async function benchBackend(backend: BenchBackend): Promise<void> {
     backend: kind,
     target: 'every answered call is accounted for in the audit trail (sum of entry counts = answers)',
     met: after.banks - before.banks === answeredBanks && after.login - before.login === answeredLogins,
-    value: `banks ${after.banks - before.banks} / ${answeredBanks} answered, login ${after.login - before.login} / ${answeredLogins}`,
+    value: `banks ${after.banks - before.banks} / ${answeredBanks} answered, login ${after.login - before.login} / ${answeredLogins}; unanswered ${counted.map((result) => result.unanswered).join(' / ')}`,
   });
   async function auditedCalls(): Promise<{ banks: number; login: number }> {
     await stopGatewayProcess(gateway);
@@ -173,51 +232,57 @@ async function benchBackend(backend: BenchBackend): Promise<void> {
     return { banks: counts.banks ?? 0, login: counts.login ?? 0 };
   }
 
-  // 100 000 partners: inserted straight into the stopped gateway's database.
-  await stopGatewayProcess(gateway);
-  await backend.withDatabase((db) => insertPartners(db, 100_000, 'bulk partner password'));
-  gateway = await start();
-  const manyBearer = record(kind, '100k partners: 1. banks, bearer token', await runLoad(await bearerSpec()), { ceiling: '1.' });
-  manyBearer.ratio = manyBearer.rps / bearer.rps;
-  const manyEncrypted = record(kind, '100k partners: 2. banks, encrypted password', await runLoad(await encryptedSpec()), { ceiling: '2.' });
-  manyEncrypted.ratio = manyEncrypted.rps / encrypted.rps;
+  if (LARGE) await largeScenarios();
+  async function largeScenarios(): Promise<void> {
+    // 100 000 partners: inserted straight into the stopped gateway's database.
+    await stopGatewayProcess(gateway);
+    await backend.withDatabase((db) => insertPartners(db, 100_000, 'bulk partner password'));
+    gateway = await start();
+    await warmUp();
+    const manyBearer = record(kind, '100k partners: 1. banks, bearer token', await runLoad(await bearerSpec()), { ceiling: '1.' });
+    manyBearer.ratio = manyBearer.rps / bearer.rps;
+    const manyEncrypted = record(kind, '100k partners: 2. banks, encrypted password', await runLoad(await encryptedSpec()), { ceiling: '2.' });
+    manyEncrypted.ratio = manyEncrypted.rps / encrypted.rps;
 
-  // The audit search with millions of rows: filters, cursor pages and the console's partner activity.
-  await stopGatewayProcess(gateway);
-  const auditRows = AUDIT_ROWS[kind];
-  const loadStarted = Date.now();
-  await backend.withDatabase((db) => insertAuditRows(db, kind, auditRows, 30, (done) => process.stderr.write(`[${kind}] ${done} audit rows\n`)));
-  process.stderr.write(`[${kind}] ${auditRows} audit rows loaded in ${Math.round((Date.now() - loadStarted) / 1000)} s\n`);
-  gateway = await start();
-  const searchPaths = join(workDir, `search-${kind}.txt`);
-  writeFileSync(searchPaths, searchQueries(auditRows).join('\n'));
-  const search = await measured(`5. audit search and partner activity, ${(auditRows / 1e6).toFixed(1)}M rows`, {
-    url: gateway.admin,
-    method: 'GET',
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
-    connections: 4,
-    durationSec: DURATION,
-    pathsFile: searchPaths,
-  });
-  const bearerWithRows = record(kind, `${(auditRows / 1e6).toFixed(1)}M audit rows: 1. banks, bearer token`, await runLoad(await bearerSpec()), { ceiling: '1.' });
-  bearerWithRows.ratio = bearerWithRows.rps / bearer.rps;
+    // The audit search with millions of rows: filters, cursor pages and the console's partner activity.
+    await stopGatewayProcess(gateway);
+    const auditRows = AUDIT_ROWS[backend.name];
+    const loadStarted = Date.now();
+    await backend.withDatabase((db) => insertAuditRows(db, backend.name, auditRows, 30, (done) => process.stderr.write(`[${kind}] ${done} audit rows\n`)));
+    process.stderr.write(`[${kind}] ${auditRows} audit rows loaded in ${Math.round((Date.now() - loadStarted) / 1000)} s\n`);
+    gateway = await start();
+    await warmUp();
+    const searchPaths = join(workDir, `search-${kind}.txt`);
+    writeFileSync(searchPaths, searchQueries(auditRows).join('\n'));
+    const search = await measured(`5. audit search and partner activity, ${(auditRows / 1e6).toFixed(1)}M rows`, {
+      url: gateway.admin,
+      method: 'GET',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+      connections: 4,
+      durationSec: DURATION,
+      pathsFile: searchPaths,
+    });
+    const bearerWithRows = record(kind, `${(auditRows / 1e6).toFixed(1)}M audit rows: 1. banks, bearer token`, await runLoad(await bearerSpec()), { ceiling: '1.' });
+    bearerWithRows.ratio = bearerWithRows.rps / bearer.rps;
+    targets.push(
+      { backend: kind, target: '100k partners: bearer banks >= 90% of 1.', met: manyBearer.ratio >= 0.9, value: pct(manyBearer.ratio) },
+      { backend: kind, target: '100k partners: encrypted banks >= 90% of 2.', met: manyEncrypted.ratio >= 0.9, value: pct(manyEncrypted.ratio) },
+      { backend: kind, target: `${(auditRows / 1e6).toFixed(1)}M audit rows: bearer banks >= 90% of 1.`, met: bearerWithRows.ratio >= 0.9, value: pct(bearerWithRows.ratio) },
+      { backend: kind, target: `audit search p99 <= 100 ms with ${(auditRows / 1e6).toFixed(1)}M rows`, met: search.p99 <= 100 && search.failed === 0, value: `${search.p99} ms, ${search.failed} failed` },
+    );
+  }
   await stopGatewayProcess(gateway);
   await backend.close();
 
   const peak = Math.max(...rows.filter((row) => row.backend === kind).map((row) => row.peakRssMb ?? 0));
-  const pct = (ratio: number) => `${Math.round(ratio * 100)}%`;
   targets.push(
     { backend: kind, target: 'bearer banks >= 50% of (a)', met: bearer.ratio >= 0.5, value: pct(bearer.ratio) },
     { backend: kind, target: 'encrypted-password banks >= 85% of (b)', met: encrypted.ratio >= 0.85, value: pct(encrypted.ratio) },
     { backend: kind, target: 'login >= 90% of (c)', met: loginRow.ratio! >= 0.9, value: pct(loginRow.ratio!) },
-    { backend: kind, target: 'bearer banks p99 <= 25 ms during the login storm', met: duringRow.p99 <= 25, value: `${duringRow.p99} ms` },
-    kind === 'postgres'
+    { backend: kind, target: 'bearer banks p99 <= 25 ms during the login storm', met: duringRow.p99 <= 25 && answered(during) > 0, value: `${duringRow.p99} ms, ${answered(during)} answers` },
+    backend.name === 'postgres'
       ? { backend: kind, target: 'peak RSS <= 200 MB', met: peak <= 200, value: `${peak} MB` }
       : { backend: kind, target: 'peak RSS (reported: first start on a new DATA_DIR, steady state under load)', met: true, value: `first start ${firstStart.peak} MB, under load ${peak} MB, after the scenarios ${steady.now} MB` },
-    { backend: kind, target: '100k partners: bearer banks >= 90% of 1.', met: manyBearer.ratio >= 0.9, value: pct(manyBearer.ratio) },
-    { backend: kind, target: '100k partners: encrypted banks >= 90% of 2.', met: manyEncrypted.ratio >= 0.9, value: pct(manyEncrypted.ratio) },
-    { backend: kind, target: `${(auditRows / 1e6).toFixed(1)}M audit rows: bearer banks >= 90% of 1.`, met: bearerWithRows.ratio >= 0.9, value: pct(bearerWithRows.ratio) },
-    { backend: kind, target: `audit search p99 <= 100 ms with ${(auditRows / 1e6).toFixed(1)}M rows`, met: search.p99 <= 100 && search.failed === 0, value: `${search.p99} ms, ${search.failed} failed` },
   );
 }
 

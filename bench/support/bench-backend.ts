@@ -17,8 +17,8 @@ export interface BenchBackend {
   close(): Promise<void>;
 }
 
-export async function openBenchBackend(name: DatabaseKind, options: { workDir: string; databaseUrl: string }): Promise<BenchBackend> {
-  const dataDir = join(options.workDir, `data-${name}`);
+export async function openBenchBackend(name: DatabaseKind, options: { workDir: string; databaseUrl: string; suffix?: string }): Promise<BenchBackend> {
+  const dataDir = join(options.workDir, `data-${name}${options.suffix ?? ''}`);
   if (name === 'pglite') {
     return {
       name,

@@ -2,20 +2,23 @@ import type { DatabaseKind } from '../../src/db/database.js';
 
 /** One scenario's line of the table. */
 export interface Row {
-  backend: DatabaseKind | 'ceiling';
+  /** `ceiling`, or the backend (followed by the build's label when BENCH_MAIN compares several). */
+  backend: string;
   scenario: string;
   rps: number;
   p50: number;
   p99: number;
   failed: number;
   peakRssMb?: number;
+  /** The gateway's CPU time per answered call (µs), all its threads: robust to other work on the machine. */
+  cpuUsPerCall?: number;
   ratio?: number;
   ceiling?: string;
 }
 
 /** One goal, met or not, with the figure that decides it. */
 export interface Target {
-  backend: DatabaseKind;
+  backend: string;
   target: string;
   met: boolean;
   value: string;
@@ -44,11 +47,11 @@ export function searchQueries(auditRows: number): string[] {
 /** Prints the table of scenarios and each goal met or not. */
 export function printReport(rows: Row[], targets: Target[]): void {
   const pad = (text: string, width: number) => text.padEnd(width);
-  console.log(`\n${pad('backend', 9)} ${pad('scenario', 56)} ${pad('req/s', 8)} ${pad('p50 ms', 7)} ${pad('p99 ms', 7)} ${pad('failed', 7)} ${pad('ratio', 12)} peak RSS`);
+  console.log(`\n${pad('backend', 9)} ${pad('scenario', 56)} ${pad('req/s', 8)} ${pad('p50 ms', 7)} ${pad('p99 ms', 7)} ${pad('failed', 7)} ${pad('ratio', 12)} ${pad('CPU/call', 9)} peak RSS`);
   for (const row of rows) {
     const ratio = row.ratio === undefined ? '' : `${Math.round(row.ratio * 100)}% of ${row.ceiling}`;
     console.log(
-      `${pad(row.backend, 9)} ${pad(row.scenario, 56)} ${pad(String(row.rps), 8)} ${pad(String(row.p50), 7)} ${pad(String(row.p99), 7)} ${pad(String(row.failed), 7)} ${pad(ratio, 12)} ${row.peakRssMb === undefined ? '' : `${row.peakRssMb} MB`}`,
+      `${pad(row.backend, 9)} ${pad(row.scenario, 56)} ${pad(String(row.rps), 8)} ${pad(String(row.p50), 7)} ${pad(String(row.p99), 7)} ${pad(String(row.failed), 7)} ${pad(ratio, 12)} ${pad(row.cpuUsPerCall === undefined ? '' : `${row.cpuUsPerCall} µs`, 9)} ${row.peakRssMb === undefined ? '' : `${row.peakRssMb} MB`}`,
     );
   }
   console.log('');

@@ -49,6 +49,18 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   return openPglite(options.dataDir);
 }
 
+const soleWriters = new WeakSet<Kysely<Database>>();
+
+/**
+ * True when nothing but this process writes through `db`: PGlite, which one process alone may open (the data
+ * directory's lock, src/bootstrap/data-dir-lock.ts; in memory, nobody else can reach it). Stores may then keep
+ * what they write in memory, shared by every store object over the same `db` (all gateways of this process
+ * on that database), instead of reading it back; never on PostgreSQL, where other instances write too.
+ */
+export function isSoleWriter(db: Kysely<Database>): boolean {
+  return soleWriters.has(db);
+}
+
 async function openPglite(dataDir: string | undefined): Promise<DatabaseHandle> {
   let client: PGlite;
   if (dataDir === undefined) {
@@ -60,6 +72,7 @@ async function openPglite(dataDir: string | undefined): Promise<DatabaseHandle> 
   }
   await client.waitReady;
   const db = new Kysely<Database>({ dialect: new PGliteDialect(client) });
+  soleWriters.add(db);
   return {
     kind: 'pglite',
     db,

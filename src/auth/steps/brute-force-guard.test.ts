@@ -3,6 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import { testBackends } from '../../../test/support/test-databases.js';
 import { encryptPassword } from '../../../test/support/encrypt-password.js';
 import { startTestGateway, type TestGateway } from '../../../test/support/test-gateway.js';
+import { createDatabaseThrottleStore, type ThrottleStore } from '../../stores/throttle/throttle-store.js';
+import { createBruteForceGuard } from './brute-force-guard.js';
 
 const THROTTLED = 'Too many failed attempts; repeat the request later';
 const ATTACKER = '203.0.113.66';
@@ -102,6 +104,26 @@ for (const backend of testBackends()) {
         for (let i = 0; i < 9; i++) assert.equal((await login({ login: partner.login, password: 'wrong' }, '203.0.113.99')).statusCode, 401);
         assert.equal((await login(partner, '203.0.113.99')).statusCode, 200);
       }
+    });
+  });
+}
+
+for (const backend of testBackends()) {
+  describe(`password checks waiting for a place on ${backend.name}`, () => {
+    it('wakes a waiting check each time this instance gives a place back, without polling the store', { timeout: 60_000 }, async (t) => {
+      const handle = await backend.open();
+      t.after(() => handle.close());
+      const store = createDatabaseThrottleStore(handle.db, { maxFailures: 3, windowMs: 900_000, lockoutMs: 60_000, lockoutMaxMs: 900_000, memoryMs: 3_600_000 });
+      let reservations = 0;
+      const counted: ThrottleStore = { ...store, reserve: (keys, now) => (reservations++, store.reserve(keys, now)) };
+      const guard = createBruteForceGuard(counted, Date.now);
+      // With the clock of setTimeout stopped, a waiter can only move on when woken by a place given back.
+      t.mock.timers.enable({ apis: ['setTimeout'] });
+      const address = `198.18.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
+      const results = await Promise.all(Array.from({ length: 20 }, () => guard.attempt(address, undefined, undefined, () => new Promise((resolve) => setImmediate(() => resolve(true))))));
+      assert.deepEqual(results, Array(20).fill(true));
+      // 20 on arrival (3 granted), then one per place given back to the 17 that waited.
+      assert.ok(reservations <= 20 + 17, `${reservations} reservations`);
     });
   });
 }

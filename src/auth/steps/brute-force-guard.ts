@@ -3,6 +3,7 @@ import { isAddressAllowed, throttleAddressKey } from '../../partners/ip-allowlis
 import type { Partner } from '../../partners/partner.js';
 import { TtlCache } from '../../cache/ttl-cache.js';
 import type { ThrottleStore } from '../../stores/throttle/throttle-store.js';
+import { createWaitingRoom } from '../../stores/throttle/waiting-room.js';
 
 /**
  * Brute-force defence that cannot be turned against partners who share an address (NAT, a hosting company,
@@ -56,7 +57,8 @@ export function passwordKeys(clientAddress: string, login?: string, partner?: Pa
 const throttled = (ms: number) => errors.throttled(Math.max(1, Math.ceil(ms / 1000)));
 /** How long a check waits for a place taken by checks in flight that have not failed. */
 const BUSY_WAIT_MS = 10_000;
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** How often a waiting check asks the store again, for places held by other instances (this instance's wake it at once). */
+const SLOW_POLL_MS = 250;
 
 /**
  * `cleanForMs`: how long a key just reset after a success is trusted to stay clean, sparing the store a write
@@ -65,6 +67,7 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 export function createBruteForceGuard(store: ThrottleStore, now: () => number, cleanForMs = 0): BruteForceGuard {
   const clean = new TtlCache<string, true>(cleanForMs, 100_000, now);
+  const room = createWaitingRoom();
   return {
     async check(clientAddress, login, partner) {
       const locked = await store.lockedFor(passwordKeys(clientAddress, login, partner), now());
@@ -72,11 +75,14 @@ export function createBruteForceGuard(store: ThrottleStore, now: () => number, c
     },
     async attempt(clientAddress, login, partner, verify, { remembered } = {}) {
       const keys = passwordKeys(clientAddress, login, partner);
-      const started = Date.now();
+      const deadline = Date.now() + BUSY_WAIT_MS;
+      const since = room.ticket();
+      // Behind this instance's checks already waiting on these keys: they go first, without asking the store.
+      let woken = room.occupied(keys) ? await room.wait(keys, since, SLOW_POLL_MS, deadline) : 'released';
       let reservation = await store.reserve(keys, now());
-      while (!reservation.granted && reservation.reason === 'busy' && Date.now() - started < BUSY_WAIT_MS) {
-        // Jittered, so that a burst of waiters does not ask the store in step.
-        await pause(20 + Math.random() * 40);
+      while (!reservation.granted && reservation.reason === 'busy' && Date.now() < deadline) {
+        // Woken when this instance gives a place back; the first in line also polls, jittered, for the others'.
+        woken = await room.wait(keys, since, SLOW_POLL_MS * (0.75 + Math.random() / 2), deadline);
         if (remembered?.()) {
           // Proven right meanwhile by another check; still refused should a lock have come in between.
           const locked = await store.lockedFor(keys, now());
@@ -86,16 +92,21 @@ export function createBruteForceGuard(store: ThrottleStore, now: () => number, c
         reservation = await store.reserve(keys, now());
       }
       if (!reservation.granted) throw throttled(reservation.retryAfterMs);
-      for (const key of keys) clean.delete(key);
+      // A place found by polling was given back by another instance, which wakes none of ours: there may be
+      // more, so the next in line tries at once rather than after its own poll.
+      if (woken === 'timed out') room.released(keys);
       let valid: boolean;
       try {
         valid = await verify();
       } catch (error) {
         // Not evaluated (the argon2 queue is full, say): the place is given back uncounted.
-        await store.release(keys, reservation.id, now(), false);
+        await store.release(keys, reservation.id, now(), false).finally(() => room.released(keys));
         throw error;
       }
-      await store.release(keys, reservation.id, now(), !valid);
+      // Only a failure makes a key unclean: a right password leaves the mark, and the next success within
+      // CACHE_TTL skips its reset (a write per login otherwise). Skipping a reset forgets less, never more.
+      if (!valid) for (const key of keys) clean.delete(key);
+      await store.release(keys, reservation.id, now(), !valid).finally(() => room.released(keys));
       return valid;
     },
     async failCheap(failure, clientAddress) {

@@ -14,12 +14,15 @@ export const auditTrail = fp<{ writer: AuditWriter }>(
     // A call that cannot be audited is not served: when AUDIT_QUEUE_MAX entries wait for a database that does
     // not take them, audited calls are refused before doing anything (and, having done nothing, add no entry),
     // so a long outage neither exhausts memory nor serves calls the trail would miss.
-    app.addHook('onRequest', async (request) => {
-      if (request.routeOptions.config?.audit && writer.full()) throw errors.auditBacklog();
+    // Callback hooks, not async ones (no promise per call), and the cheap test first: `routeOptions` builds an
+    // object each time it is read.
+    app.addHook('onRequest', (request, _reply, done) => {
+      if (writer.full() && request.routeOptions.config?.audit) return done(errors.auditBacklog());
+      done();
     });
-    app.addHook('onResponse', async (request, reply) => {
+    app.addHook('onResponse', (request, reply, done) => {
       const action = request.routeOptions.config?.audit;
-      if (!action || request.errorCode === 'audit_backlog') return;
+      if (!action || request.errorCode === 'audit_backlog') return done();
       const succeeded = reply.statusCode < 400;
       const authorization = request.headers.authorization;
       writer.record({
@@ -35,6 +38,7 @@ export const auditTrail = fp<{ writer: AuditWriter }>(
         // A successful bearer banks call may share an entry with its token's other calls of the same second.
         ...(succeeded && action === 'banks' && authorization !== undefined ? { aggregate: { token: tokenKey(authorization) } } : {}),
       });
+      done();
     });
   },
   { name: 'audit-trail', fastify: '5.x' },

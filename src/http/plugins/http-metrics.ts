@@ -12,10 +12,11 @@ export const UNMATCHED_ROUTE = 'unmatched';
  */
 export const httpMetrics = fp<{ metrics: GatewayMetrics; listener: Listener }>(
   async (app: FastifyInstance, { metrics, listener }) => {
-    app.addHook('onResponse', async (request, reply) => {
+    app.addHook('onResponse', (request, reply, done) => {
       const route = request.routeOptions.url ?? UNMATCHED_ROUTE;
       metrics.observeRequest(listener, request.method, route, reply.statusCode, reply.elapsedTime / 1000);
       if (request.authFailure) metrics.countAuthFailure(listener, request.authFailure);
+      done();
     });
   },
   { name: 'http-metrics', fastify: '5.x', dependencies: ['request-log'] },

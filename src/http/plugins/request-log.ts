@@ -54,8 +54,8 @@ export function redactUrl(url: string): string {
  */
 export const requestLog = fp(
   async (app: FastifyInstance) => {
-    app.addHook('onResponse', async (request: FastifyRequest, reply) => {
-      if (!(request.log as unknown as { isLevelEnabled(level: string): boolean }).isLevelEnabled('info')) return;
+    app.addHook('onResponse', (request: FastifyRequest, reply, done) => {
+      if (!(request.log as unknown as { isLevelEnabled(level: string): boolean }).isLevelEnabled('info')) return done();
       request.log.info(
         {
           method: request.method,
@@ -67,6 +67,7 @@ export const requestLog = fp(
         },
         'request',
       );
+      done();
     });
   },
   { name: 'request-log', fastify: '5.x' },

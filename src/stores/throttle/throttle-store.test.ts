@@ -30,6 +30,20 @@ function reservationRules(name: string, open: () => Promise<{ stores: [ThrottleS
       assert.ok(results.every((result) => result.granted || result.retryAfterMs > 0));
     });
 
+    it('grants one key exactly the places its live failures leave to 60 concurrent reservations from two instances', async () => {
+      const keys = [key()];
+      const now = Date.now();
+      for (let i = 0; i < 3; i++) {
+        const place = await stores[i % 2]!.reserve(keys, now);
+        assert.ok(place.granted);
+        await stores[(i + 1) % 2]!.release(keys, place.granted ? place.id : '', now, true);
+      }
+      const results = await Promise.all(Array.from({ length: 60 }, (_, i) => stores[i % 2]!.reserve(keys, now + 1)));
+      assert.equal(results.filter((result) => result.granted).length, policy.maxFailures - 3);
+      const refused = results.find((result) => !result.granted);
+      assert.ok(refused && !refused.granted && refused.reason === 'full', 'full, not busy: someone failed');
+    });
+
     it('turns failed places into failures and a lock; refuses every reservation while locked', async () => {
       const keys = [key()];
       const now = Date.now();
@@ -58,6 +72,26 @@ function reservationRules(name: string, open: () => Promise<{ stores: [ThrottleS
 }
 
 for (const backend of testBackends()) {
+  describe(`throttle locks in ${backend.name}`, () => {
+    it('honours a lock already in the database (written before this process started), and one it writes itself', async (t) => {
+      const handle = await backend.open();
+      t.after(() => handle.close());
+      const store = createDatabaseThrottleStore(handle.db, policy);
+      const now = Date.now();
+      const before = `test:${randomBytes(6).toString('hex')}`;
+      await handle.db
+        .insertInto('auth_throttle')
+        .values({ key: before, failures: 0, window_started_at: new Date(now), lockouts: 1, locked_until: new Date(now + 30_000), last_failure_at: new Date(now) })
+        .execute();
+      assert.equal(await store.lockedFor([before], now), 30_000);
+      assert.equal(await store.lockedFor([before], now + 30_000), 0, 'over when it ends');
+      const own = `test:${randomBytes(6).toString('hex')}`;
+      assert.equal(await store.lockedFor([own], now), 0);
+      for (let i = 0; i < policy.maxFailures; i++) await store.recordFailure([own], now);
+      assert.ok((await createDatabaseThrottleStore(handle.db, policy).lockedFor([own, before], now)) >= policy.lockoutMs, 'another store object sees it at once');
+    });
+  });
+
   reservationRules(backend.name, async () => {
     const handle: DatabaseHandle = await backend.open();
     return { stores: [createDatabaseThrottleStore(handle.db, policy), createDatabaseThrottleStore(handle.db, policy)], close: () => handle.close() };
