@@ -161,7 +161,8 @@ function oauthContext(request: FastifyRequest): OAuthRequestContext {
     clientAddress: request.ip,
     onClient: (login, method) => {
       request.auditPartner = login;
-      request.auditDetails = { method, bound: request.headers.dpop !== undefined };
+      // Whether a token was bound is the token route's to add, once it is issued.
+      request.auditDetails = { method };
     },
   };
 }
