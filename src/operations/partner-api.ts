@@ -3,6 +3,7 @@ import type { AuthenticationDependencies } from '../auth/steps/authenticate-part
 import { readBanksCredentials } from '../auth/steps/read-banks-credentials.js';
 import type { BankCatalog } from '../banks/cached-bank-repository.js';
 import type { KeyStore } from '../keys/key-store.js';
+import type { DpopProofSettings } from '../oauth/claim-dpop-proof.js';
 import { listBanksForPartner } from './list-banks-for-partner.js';
 import { loginPartner, type LoginDependencies, type Session } from './login-partner.js';
 import { logoutSession } from './logout-session.js';
@@ -29,7 +30,22 @@ export interface PartnerApi {
 }
 
 export type PartnerApiDependencies = LoginDependencies &
-  AuthenticationDependencies & { banks: Pick<BankCatalog, 'publicJson'>; keys: Pick<KeyStore, 'jwks'> };
+  AuthenticationDependencies & {
+    banks: Pick<BankCatalog, 'publicJson'>;
+    keys: Pick<KeyStore, 'jwks'>;
+    /** DPoP proofs' window and replay store. */
+    dpop: DpopProofSettings;
+    /** The public URLs a DPoP proof's `htu` must name. */
+    urls: PartnerApiUrls;
+  };
+
+/** The public URL of each partner API operation (PUBLIC_URL + path), as DPoP proofs name them. */
+export interface PartnerApiUrls {
+  login: string;
+  refresh: string;
+  logout: string;
+  banks: string;
+}
 
 export function createPartnerApi(deps: PartnerApiDependencies): PartnerApi {
   return {
