@@ -54,8 +54,8 @@ describe('openid-client against a listening gateway', () => {
     }
   });
 
-  it('client credentials with private_key_jwt (ES256, EdDSA, PS256) gives a bearer token whose iss is the issuer, and the banks call works with it', async () => {
-    for (const alg of ['ES256', 'EdDSA', 'PS256'] as const) {
+  it('client credentials with private_key_jwt (ES256, PS256) gives a bearer token whose iss is the issuer, and the banks call works with it', async () => {
+    for (const alg of ['ES256', 'PS256'] as const) {
       const { partner, config } = await discover({ alg });
       const tokens = await oidc.clientCredentialsGrant(config);
       assert.equal(tokens.token_type, 'bearer', alg);
@@ -64,6 +64,14 @@ describe('openid-client against a listening gateway', () => {
       assert.deepEqual([claims.iss, claims.client_id, claims.cnf], [t.url, partner.login, undefined]);
       assert.equal(await banksCount(await oidc.fetchProtectedResource(config, tokens.access_token, banksUrl, 'POST')), expected, alg);
     }
+  });
+
+  // openid-client 6.8 (oauth4webapi 3) names an Ed25519 key's signatures `Ed25519`, RFC 9864's fully specified
+  // algorithm, not the deprecated polymorphic `EdDSA`, which is all the gateway accepts: reported to the lead.
+  it('client credentials with an Ed25519 key (openid-client signs it as alg Ed25519, RFC 9864)', { todo: 'the gateway accepts EdDSA but not its RFC 9864 name Ed25519' }, async () => {
+    const { config } = await discover({ alg: 'EdDSA' });
+    const tokens = await oidc.clientCredentialsGrant(config).catch((error: oidc.ResponseBodyError) => assert.fail(`${error.error}: ${error.error_description}`));
+    assert.equal(await banksCount(await oidc.fetchProtectedResource(config, tokens.access_token, banksUrl, 'POST')), expected);
   });
 
   it('with a DPoP handle: a DPoP token bound to the library\'s key, the banks call with its proof, and the token refused without one', async () => {

@@ -89,7 +89,7 @@ for (const backend of testBackends()) {
       await client.logout();
       const revoke = calls.find((call) => call.path === '/api/v1/oauth/revoke')!;
       assert.equal(form(revoke).get('token'), accessToken);
-      await jwtVerify(form(revoke).get('client_assertion')!, partner.key.publicKey, { audience: `${t.url}/api/v1/oauth/revoke` });
+      await jwtVerify(form(revoke).get('client_assertion')!, partner.key.publicKey, { audience: `${t.url}${TOKEN}` });
       const old = await fetch(`${t.url}${BANKS}`, { method: 'POST', headers: { authorization: `Bearer ${accessToken}` } });
       assert.equal(old.status, 401);
       assert.deepEqual(await client.banks(), seeded);

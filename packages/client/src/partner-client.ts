@@ -235,7 +235,7 @@ export class PartnerClient {
   async #clientCredentials(key: { signing: SigningKey; kid: string }, options: CallOptions): Promise<Session> {
     const startedAt = this.#now();
     const attempt = async () => {
-      const form = { grant_type: 'client_credentials', ...(await this.#clientAuthentication(key, this.#urls.token)) } satisfies TokenRequestForm;
+      const form = { grant_type: 'client_credentials', ...(await this.#clientAuthentication(key)) } satisfies TokenRequestForm;
       const headers = { 'content-type': 'application/x-www-form-urlencoded', ...(await this.#proofHeader('POST', this.#urls.token)) };
       return this.#attempt({ operation: 'token', method: 'POST', url: this.#urls.token, headers, body: new URLSearchParams(form).toString() }, options);
     };
@@ -246,16 +246,19 @@ export class PartnerClient {
   async #revoke(token: AccessToken, options: CallOptions): Promise<void> {
     const key = this.#key!;
     const attempt = async () => {
-      const form = { token: token.accessToken, token_type_hint: 'access_token', ...(await this.#clientAuthentication(key, this.#urls.revoke)) } satisfies RevocationRequestForm;
+      const form = { token: token.accessToken, token_type_hint: 'access_token', ...(await this.#clientAuthentication(key)) } satisfies RevocationRequestForm;
       const headers = { 'content-type': 'application/x-www-form-urlencoded' };
       return this.#attempt({ operation: 'revoke', method: 'POST', url: this.#urls.revoke, headers, body: new URLSearchParams(form).toString() }, options);
     };
     await this.#retrying(options, attempt);
   }
 
-  /** The private_key_jwt form fields for a request to `endpoint`: its URL is the assertion's audience. */
-  async #clientAuthentication(key: { signing: SigningKey; kid: string }, endpoint: URL) {
-    const assertion = await clientAssertion({ login: this.#login, audience: endpoint.href, key: key.signing, kid: key.kid, nowMs: this.#now() });
+  /**
+   * The private_key_jwt form fields, for the token and the revocation endpoint alike: the assertion's audience
+   * is the token endpoint's URL (RFC 7523 section 3), which the gateway accepts at each of its OAuth endpoints.
+   */
+  async #clientAuthentication(key: { signing: SigningKey; kid: string }) {
+    const assertion = await clientAssertion({ login: this.#login, audience: this.#urls.token.href, key: key.signing, kid: key.kid, nowMs: this.#now() });
     return { client_id: this.#login, client_assertion_type: CLIENT_ASSERTION_TYPE_JWT_BEARER, client_assertion: assertion };
   }
 
