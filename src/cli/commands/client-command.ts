@@ -88,7 +88,9 @@ export async function clientCommand(args: string[], io: CliIo): Promise<void> {
         return print(io, JSON.stringify({ access_token: accessToken, token_type: tokenType, expires_in: expiresIn, expires_at: expiresAt.toISOString() }, null, 2));
       }
       const how = values['private-key'] ? ` with the key ${values.kid}` : '';
-      return print(io, `Logged in as ${values.login}${how}. The ${tokenType} access token expires at ${token.expiresAt.toISOString()} (in ${token.expiresIn} s).`);
+      // The password login's line stays as it was (scripts read it); other tokens name their type.
+      const kind = tokenType === 'bearer' ? '' : ` ${tokenType}`;
+      return print(io, `Logged in as ${values.login}${how}. The${kind} access token expires at ${token.expiresAt.toISOString()} (in ${token.expiresIn} s).`);
     }
     case 'banks': {
       const usage = `Usage: partner-gateway client banks [--with-password] ${CONNECTION}`;
