@@ -14,17 +14,23 @@ import { refreshSession } from './refresh-session.js';
  * the client's address, and returns what the route sends (or throws an AppError from the catalogue).
  */
 export interface PartnerApi {
-  /** Login and API password for an access token and the first refresh token of a new family. */
-  login(body: LoginRequest, clientAddress: string): Promise<Session>;
-  /** A refresh token spent for a new access token and refresh token. */
-  refresh(body: RefreshRequest, clientAddress: string): Promise<Session>;
-  /** Revokes the bearer token's family; returns the partner's login. */
-  logout(authorization: string | undefined): Promise<string>;
+  /** Login and API password for an access token and the first refresh token of a new family; DPoP-bound with a `DPoP` proof header. */
+  login(body: LoginRequest, clientAddress: string, dpop?: string | string[]): Promise<Session>;
+  /** A refresh token spent for a new access token and refresh token (a bound family's refresh needs its key's proof). */
+  refresh(body: RefreshRequest, clientAddress: string, dpop?: string | string[], onAuthenticated?: (login: string) => void): Promise<Session>;
+  /** Revokes the token's family (a bound token with its proof); returns the partner's login. */
+  logout(authorization: string | undefined, dpop?: string | string[]): Promise<string>;
   /**
    * The serialized `{"banks": [...]}` body for a partner authenticated by the query's encrypted password or a
    * bearer token; `onAuthenticated` learns who proved their identity, even if a later check refuses them.
    */
-  listBanks(query: BanksQuery, authorization: string | undefined, clientAddress: string, onAuthenticated: (login: string) => void): Promise<string>;
+  listBanks(
+    query: BanksQuery,
+    authorization: string | undefined,
+    clientAddress: string,
+    onAuthenticated: (login: string) => void,
+    dpop?: string | string[],
+  ): Promise<string>;
   /** The public keys: sig keys verify access tokens, enc keys encrypt partnerPassword. */
   jwks(): JwksResponse;
 }
@@ -49,11 +55,11 @@ export interface PartnerApiUrls {
 
 export function createPartnerApi(deps: PartnerApiDependencies): PartnerApi {
   return {
-    login: (body, clientAddress) => loginPartner(body ?? {}, clientAddress, deps),
-    refresh: (body, clientAddress) => refreshSession(body ?? {}, clientAddress, deps),
-    logout: (authorization) => logoutSession(authorization, deps),
-    listBanks: (query, authorization, clientAddress, onAuthenticated) =>
-      listBanksForPartner(readBanksCredentials(query, authorization), clientAddress, deps, onAuthenticated),
+    login: (body, clientAddress, dpop) => loginPartner(body ?? {}, clientAddress, dpop, deps),
+    refresh: (body, clientAddress, dpop, onAuthenticated) => refreshSession(body ?? {}, clientAddress, dpop, deps, onAuthenticated),
+    logout: (authorization, dpop) => logoutSession(authorization, dpop, deps),
+    listBanks: (query, authorization, clientAddress, onAuthenticated, dpop) =>
+      listBanksForPartner(readBanksCredentials(query, authorization, dpop), clientAddress, deps, onAuthenticated),
     jwks: () => deps.keys.jwks() as JwksResponse,
   };
 }
