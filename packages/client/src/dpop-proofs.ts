@@ -1,6 +1,8 @@
 import { createHash, randomUUID, type KeyObject } from 'node:crypto';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
+import { PartnerApiError } from './partner-api-error.js';
 import { signingKey, type SigningKey } from './signing-key.js';
+import type { AccessToken } from './token-manager.js';
 
 /**
  * A DPoP key pair the caller brings (to keep the same binding across restarts, or a key in an HSM-backed
@@ -45,6 +47,8 @@ export interface ProofTarget {
 export class DpopProofs {
   readonly #now: () => number;
   readonly #nonces = new Map<string, string>();
+  /** Bumped whenever a server sends a new DPoP-Nonce: a refusal after that is worth one more try. */
+  #nonceChanges = 0;
   #keys: Promise<{ key: SigningKey; jwk: JWK }> | undefined;
   readonly #given: DpopKeyPair | undefined;
 
@@ -80,7 +84,28 @@ export class DpopProofs {
   noteNonce(origin: string, nonce: string | null): boolean {
     if (!nonce || this.#nonces.get(origin) === nonce) return false;
     this.#nonces.set(origin, nonce);
+    this.#nonceChanges++;
     return true;
+  }
+
+  /**
+   * Runs `attempt`, and once more if it was refused (400 or 401) after a server sent a new nonce meanwhile
+   * (RFC 9449 sections 8 and 9: `use_dpop_nonce`); `attempt` must build a new proof each time.
+   */
+  async withNonce<T>(attempt: () => Promise<T>): Promise<T> {
+    const changesBefore = this.#nonceChanges;
+    try {
+      return await attempt();
+    } catch (error) {
+      const refused = error instanceof PartnerApiError && (error.status === 400 || error.status === 401);
+      if (!refused || this.#nonceChanges === changesBefore) throw error;
+      return attempt();
+    }
+  }
+
+  /** `Authorization: DPoP <token>` and a proof for a POST to `url` carrying it (`ath`). */
+  async present(token: AccessToken, url: URL): Promise<Record<string, string>> {
+    return { authorization: `DPoP ${token.accessToken}`, dpop: await this.proof({ htm: 'POST', url, accessToken: token.accessToken }) };
   }
 
   #keyPair(): Promise<{ key: SigningKey; jwk: JWK }> {

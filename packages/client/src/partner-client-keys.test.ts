@@ -140,6 +140,11 @@ for (const backend of testBackends()) {
       assert.equal((await jwtVerify(login.headers.dpop!, EmbeddedJWK)).payload.htu, `${t.url}/api/v1/login/`);
       const refused = await testClient(t.url, { login: partner.login, password: partner.password }).client.login().catch((failure: unknown) => failure);
       assert.ok(refused instanceof PartnerApiError && refused.kind === 'unauthorized', 'no proof, no token');
+      await client.logout();
+      const logout = calls.find((call) => call.path === '/api/v1/logout/')!;
+      assert.equal(logout.headers.authorization, `DPoP ${token.accessToken}`, 'the bound token ends its session with a proof');
+      const after = await fetch(`${t.url}${BANKS}`, { method: 'POST', headers: { authorization: `DPoP ${token.accessToken}` } });
+      assert.equal(after.status, 401);
     });
   });
 }

@@ -1,15 +1,13 @@
 import { PartnerApiError } from './partner-api-error.js';
-import { CLIENT_ASSERTION_TYPE_JWT_BEARER, type RevocationRequestForm, type TokenRequestForm } from '@partner-gateway/contract/oauth';
 import { banksPath, JWKS_PATH, LOGIN_PATH, LOGOUT_PATH, OAUTH_REVOKE_PATH, OAUTH_TOKEN_PATH, REFRESH_PATH } from '@partner-gateway/contract/paths';
 import type { LoginRequest, RefreshRequest } from '@partner-gateway/contract/public-api';
-import { clientAssertion } from './client-assertion.js';
 import { DpopProofs } from './dpop-proofs.js';
+import { KeyCredentials } from './key-credentials.js';
 import type { Bank } from '@partner-gateway/contract/public-api';
 import type { CallOptions, PartnerClientOptions } from './partner-client-options.js';
 import { PasswordEncryptor } from './password-encryptor.js';
 import { readBanks, readOAuthToken, readSession, type Session } from './read-answers.js';
 import { outcomeUnknown, sendRequest, type GatewayRequest } from './send-request.js';
-import { signingKey, type SigningKey } from './signing-key.js';
 import { waitFor } from './single-flight.js';
 import { TokenManager, type AccessToken } from './token-manager.js';
 import { sleep, withRetries, type Sleep } from './with-retries.js';
@@ -40,10 +38,8 @@ export type { Sleep } from './with-retries.js';
 export class PartnerClient {
   readonly #login: string;
   readonly #password: string | undefined;
-  readonly #key: { signing: SigningKey; kid: string } | undefined;
+  readonly #key: KeyCredentials | undefined;
   readonly #dpop: DpopProofs | undefined;
-  /** Bumped whenever a server sends a new DPoP-Nonce: a refusal after that is worth one more try. */
-  #nonceChanges = 0;
   readonly #urls: { login: URL; refresh: URL; logout: URL; banks: URL; jwks: URL; token: URL; revoke: URL };
   readonly #fetch: typeof globalThis.fetch;
   readonly #timeoutMs: number;
@@ -57,13 +53,11 @@ export class PartnerClient {
   constructor(options: PartnerClientOptions) {
     const privateKeyJwt = options.auth?.privateKeyJwt;
     if (!options.login || !(options.password || privateKeyJwt)) throw new TypeError('PartnerClient needs a login and a password (or auth.privateKeyJwt)');
-    if (privateKeyJwt && (typeof privateKeyJwt.kid !== 'string' || !privateKeyJwt.kid)) throw new TypeError('auth.privateKeyJwt needs the kid of the registered key');
     const { retries = 2, timeoutMs = 10_000, internals = {} } = options;
     if (!Number.isInteger(retries) || retries < 0) throw new TypeError('retries must be a whole number, 0 or more');
     if (!(timeoutMs > 0)) throw new TypeError('timeoutMs must be a positive number of milliseconds');
     this.#login = options.login;
     this.#password = options.password || undefined;
-    this.#key = privateKeyJwt ? { signing: signingKey(privateKeyJwt.privateKey), kid: privateKeyJwt.kid } : undefined;
     const api = baseUrl(options.apiUrl, 'apiUrl');
     const auth = baseUrl(options.authUrl, 'authUrl');
     this.#urls = {
@@ -81,12 +75,13 @@ export class PartnerClient {
     this.#sleep = internals.sleep ?? sleep;
     this.#random = internals.random ?? Math.random;
     this.#now = internals.now ?? Date.now;
+    this.#key = privateKeyJwt ? new KeyCredentials(this.#login, privateKeyJwt, { token: this.#urls.token, revoke: this.#urls.revoke }, this.#now) : undefined;
     this.#dpop = options.dpop ? new DpopProofs(options.dpop === true ? undefined : options.dpop, this.#now) : undefined;
     const fetch = options.fetch ?? globalThis.fetch;
     this.#fetch = async (input, init) => {
       const response = await fetch(input, init);
       // RFC 9449 section 8: a server may ask for its nonce in proofs; the gateway does not today.
-      if (this.#dpop?.noteNonce(new URL(String(input)).origin, response.headers.get('dpop-nonce'))) this.#nonceChanges++;
+      this.#dpop?.noteNonce(new URL(String(input)).origin, response.headers.get('dpop-nonce'));
       return response;
     };
     // Shared renewals and key fetches belong to no single caller, so they run under the client's defaults.
@@ -132,7 +127,7 @@ export class PartnerClient {
     const token = this.#tokens.unexpired();
     if (this.#key) {
       // Key-based: no refresh token exists; the access token is revoked at the revocation endpoint (RFC 7009).
-      if (token) await this.#revoke(token, options);
+      if (token) await this.#revoke(this.#key, token, options);
       return this.#tokens.forget();
     }
     if (token && (await this.#logOut(token, options))) return this.#tokens.forget();
@@ -227,63 +222,32 @@ export class PartnerClient {
     return readSession(await this.#retrying(options, attempt, retryable), startedAt, 'refresh');
   }
 
-  /**
-   * Client credentials at the token endpoint (RFC 6749 section 4.4) with a private_key_jwt assertion (RFC
-   * 7523): every attempt, retries included, signs a new assertion (a new `jti`: the gateway accepts each
-   * once) and, with DPoP, a new proof.
-   */
-  async #clientCredentials(key: { signing: SigningKey; kid: string }, options: CallOptions): Promise<Session> {
+  /** Client credentials with a private_key_jwt assertion: each attempt signs a new one (and a new proof). */
+  async #clientCredentials(key: KeyCredentials, options: CallOptions): Promise<Session> {
     const startedAt = this.#now();
-    const attempt = async () => {
-      const form = { grant_type: 'client_credentials', ...(await this.#clientAuthentication(key)) } satisfies TokenRequestForm;
-      const headers = { 'content-type': 'application/x-www-form-urlencoded', ...(await this.#proofHeader('POST', this.#urls.token)) };
-      return this.#attempt({ operation: 'token', method: 'POST', url: this.#urls.token, headers, body: new URLSearchParams(form).toString() }, options);
-    };
+    const attempt = async () => this.#attempt(await key.tokenRequest(this.#dpop), options);
     return readOAuthToken(await this.#retrying(options, () => this.#withNonce(attempt)), startedAt);
   }
 
   /** RFC 7009: the gateway answers 200 whatever the token was, so only a failure to get an answer fails. */
-  async #revoke(token: AccessToken, options: CallOptions): Promise<void> {
-    const key = this.#key!;
-    const attempt = async () => {
-      const form = { token: token.accessToken, token_type_hint: 'access_token', ...(await this.#clientAuthentication(key)) } satisfies RevocationRequestForm;
-      const headers = { 'content-type': 'application/x-www-form-urlencoded' };
-      return this.#attempt({ operation: 'revoke', method: 'POST', url: this.#urls.revoke, headers, body: new URLSearchParams(form).toString() }, options);
-    };
-    await this.#retrying(options, attempt);
-  }
-
-  /**
-   * The private_key_jwt form fields, for the token and the revocation endpoint alike: the assertion's audience
-   * is the token endpoint's URL (RFC 7523 section 3), which the gateway accepts at each of its OAuth endpoints.
-   */
-  async #clientAuthentication(key: { signing: SigningKey; kid: string }) {
-    const assertion = await clientAssertion({ login: this.#login, audience: this.#urls.token.href, key: key.signing, kid: key.kid, nowMs: this.#now() });
-    return { client_id: this.#login, client_assertion_type: CLIENT_ASSERTION_TYPE_JWT_BEARER, client_assertion: assertion };
+  async #revoke(key: KeyCredentials, token: AccessToken, options: CallOptions): Promise<void> {
+    await this.#retrying(options, async () => this.#attempt(await key.revocationRequest(token.accessToken), options));
   }
 
   /** `{ dpop: <proof> }` when the client binds its tokens, else nothing. */
-  async #proofHeader(htm: 'POST', url: URL, accessToken?: string): Promise<Record<string, string>> {
-    return this.#dpop ? { dpop: await this.#dpop.proof({ htm, url, accessToken }) } : {};
+  async #proofHeader(htm: 'POST', url: URL): Promise<Record<string, string>> {
+    return this.#dpop ? { dpop: await this.#dpop.proof({ htm, url }) } : {};
   }
 
   /** The Authorization header (and proof) that present `token` on a request to `url`. */
   async #presenting(token: AccessToken, url: URL): Promise<Record<string, string>> {
     if (token.tokenType !== 'DPoP') return { authorization: `Bearer ${token.accessToken}` };
     if (!this.#dpop) throw new TypeError('The gateway issued a DPoP-bound token to a client without a DPoP key');
-    return { authorization: `DPoP ${token.accessToken}`, dpop: await this.#dpop.proof({ htm: 'POST', url, accessToken: token.accessToken }) };
+    return this.#dpop.present(token, url);
   }
 
-  /** Runs `attempt` once more if it was refused (400 or 401) because the server wants a nonce it just sent. */
-  async #withNonce<T>(attempt: () => Promise<T>): Promise<T> {
-    const changesBefore = this.#nonceChanges;
-    try {
-      return await attempt();
-    } catch (error) {
-      const refused = error instanceof PartnerApiError && (error.status === 400 || error.status === 401);
-      if (!refused || this.#nonceChanges === changesBefore) throw error;
-      return attempt();
-    }
+  #withNonce<T>(attempt: () => Promise<T>): Promise<T> {
+    return this.#dpop ? this.#dpop.withNonce(attempt) : attempt();
   }
 
   /** True once the gateway ended the session (204), false if it refused the token (401: expired or already ended). */
