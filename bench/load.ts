@@ -14,6 +14,11 @@ export interface LoadSpec {
   durationSec: number;
   /** A file of request paths, one per line, each used once (fresh JWEs); cycles if exhausted. */
   pathsFile?: string;
+  /**
+   * A file of requests, one JSON object a line (`{ "path"?, "headers"?, "body"? }`, merged onto the spec's),
+   * each used once (fresh client assertions and DPoP proofs); cycles if exhausted.
+   */
+  requestsFile?: string;
   /** Requests per second over all connections (the soak's steady load); as fast as possible when absent. */
   rate?: number;
   /** Exactly this many requests, every one answered before the run ends (instead of `durationSec`): for counting. */
@@ -33,6 +38,12 @@ export interface LoadResult {
 
 const spec = JSON.parse(process.argv[2]!) as LoadSpec;
 const paths = spec.pathsFile ? readFileSync(spec.pathsFile, 'utf8').split('\n').filter(Boolean) : undefined;
+const prepared = spec.requestsFile
+  ? readFileSync(spec.requestsFile, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { path?: string; headers?: Record<string, string>; body?: string })
+  : undefined;
 let next = 0;
 const statuses: Record<string, number> = {};
 
@@ -48,6 +59,18 @@ const instance = autocannon(
     ...(spec.amount !== undefined ? { amount: spec.amount, timeout: 60 } : {}),
     headers: spec.headers ?? {},
     ...(spec.body !== undefined ? { body: spec.body } : {}),
+    ...(prepared
+      ? {
+          requests: [
+            {
+              setupRequest: (request: Request): Request => {
+                const { path, headers, body } = prepared[next++ % prepared.length]!;
+                return { ...request, ...(path ? { path } : {}), ...(body !== undefined ? { body } : {}), headers: { ...request.headers, ...headers } };
+              },
+            },
+          ],
+        }
+      : {}),
     ...(paths
       ? {
           requests: [

@@ -26,6 +26,7 @@ import { insertAuditRows, insertPartners } from './support/bulk-rows.js';
 import { writeJwePaths } from './support/jwe-paths.js';
 import { answered, cpuMs, resetPeakRss, rssMb, runLoad } from './support/run-load.js';
 import { printReport, searchQueries, type Row, type Target } from './support/bench-report.js';
+import { benchOAuth, measureOAuthCeilings } from './oauth-scenarios.js';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -102,6 +103,7 @@ bareDecrypt.child.kill();
 const argon2 = await firstLine([projectFile('bench/ceilings/argon2-rate.ts'), String(DURATION), String(WARMUP)]);
 const ceilingC = JSON.parse(argon2.line) as { rps: number; concurrency: number };
 rows.push({ backend: 'ceiling', scenario: `(c) raw argon2id verifications (${ceilingC.concurrency} at once)`, rps: ceilingC.rps, p50: 0, p99: 0, failed: 0 });
+const oauthCeilings = await measureOAuthCeilings({ workDir, durationSec: DURATION, record: (scenario, result) => record('ceiling', scenario, result) });
 
 for (const backendKind of BACKENDS) {
   if (MAINS.length === 0) await benchBackend(await openBenchBackend(backendKind, { workDir, databaseUrl: DATABASE_URL }), true, backendKind);
@@ -202,6 +204,8 @@ async function benchBackend(backend: BenchBackend, build: true | string, kind: s
   record(kind, '4. login storm (64 connections), alongside:', storm, stormCpuPerCall === undefined ? {} : { cpuUsPerCall: stormCpuPerCall });
   const duringRow = record(kind, '4. banks, bearer token, during the login storm', during, { peakRssMb: rssMb(gateway.process.pid!).peak });
   const steady = rssMb(gateway.process.pid!);
+  // Issue 13: client-credentials tokens (d, e) and DPoP-bound banks calls, in bench/oauth-scenarios.ts.
+  await benchOAuth({ kind, gateway, adminToken: ADMIN_TOKEN, workDir, durationSec: DURATION, ceilings: oauthCeilings, measured, targets });
 
   // Every answered call is in the audit trail: a fixed number of bearer and encrypted-password banks calls
   // and logins (autocannon's `amount`: none in flight when it ends), then the entries counted with the

@@ -26,14 +26,15 @@ export type PartnerApiErrorKind =
 
 /**
  * The operation a failure belongs to: `refresh` is a token renewal with the refresh token, `logout` the
- * end of the session.
+ * end of the session, `token` a request at the OAuth token endpoint (key-based authentication) and `revoke`
+ * the revocation of such a token.
  *
  * @example
  * ```ts
  * const operation: PartnerApiOperation = 'banks';
  * ```
  */
-export type PartnerApiOperation = 'login' | 'refresh' | 'logout' | 'banks' | 'jwks';
+export type PartnerApiOperation = 'login' | 'refresh' | 'logout' | 'banks' | 'jwks' | 'token' | 'revoke';
 
 /**
  * Every failure the client reports, except the caller's own abort (which rejects with the signal's reason).

@@ -1,3 +1,5 @@
+import type { DpopKeyPair } from './dpop-proofs.js';
+import type { PrivateKeyInput } from './signing-key.js';
 import type { Sleep } from './with-retries.js';
 
 
@@ -31,7 +33,7 @@ export interface PartnerClientInternals {
   sleep?: Sleep;
   /** In [0, 1), for the backoff jitter (default Math.random). */
   random?: () => number;
-  /** Milliseconds since the epoch, for token expiry and the JWE `iat` (default Date.now). */
+  /** Milliseconds since the epoch, for token expiry and the `iat` of JWEs, assertions and proofs (default Date.now). */
   now?: () => number;
 }
 
@@ -51,8 +53,22 @@ export interface PartnerClientOptions {
   /** The provider path segment of the banks operation (default `provider`). */
   provider?: string;
   login: string;
-  /** The API password. Never logged, never put in an error message. */
-  password: string;
+  /**
+   * The API password: for login and `banksWithPassword()`, and for tokens when `auth` is not given. Never
+   * logged, never put in an error message.
+   */
+  password?: string;
+  /**
+   * Authenticate with a private key instead of the password: tokens come from the OAuth token endpoint
+   * (client credentials with a private_key_jwt assertion), and the gateway never sees a shared secret.
+   */
+  auth?: { privateKeyJwt: PrivateKeyJwt };
+  /**
+   * Bind every token to a DPoP key (RFC 9449), so that a copied token is worthless without it: `true`
+   * generates an ES256 key pair for this client, or pass a key pair of your own. Each call then carries a
+   * fresh proof signed with it.
+   */
+  dpop?: boolean | DpopKeyPair;
   /** A fetch to use instead of the global one (a proxy agent, instrumentation). */
   fetch?: typeof globalThis.fetch;
   /** Limit for each HTTP attempt, in ms (default 10 000). */
@@ -61,4 +77,20 @@ export interface PartnerClientOptions {
   retries?: number;
   /** @internal */
   internals?: PartnerClientInternals;
+}
+
+/**
+ * The partner's own signing key, registered with the gateway (its public half) under `kid`. The algorithm
+ * follows from the key: EC P-256 signs ES256, Ed25519 EdDSA, RSA PS256.
+ *
+ * @example
+ * ```ts
+ * const auth = { privateKeyJwt: { privateKey: readFileSync('partner-key.pem', 'utf8'), kid: 'acme-2026' } };
+ * ```
+ */
+export interface PrivateKeyJwt {
+  /** A CryptoKey or KeyObject, a private JWK, or a PEM string. Never logged, never put in an error message. */
+  privateKey: PrivateKeyInput;
+  /** The `kid` of the public key as registered for the partner. */
+  kid: string;
 }

@@ -1,10 +1,12 @@
 import { PartnerApiError } from './partner-api-error.js';
-import { banksPath, JWKS_PATH, LOGIN_PATH, LOGOUT_PATH, REFRESH_PATH } from '@partner-gateway/contract/paths';
+import { banksPath, JWKS_PATH, LOGIN_PATH, LOGOUT_PATH, OAUTH_REVOKE_PATH, OAUTH_TOKEN_PATH, REFRESH_PATH } from '@partner-gateway/contract/paths';
 import type { LoginRequest, RefreshRequest } from '@partner-gateway/contract/public-api';
+import { DpopProofs } from './dpop-proofs.js';
+import { KeyCredentials } from './key-credentials.js';
 import type { Bank } from '@partner-gateway/contract/public-api';
 import type { CallOptions, PartnerClientOptions } from './partner-client-options.js';
 import { PasswordEncryptor } from './password-encryptor.js';
-import { readBanks, readSession, type Session } from './read-answers.js';
+import { readBanks, readOAuthToken, readSession, type Session } from './read-answers.js';
 import { outcomeUnknown, sendRequest, type GatewayRequest } from './send-request.js';
 import { waitFor } from './single-flight.js';
 import { TokenManager, type AccessToken } from './token-manager.js';
@@ -12,7 +14,9 @@ import { sleep, withRetries, type Sleep } from './with-retries.js';
 
 // The package's public surface is this module; these are the types its methods take and return.
 export { PartnerApiError, type PartnerApiErrorKind, type PartnerApiOperation } from './partner-api-error.js';
-export type { CallOptions, PartnerClientInternals, PartnerClientOptions } from './partner-client-options.js';
+export type { CallOptions, PartnerClientInternals, PartnerClientOptions, PrivateKeyJwt } from './partner-client-options.js';
+export type { DpopKeyPair } from './dpop-proofs.js';
+export type { PrivateKeyInput, SigningAlgorithm } from './signing-key.js';
 export type { Bank } from '@partner-gateway/contract/public-api';
 export type { AccessToken } from './token-manager.js';
 export { encryptPassword, type EncryptPasswordOptions, type PasswordKey } from './encrypt-password.js';
@@ -20,19 +24,23 @@ export type { Sleep } from './with-retries.js';
 
 /**
  * The Partner Gateway API: login and the SBP bank list, with the bearer scheme (token kept and renewed for
- * you) or the encrypted-password scheme. One instance per partner account; it is safe to share between
- * concurrent calls.
+ * you) or the encrypted-password scheme. Instead of the password, the client can authenticate with the
+ * partner's private key (OAuth client credentials with private_key_jwt) and bind its tokens to a DPoP key.
+ * One instance per partner account; it is safe to share between concurrent calls.
  *
  * @example
  * ```ts
  * const client = new PartnerClient({ authUrl: 'https://auth.example', apiUrl: 'https://api.example', login: 'acme', password: process.env.PARTNER_PASSWORD! });
  * const banks = await client.banks();
+ * const keyed = new PartnerClient({ authUrl, apiUrl, login: 'acme', auth: { privateKeyJwt: { privateKey: pem, kid: 'acme-1' } }, dpop: true });
  * ```
  */
 export class PartnerClient {
   readonly #login: string;
-  readonly #password: string;
-  readonly #urls: { login: URL; refresh: URL; logout: URL; banks: URL; jwks: URL };
+  readonly #password: string | undefined;
+  readonly #key: KeyCredentials | undefined;
+  readonly #dpop: DpopProofs | undefined;
+  readonly #urls: { login: URL; refresh: URL; logout: URL; banks: URL; jwks: URL; token: URL; revoke: URL };
   readonly #fetch: typeof globalThis.fetch;
   readonly #timeoutMs: number;
   readonly #retries: number;
@@ -43,12 +51,13 @@ export class PartnerClient {
   readonly #encryptor: PasswordEncryptor;
 
   constructor(options: PartnerClientOptions) {
-    if (!options.login || !options.password) throw new TypeError('PartnerClient needs a login and a password');
+    const privateKeyJwt = options.auth?.privateKeyJwt;
+    if (!options.login || !(options.password || privateKeyJwt)) throw new TypeError('PartnerClient needs a login and a password (or auth.privateKeyJwt)');
     const { retries = 2, timeoutMs = 10_000, internals = {} } = options;
     if (!Number.isInteger(retries) || retries < 0) throw new TypeError('retries must be a whole number, 0 or more');
     if (!(timeoutMs > 0)) throw new TypeError('timeoutMs must be a positive number of milliseconds');
     this.#login = options.login;
-    this.#password = options.password;
+    this.#password = options.password || undefined;
     const api = baseUrl(options.apiUrl, 'apiUrl');
     const auth = baseUrl(options.authUrl, 'authUrl');
     this.#urls = {
@@ -58,14 +67,23 @@ export class PartnerClient {
       logout: new URL(LOGOUT_PATH.slice(1), auth),
       banks: new URL(banksPath(encodeURIComponent(options.provider ?? 'provider')).slice(1), api),
       jwks: new URL(JWKS_PATH.slice(1), api),
+      token: new URL(OAUTH_TOKEN_PATH.slice(1), auth),
+      revoke: new URL(OAUTH_REVOKE_PATH.slice(1), auth),
     };
-    const fetch = options.fetch ?? globalThis.fetch;
-    this.#fetch = (input, init) => fetch(input, init);
     this.#timeoutMs = timeoutMs;
     this.#retries = retries;
     this.#sleep = internals.sleep ?? sleep;
     this.#random = internals.random ?? Math.random;
     this.#now = internals.now ?? Date.now;
+    this.#key = privateKeyJwt ? new KeyCredentials(this.#login, privateKeyJwt, { token: this.#urls.token, revoke: this.#urls.revoke }, this.#now) : undefined;
+    this.#dpop = options.dpop ? new DpopProofs(options.dpop === true ? undefined : options.dpop, this.#now) : undefined;
+    const fetch = options.fetch ?? globalThis.fetch;
+    this.#fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      // RFC 9449 section 8: a server may ask for its nonce in proofs; the gateway does not today.
+      this.#dpop?.noteNonce(new URL(String(input)).origin, response.headers.get('dpop-nonce'));
+      return response;
+    };
     // Shared renewals and key fetches belong to no single caller, so they run under the client's defaults.
     this.#tokens = new TokenManager({ logIn: () => this.#logIn({}), refresh: (refreshToken) => this.#refresh(refreshToken, {}) }, this.#now);
     this.#encryptor = new PasswordEncryptor(() => this.#attempt({ operation: 'jwks', method: 'GET', url: this.#urls.jwks }, {}), this.#now);
@@ -73,7 +91,8 @@ export class PartnerClient {
 
   /**
    * Logs in afresh (never with the refresh token) and returns the new access token, which later `banks()`
-   * calls then use; the refresh token of that login is kept inside the client for renewals.
+   * calls then use; the refresh token of that login is kept inside the client for renewals. With
+   * `auth.privateKeyJwt`, gets a token at the token endpoint instead (client credentials, no refresh token).
    *
    * @example
    * ```ts
@@ -106,6 +125,11 @@ export class PartnerClient {
     // A renewal under way would otherwise store a session after this one ended.
     await waitFor(this.#tokens.idle(), options.signal);
     const token = this.#tokens.unexpired();
+    if (this.#key) {
+      // Key-based: no refresh token exists; the access token is revoked at the revocation endpoint (RFC 7009).
+      if (token) await this.#revoke(this.#key, token, options);
+      return this.#tokens.forget();
+    }
     if (token && (await this.#logOut(token, options))) return this.#tokens.forget();
     let renewed: AccessToken | undefined;
     try {
@@ -152,10 +176,12 @@ export class PartnerClient {
    * ```
    */
   async banksWithPassword(options: CallOptions = {}): Promise<Bank[]> {
+    const password = this.#password;
+    if (password === undefined) throw new TypeError('banksWithPassword() needs the password option');
     let usedKid = '';
     const call = () =>
       this.#retrying(options, async () => {
-        const { jwe, kid } = await this.#encryptor.encrypt(this.#password, options.signal);
+        const { jwe, kid } = await this.#encryptor.encrypt(password, options.signal);
         usedKid = kid;
         const url = new URL(this.#urls.banks);
         url.search = new URLSearchParams({ partnerName: this.#login, partnerPassword: jwe, useAuthByCert: 'Y' }).toString();
@@ -172,27 +198,64 @@ export class PartnerClient {
   }
 
   async #logIn(options: CallOptions): Promise<Session> {
+    if (this.#key) return this.#clientCredentials(this.#key, options);
     const startedAt = this.#now();
-    const body = JSON.stringify({ login: this.#login, password: this.#password } satisfies LoginRequest);
-    const request: GatewayRequest = { operation: 'login', method: 'POST', url: this.#urls.login, headers: { 'content-type': 'application/json' }, body };
-    return readSession(await this.#retrying(options, () => this.#attempt(request, options)), startedAt, 'login');
+    const body = JSON.stringify({ login: this.#login, password: this.#password! } satisfies LoginRequest);
+    // With DPoP, the seed's login binds the token too (each attempt with a proof of its own).
+    const attempt = async () => {
+      const headers = { 'content-type': 'application/json', ...(await this.#proofHeader('POST', this.#urls.login)) };
+      return this.#attempt({ operation: 'login', method: 'POST', url: this.#urls.login, headers, body }, options);
+    };
+    return readSession(await this.#retrying(options, () => this.#withNonce(attempt)), startedAt, 'login');
   }
 
   async #refresh(refreshToken: string, options: CallOptions): Promise<Session> {
     const startedAt = this.#now();
     const body = JSON.stringify({ refresh_token: refreshToken } satisfies RefreshRequest);
-    const request: GatewayRequest = { operation: 'refresh', method: 'POST', url: this.#urls.refresh, headers: { 'content-type': 'application/json' }, body };
+    const attempt = async () => {
+      const headers = { 'content-type': 'application/json', ...(await this.#proofHeader('POST', this.#urls.refresh)) };
+      return this.#attempt({ operation: 'refresh', method: 'POST', url: this.#urls.refresh, headers, body }, options);
+    };
     // Single-use: a retry after a failure the gateway may have acted on would present a spent token, which
     // revokes the whole login. Such a failure ends the refresh, and the renewal logs in instead.
     const retryable = (error: PartnerApiError) => error.retryable && !outcomeUnknown(error);
-    return readSession(await this.#retrying(options, () => this.#attempt(request, options), retryable), startedAt, 'refresh');
+    return readSession(await this.#retrying(options, attempt, retryable), startedAt, 'refresh');
+  }
+
+  /** Client credentials with a private_key_jwt assertion: each attempt signs a new one (and a new proof). */
+  async #clientCredentials(key: KeyCredentials, options: CallOptions): Promise<Session> {
+    const startedAt = this.#now();
+    const attempt = async () => this.#attempt(await key.tokenRequest(this.#dpop), options);
+    return readOAuthToken(await this.#retrying(options, () => this.#withNonce(attempt)), startedAt);
+  }
+
+  /** RFC 7009: the gateway answers 200 whatever the token was, so only a failure to get an answer fails. */
+  async #revoke(key: KeyCredentials, token: AccessToken, options: CallOptions): Promise<void> {
+    await this.#retrying(options, async () => this.#attempt(await key.revocationRequest(token.accessToken), options));
+  }
+
+  /** `{ dpop: <proof> }` when the client binds its tokens, else nothing. */
+  async #proofHeader(htm: 'POST', url: URL): Promise<Record<string, string>> {
+    return this.#dpop ? { dpop: await this.#dpop.proof({ htm, url }) } : {};
+  }
+
+  /** The Authorization header (and proof) that present `token` on a request to `url`. */
+  async #presenting(token: AccessToken, url: URL): Promise<Record<string, string>> {
+    if (token.tokenType !== 'DPoP') return { authorization: `Bearer ${token.accessToken}` };
+    if (!this.#dpop) throw new TypeError('The gateway issued a DPoP-bound token to a client without a DPoP key');
+    return this.#dpop.present(token, url);
+  }
+
+  #withNonce<T>(attempt: () => Promise<T>): Promise<T> {
+    return this.#dpop ? this.#dpop.withNonce(attempt) : attempt();
   }
 
   /** True once the gateway ended the session (204), false if it refused the token (401: expired or already ended). */
   async #logOut(token: AccessToken, options: CallOptions): Promise<boolean> {
-    const request: GatewayRequest = { operation: 'logout', method: 'POST', url: this.#urls.logout, headers: { authorization: `Bearer ${token.accessToken}` } };
+    const attempt = async () =>
+      this.#attempt({ operation: 'logout', method: 'POST', url: this.#urls.logout, headers: await this.#presenting(token, this.#urls.logout) }, options);
     try {
-      await this.#retrying(options, () => this.#attempt(request, options));
+      await this.#retrying(options, () => this.#withNonce(attempt));
       return true;
     } catch (error) {
       if (isUnauthorized(error)) return false;
@@ -201,8 +264,10 @@ export class PartnerClient {
   }
 
   async #banksWithToken(token: AccessToken, options: CallOptions): Promise<Bank[]> {
-    const request: GatewayRequest = { operation: 'banks', method: 'POST', url: this.#urls.banks, headers: { authorization: `Bearer ${token.accessToken}` } };
-    return readBanks(await this.#retrying(options, () => this.#attempt(request, options)));
+    // A DPoP proof is single-use, so each attempt presents the token with a proof of its own.
+    const attempt = async () =>
+      this.#attempt({ operation: 'banks', method: 'POST', url: this.#urls.banks, headers: await this.#presenting(token, this.#urls.banks) }, options);
+    return readBanks(await this.#retrying(options, () => this.#withNonce(attempt)));
   }
 
   #retrying<T>(options: CallOptions, attempt: () => Promise<T>, retryable?: (error: PartnerApiError) => boolean): Promise<T> {

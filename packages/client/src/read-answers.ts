@@ -1,4 +1,5 @@
 import { PartnerApiError } from './partner-api-error.js';
+import type { OAuthTokenResponse } from '@partner-gateway/contract/oauth';
 import type { Bank, BanksResponse, TokenResponse } from '@partner-gateway/contract/public-api';
 import type { AccessToken } from './token-manager.js';
 
@@ -42,15 +43,34 @@ export interface Session {
 export function readSession(body: unknown, startedAt: number, operation: 'login' | 'refresh'): Session {
   const {
     access_token: accessToken,
+    token_type: tokenType,
     expires_in: expiresIn,
     refresh_token: refreshToken,
     refresh_expires_in: refreshExpiresIn,
   } = (body ?? {}) as { [Field in keyof TokenResponse]?: unknown };
   if (typeof accessToken !== 'string' || !accessToken || typeof expiresIn !== 'number' || !(expiresIn > 0)) throw unexpected(operation);
-  const token: AccessToken = { accessToken, expiresIn, expiresAt: new Date(startedAt + expiresIn * 1000) };
+  const token: AccessToken = { accessToken, tokenType: isDpop(tokenType) ? 'DPoP' : 'Bearer', expiresIn, expiresAt: new Date(startedAt + expiresIn * 1000) };
   if (typeof refreshToken !== 'string' || !refreshToken || typeof refreshExpiresIn !== 'number' || !(refreshExpiresIn > 0)) return { token };
   return { token, refresh: { value: refreshToken, expiresAt: startedAt + refreshExpiresIn * 1000 } };
 }
+
+/**
+ * The access token of a token endpoint answer (client credentials: no refresh token, RFC 6749 section 4.4.3).
+ * `token_type` is matched without regard to case (RFC 6749 section 5.1).
+ *
+ * @example
+ * ```ts
+ * const { token } = readOAuthToken({ access_token: 'eyJ...', token_type: 'DPoP', expires_in: 900 }, Date.now());
+ * ```
+ */
+export function readOAuthToken(body: unknown, startedAt: number): Session {
+  const { access_token: accessToken, token_type: tokenType, expires_in: expiresIn } = (body ?? {}) as { [Field in keyof OAuthTokenResponse]?: unknown };
+  if (typeof accessToken !== 'string' || !accessToken || typeof expiresIn !== 'number' || !(expiresIn > 0)) throw unexpected('token');
+  if (typeof tokenType !== 'string' || !/^(bearer|dpop)$/i.test(tokenType)) throw unexpected('token');
+  return { token: { accessToken, tokenType: isDpop(tokenType) ? 'DPoP' : 'Bearer', expiresIn, expiresAt: new Date(startedAt + expiresIn * 1000) } };
+}
+
+const isDpop = (tokenType: unknown) => typeof tokenType === 'string' && tokenType.toLowerCase() === 'dpop';
 
 /**
  * The banks of a banks answer, name and BIC only.
@@ -70,6 +90,6 @@ export function readBanks(body: unknown): Bank[] {
 }
 
 // A 2xx the client cannot use is the gateway's failure, not the caller's; retrying would not change it.
-function unexpected(operation: 'login' | 'refresh' | 'banks'): PartnerApiError {
+function unexpected(operation: 'login' | 'refresh' | 'banks' | 'token'): PartnerApiError {
   return new PartnerApiError({ kind: 'unavailable', status: 200, description: `The gateway's ${operation} answer has an unexpected shape`, operation });
 }

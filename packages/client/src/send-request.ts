@@ -106,7 +106,8 @@ function interpret(operation: PartnerApiOperation, response: Response, text: str
     body = undefined;
   }
   if (response.ok) {
-    if (response.status === 204) return undefined;
+    // RFC 7009 section 2.2: the client ignores the body of a revocation's 200, whatever it is.
+    if (response.status === 204 || operation === 'revoke') return undefined;
     if (body === undefined) {
       throw new PartnerApiError({ kind: 'unavailable', status: response.status, description: 'The gateway answered with a body that is not JSON', operation });
     }

@@ -174,7 +174,7 @@ for (const backend of testBackends()) {
       const token = await client.login();
       const [refreshToken] = issuedRefreshTokens;
       assert.ok(refreshToken);
-      assert.deepEqual(Object.keys(token).sort(), ['accessToken', 'expiresAt', 'expiresIn']);
+      assert.deepEqual(Object.keys(token).sort(), ['accessToken', 'expiresAt', 'expiresIn', 'tokenType']);
       clock += 31_000;
       const error = await client.banks().then(() => assert.fail('the refresh should have failed'), (failure: unknown) => failure);
       for (const shown of [inspect(token), inspect(client, { showHidden: true, depth: 10 }), JSON.stringify(client), inspect(error), String(error)]) {

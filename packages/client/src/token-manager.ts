@@ -12,11 +12,13 @@ import { singleFlight, waitFor } from './single-flight.js';
  * ```
  */
 export interface AccessToken {
-  /** The JWT to send as `Authorization: Bearer <accessToken>`. Treat it like the password. */
+  /** The JWT: sent as `Authorization: Bearer <accessToken>`, or `DPoP <accessToken>` with a proof when bound. Treat it like the password. */
   accessToken: string;
+  /** `DPoP` when the token is bound to the client's DPoP key (useless without it), else `Bearer`. */
+  tokenType: 'Bearer' | 'DPoP';
   /** Lifetime in seconds, as the gateway gave it (`expires_in`). */
   expiresIn: number;
-  /** The client's clock when the login (or refresh) request was sent, plus `expiresIn`. */
+  /** The client's clock when the login, refresh or token request was sent, plus `expiresIn`. */
   expiresAt: Date;
 }
 

@@ -6,6 +6,10 @@ export interface SeenCall {
   method: string;
   path: string;
   query: URLSearchParams;
+  /** The request's headers, lower-cased names. */
+  headers: Record<string, string>;
+  /** The request body when it was a string (login, refresh, OAuth forms). */
+  body?: string;
 }
 
 export interface TestClient {
@@ -34,7 +38,7 @@ const LOGOUT = '/api/v1/logout/';
  * A PartnerClient for `partner` on a gateway at `url` (both hosts), counting its requests and recording its
  * waits instead of sleeping them, so that tests assert counts and never durations.
  */
-export function testClient(url: string, partner: { login: string; password: string }, options: Partial<PartnerClientOptions> = {}): TestClient {
+export function testClient(url: string, partner: { login: string; password?: string }, options: Partial<PartnerClientOptions> = {}): TestClient {
   const calls: SeenCall[] = [];
   const delays: number[] = [];
   const sentRefreshTokens: string[] = [];
@@ -43,11 +47,12 @@ export function testClient(url: string, partner: { login: string; password: stri
     authUrl: url,
     apiUrl: url,
     login: partner.login,
-    password: partner.password,
+    ...(partner.password === undefined ? {} : { password: partner.password }),
     ...options,
     fetch: async (input, init) => {
       const target = new URL(String(input));
-      calls.push({ method: init?.method ?? 'GET', path: target.pathname, query: target.searchParams });
+      const headers = Object.fromEntries(new Headers(init?.headers).entries());
+      calls.push({ method: init?.method ?? 'GET', path: target.pathname, query: target.searchParams, headers, ...(typeof init?.body === 'string' ? { body: init.body } : {}) });
       if (target.pathname === REFRESH) sentRefreshTokens.push(JSON.parse(String(init?.body)).refresh_token);
       const response = await (options.fetch ?? globalThis.fetch)(input, init);
       if ((target.pathname === LOGIN || target.pathname === REFRESH) && response.ok) {

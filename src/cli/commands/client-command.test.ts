@@ -1,8 +1,14 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { decodeJwt } from 'jose';
 import { cliHarness } from '../../../test/support/cli-harness.js';
+import { addKeyPartner, partnerKey, startListeningGateway } from '../../../test/support/key-partner.js';
 import { testBackends } from '../../../test/support/test-databases.js';
 import { startTestGateway, type TestGateway } from '../../../test/support/test-gateway.js';
 import { runCli } from '../run-cli.js';
@@ -125,3 +131,94 @@ async function freePort(): Promise<number> {
   await new Promise((resolve) => server.close(resolve));
   return port;
 }
+
+describe('partner-gateway client with the partner\'s private key', () => {
+  let t: TestGateway & { url: string };
+  let dir: string;
+  before(async () => {
+    t = await startListeningGateway(testBackends()[0]!);
+    dir = mkdtempSync(join(tmpdir(), 'client-keys-'));
+  });
+  after(async () => {
+    await t.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function cli(args: string[], stdin = '') {
+    const { io, stdout, stderr } = cliHarness({}, stdin);
+    const code = await runCli(['client', ...args], io);
+    return { code, stdout: stdout(), stderr: stderr() };
+  }
+  /** The partner's key written as a PEM file and as a private JWK file, as a partner keeps it. */
+  async function keyFiles(alg: 'ES256' | 'EdDSA' | 'PS256' = 'ES256') {
+    const partner = await addKeyPartner(t, { key: await partnerKey(alg) });
+    const pem = join(dir, `${partner.login}.pem`);
+    const jwk = join(dir, `${partner.login}.jwk.json`);
+    writeFileSync(pem, partner.key.pem);
+    writeFileSync(jwk, JSON.stringify(partner.key.privateJwk));
+    return { partner, pem, jwk, args: ['--auth-url', t.url, '--api-url', t.url, '--login', partner.login, '--kid', partner.key.kid] };
+  }
+
+  it('login with --private-key prints the token type and expiry, never the token or the key', async () => {
+    const { partner, pem, args } = await keyFiles();
+    const result = await cli(['login', ...args, '--private-key', pem]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, new RegExp(`^Logged in as ${partner.login} with the key ${partner.key.kid}\\. The Bearer access token expires at \\d{4}-[\\d-]+T[\\d:.]+Z \\(in 900 s\\)`));
+    assert.doesNotMatch(result.stdout + result.stderr, JWT);
+    const dpop = await cli(['login', ...args, '--private-key', pem, '--dpop']);
+    assert.match(dpop.stdout, /The DPoP access token expires at/);
+    assert.doesNotMatch(dpop.stdout + dpop.stderr, JWT);
+  });
+
+  it('login --json prints the token and its type; the DPoP one is bound (cnf.jkt)', async () => {
+    const { jwk, args } = await keyFiles('EdDSA');
+    const result = await cli(['login', ...args, '--private-key', jwk, '--dpop', '--json']);
+    assert.equal(result.code, 0, result.stderr);
+    const body = JSON.parse(result.stdout);
+    assert.equal(body.token_type, 'DPoP');
+    assert.ok(typeof decodeJwt(body.access_token).cnf === 'object');
+  });
+
+  it('banks with --private-key and --dpop, from a PEM and from a JWK file, prints the table', async () => {
+    const { pem, jwk, args } = await keyFiles('PS256');
+    const count = (await t.gateway.admin.banks.list()).length;
+    for (const file of [pem, jwk]) {
+      const result = await cli(['banks', ...args, '--private-key', file, '--dpop']);
+      assert.equal(result.code, 0, result.stderr);
+      assert.equal(result.stdout.trimEnd().split('\n').length, count + 1);
+    }
+  });
+
+  it('a key the gateway does not hold for the partner: unauthorized, exit 1, with the key hint', async () => {
+    const { args } = await keyFiles();
+    const stranger = join(dir, 'stranger.pem');
+    writeFileSync(stranger, (await partnerKey()).pem);
+    const result = await cli(['banks', ...args, '--private-key', stranger]);
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /^Error: unauthorized \(HTTP 401\): .+\nCheck the login, the key and --kid/);
+  });
+
+  it('usage errors exit 2: --kid missing or alone, both password and key, --with-password with a key, an unreadable or unsupported key file', async () => {
+    const { pem, args } = await keyFiles();
+    const withoutKid = args.filter((arg, i) => arg !== '--kid' && args[i - 1] !== '--kid');
+    const p384 = join(dir, 'p384.pem');
+    writeFileSync(p384, generateKeyPairSync('ec', { namedCurve: 'P-384' }).privateKey.export({ type: 'pkcs8', format: 'pem' }));
+    const notKey = join(dir, 'not-a-key.json');
+    writeFileSync(notKey, '{"kty": "EC"');
+    const cases: Array<[string[], RegExp]> = [
+      [['login', ...withoutKid, '--private-key', pem], /--private-key needs --kid/],
+      [['login', ...args, '--password-stdin'], /--kid goes with --private-key/],
+      [['login', ...args, '--private-key', pem, '--password-stdin'], /--password-stdin or --private-key, not both/],
+      [['banks', '--with-password', ...args, '--private-key', pem], /--with-password needs the password/],
+      [['login', ...args, '--private-key', join(dir, 'missing.pem')], /Cannot read --private-key .*missing\.pem \(ENOENT\)/],
+      [['login', ...args, '--private-key', p384], /Unsupported key \(ec secp384r1\)/],
+      [['login', ...args, '--private-key', notKey], /neither a PEM nor a JSON Web Key/],
+    ];
+    for (const [argv, message] of cases) {
+      const result = await cli(argv, 'a password');
+      assert.equal(result.code, 2, argv.join(' '));
+      assert.match(result.stderr, message);
+      assert.doesNotMatch(result.stderr, /PRIVATE KEY/);
+    }
+  });
+});

@@ -1,16 +1,18 @@
-import { PartnerApiError, PartnerClient, type PartnerApiErrorKind } from '@partner-gateway/client';
+import { readFileSync } from 'node:fs';
+import { PartnerApiError, PartnerClient, type PartnerApiErrorKind, type PrivateKeyInput } from '@partner-gateway/client';
 import { CliError, print, table, type CliIo } from '../cli-io.js';
 import { parseCommand } from '../parse-command.js';
 import { readPassword } from '../read-password.js';
 
-const CONNECTION = '--auth-url <url> --api-url <url> [--provider provider] --login <login> [--password-stdin] [--json]';
+const CONNECTION = '--auth-url <url> --api-url <url> [--provider provider] --login <login> [--password-stdin | --private-key <file> --kid <kid>] [--dpop] [--json]';
 
 export const CLIENT_USAGE = `Usage: partner-gateway client <command> [options]
 
 Calls the partner API as a partner does (through @partner-gateway/client); needs no admin token.
 
 Commands:
-  login [options]                   log in and print when the access token expires
+  login [options]                   log in (or, with --private-key, get a token at the OAuth token
+                                    endpoint) and print the token type and when it expires
   banks [--with-password] [options] list the SBP banks, with a bearer token or (--with-password) with the
                                     password encrypted into the query string
 
@@ -20,14 +22,20 @@ Options:
   --provider <segment>   the provider path segment (default provider)
   --login <login>        the partner login
   --password-stdin       read the API password from standard input; otherwise it is prompted for
+  --private-key <file>   authenticate with the partner's private key instead of the password (a PEM or a
+                         private JWK file; EC P-256, Ed25519 or RSA): client credentials with private_key_jwt
+  --kid <kid>            the kid under which the public key is registered (with --private-key)
+  --dpop                 bind the token to a DPoP key generated for this run and send a proof with every call
   --json                 print JSON (login: the access token too, which is otherwise never printed;
                          the refresh token never leaves the client)
 
 Exit codes: 0 done, 1 refused or failed, 2 usage error, 3 gateway not reachable.
 
-Example:
+Examples:
   printf '%s' "$PARTNER_API_PASSWORD" | partner-gateway client banks --auth-url http://127.0.0.1:8080 \\
-    --api-url http://127.0.0.1:8080 --login demo --password-stdin`;
+    --api-url http://127.0.0.1:8080 --login demo --password-stdin
+  partner-gateway client banks --auth-url http://127.0.0.1:8080 --api-url http://127.0.0.1:8080 \\
+    --login demo --private-key demo-key.pem --kid demo-1 --dpop`;
 
 const CONNECTION_OPTIONS = {
   'auth-url': { type: 'string' },
@@ -35,6 +43,9 @@ const CONNECTION_OPTIONS = {
   provider: { type: 'string' },
   login: { type: 'string' },
   'password-stdin': { type: 'boolean' },
+  'private-key': { type: 'string' },
+  kid: { type: 'string' },
+  dpop: { type: 'boolean' },
   json: { type: 'boolean' },
 } as const;
 
@@ -68,13 +79,18 @@ export async function clientCommand(args: string[], io: CliIo): Promise<void> {
       if (values.help) return print(io, usage);
       const authUrl = required(values, 'auth-url', usage);
       const client = await connect(io, values, authUrl, authUrl);
-      const token = await call(() => client.login());
+      const token = await call(() => client.login(), values);
+      // The seed's login says `bearer`; the token endpoint and a bound token say `Bearer` or `DPoP` (RFC 9449).
+      const tokenType = token.tokenType === 'Bearer' && !values['private-key'] ? 'bearer' : token.tokenType;
       if (values.json) {
         // The refresh token stays inside the SDK; nothing here could print it.
         const { accessToken, expiresIn, expiresAt } = token;
-        return print(io, JSON.stringify({ access_token: accessToken, token_type: 'bearer', expires_in: expiresIn, expires_at: expiresAt.toISOString() }, null, 2));
+        return print(io, JSON.stringify({ access_token: accessToken, token_type: tokenType, expires_in: expiresIn, expires_at: expiresAt.toISOString() }, null, 2));
       }
-      return print(io, `Logged in as ${values.login}. The access token expires at ${token.expiresAt.toISOString()} (in ${token.expiresIn} s).`);
+      const how = values['private-key'] ? ` with the key ${values.kid}` : '';
+      // The password login's line stays as it was (scripts read it); other tokens name their type.
+      const kind = tokenType === 'bearer' ? '' : ` ${tokenType}`;
+      return print(io, `Logged in as ${values.login}${how}. The${kind} access token expires at ${token.expiresAt.toISOString()} (in ${token.expiresIn} s).`);
     }
     case 'banks': {
       const usage = `Usage: partner-gateway client banks [--with-password] ${CONNECTION}`;
@@ -82,9 +98,10 @@ export async function clientCommand(args: string[], io: CliIo): Promise<void> {
       if (values.help) return print(io, usage);
       const apiUrl = required(values, 'api-url', usage);
       const withPassword = Boolean(values['with-password']);
+      if (withPassword && values['private-key']) throw new CliError(`--with-password needs the password, not --private-key\n${usage}`, 2);
       const authUrl = withPassword ? ((values['auth-url'] as string | undefined) ?? apiUrl) : required(values, 'auth-url', usage);
       const client = await connect(io, values, authUrl, apiUrl);
-      const banks = await call(() => (withPassword ? client.banksWithPassword() : client.banks()));
+      const banks = await call(() => (withPassword ? client.banksWithPassword() : client.banks()), values);
       if (values.json) return print(io, JSON.stringify({ banks }, null, 2));
       return print(io, banks.length === 0 ? 'No banks.' : table(['BIC', 'NAME'], banks.map((bank) => [bank.bic, bank.name])));
     }
@@ -110,18 +127,52 @@ async function connect(io: CliIo, values: Record<string, unknown>, authUrl: stri
   for (const [flag, url] of [['--auth-url', authUrl], ['--api-url', apiUrl]] as const) {
     if (!/^https?:\/\/[^/]/i.test(url) || !URL.canParse(url)) throw new CliError(`${flag} must be an http or https URL, not ${url}`, 2);
   }
-  const password = await readPassword(io, Boolean(values['password-stdin']), `API password of ${login}: `);
   const provider = values.provider as string | undefined;
-  return new PartnerClient({ authUrl, apiUrl, login, password, ...(provider ? { provider } : {}) });
+  const common = { authUrl, apiUrl, login, ...(provider ? { provider } : {}), ...(values.dpop ? { dpop: true } : {}) };
+  const keyFile = values['private-key'] as string | undefined;
+  const kid = values.kid as string | undefined;
+  if (keyFile === undefined && kid !== undefined) throw new CliError('--kid goes with --private-key', 2);
+  if (keyFile === undefined) {
+    const password = await readPassword(io, Boolean(values['password-stdin']), `API password of ${login}: `);
+    return new PartnerClient({ ...common, password });
+  }
+  if (values['password-stdin']) throw new CliError('Use --password-stdin or --private-key, not both', 2);
+  if (!kid) throw new CliError('--private-key needs --kid <kid>: the kid under which its public key is registered', 2);
+  try {
+    return new PartnerClient({ ...common, auth: { privateKeyJwt: { privateKey: readPrivateKey(keyFile), kid } } });
+  } catch (error) {
+    // The SDK's key errors name the key type, never its material.
+    if (error instanceof TypeError) throw new CliError(`--private-key ${keyFile}: ${error.message}`, 2);
+    throw error;
+  }
 }
 
-async function call<T>(operation: () => Promise<T>): Promise<T> {
+/** A PEM file as it is, or a JSON file as a private JWK. */
+function readPrivateKey(file: string): PrivateKeyInput {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new CliError(`Cannot read --private-key ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`, 2);
+  }
+  if (!text.trimStart().startsWith('{')) return text;
+  try {
+    return JSON.parse(text) as PrivateKeyInput;
+  } catch {
+    throw new CliError(`--private-key ${file} is neither a PEM nor a JSON Web Key`, 2);
+  }
+}
+
+async function call<T>(operation: () => Promise<T>, values: Record<string, unknown>): Promise<T> {
   try {
     return await operation();
   } catch (error) {
     if (!(error instanceof PartnerApiError)) throw error;
     const status = error.status ? `HTTP ${error.status}` : 'no answer';
     const wait = error.retryAfterSeconds === undefined ? '' : ` (the gateway asks to wait ${error.retryAfterSeconds} s)`;
-    throw new CliError(`Error: ${error.kind} (${status}): ${error.description}\n${HINTS[error.kind]}${wait}`, error.kind === 'network' ? 3 : 1);
+    const hint = error.kind === 'unauthorized' && values['private-key'] ? KEY_HINT : HINTS[error.kind];
+    throw new CliError(`Error: ${error.kind} (${status}): ${error.description}\n${hint}${wait}`, error.kind === 'network' ? 3 : 1);
   }
 }
+
+const KEY_HINT = 'Check the login, the key and --kid: is its public key registered for the partner, with private_key_jwt among its methods?';

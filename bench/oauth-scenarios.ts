@@ -1,0 +1,140 @@
+/**
+ * Issue 13's scenarios for `npm run bench` (called from bench/run.ts): client-credentials tokens per second
+ * with private_key_jwt, without and with DPoP, against ceilings (d) and (e) measured in the same run (a bare
+ * route doing only the same jose work, bench/ceilings/bare-token-server.ts); and banks calls with a DPoP-bound
+ * token against banks calls with a bearer token of the same partner, measured back to back. Also the
+ * gateway's grants per CPU-second of its process, set beside Keycloak's sizing guide (120 client-credentials
+ * grants a second per vCPU).
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { projectFile } from '../src/project-root.js';
+import type { GatewayProcess } from '../test/support/gateway-process.js';
+import type { LoadSpec } from './load.js';
+import type { Row, Target } from './support/bench-report.js';
+import type { DpopProofs } from '../packages/client/src/dpop-proofs.js';
+import { benchKey, benchProofs, tokenRequest, writeDpopBanksRequests, writeTokenRequests, type BenchKey } from './support/oauth-requests.js';
+import { runLoad } from './support/run-load.js';
+
+/** Keycloak's sizing guide: client-credentials grants a second per vCPU it plans for. */
+export const KEYCLOAK_GRANTS_PER_VCPU = 120;
+const TOKEN_CONNECTIONS = 16;
+// DPoP proofs may be 30 s ahead of the gateway's clock; 20 s leaves the run its whole window.
+const PROOF_IAT_OFFSET_SEC = 20;
+
+export interface OAuthCeilings {
+  withoutDpop: Row;
+  withDpop: Row;
+}
+
+/** Ceilings (d) and (e), each alone on the machine: the bare token route without and with a DPoP proof. */
+export async function measureOAuthCeilings(options: { workDir: string; durationSec: number; record: (scenario: string, result: Awaited<ReturnType<typeof runLoad>>) => Row }): Promise<OAuthCeilings> {
+  const key = await benchKey();
+  const child = spawn(process.execPath, ['--import', 'tsx', projectFile('bench/ceilings/bare-token-server.ts'), JSON.stringify(key.publicJwk)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  process.once('exit', () => child.kill('SIGKILL'));
+  const url = await new Promise<string>((resolve, reject) => {
+    let buffer = '';
+    child.stdout.on('data', (chunk) => {
+      buffer += String(chunk);
+      if (buffer.includes('\n')) resolve(buffer.slice(0, buffer.indexOf('\n')).trim());
+    });
+    child.once('exit', (code) => reject(new Error(`bare-token-server exited with ${code}`)));
+  });
+  // The bare route keeps no jti, so a few thousand requests, cycled, stand for any number.
+  const common = { tokenUrl: `${url}/token`, login: 'bench-key', key, count: 2_000 };
+  const spec = (requestsFile: string): LoadSpec => ({ url: `${url}/token`, method: 'POST', connections: TOKEN_CONNECTIONS, durationSec: options.durationSec, requestsFile });
+  const withoutDpop = options.record('(d) bare token route: assertion + token', await runLoad(spec(await writeTokenRequests(join(options.workDir, 'ceiling-tokens.jsonl'), common))));
+  const proofs = benchProofs(PROOF_IAT_OFFSET_SEC);
+  const withDpop = options.record('(e) bare token route: assertion + proof + token', await runLoad(spec(await writeTokenRequests(join(options.workDir, 'ceiling-dpop-tokens.jsonl'), { ...common, proofs }))));
+  child.kill();
+  return { withoutDpop, withDpop };
+}
+
+/**
+ * The scenarios on one backend's gateway (already running, with PUBLIC_URL = its base): a partner `bench-key`
+ * with an ES256 key registered through the admin API and private_key_jwt as its only method.
+ */
+export async function benchOAuth(options: {
+  kind: Target['backend'];
+  gateway: GatewayProcess;
+  adminToken: string;
+  workDir: string;
+  durationSec: number;
+  ceilings: OAuthCeilings;
+  measured: (scenario: string, spec: LoadSpec, extra?: Partial<Row>) => Promise<Row>;
+  targets: Target[];
+}): Promise<void> {
+  const { kind, gateway, durationSec, ceilings } = options;
+  const key = await registerKeyPartner(options.gateway, options.adminToken);
+  const tokenUrl = `${gateway.base}/api/v1/oauth/token`;
+  const banksUrl = `${gateway.base}/partner/provider/sbp/banks/`;
+  // Each assertion and proof is accepted once: enough for the gateway to reach its ceiling's rate.
+  const enough = (rps: number) => Math.max(5_000, Math.round(rps * durationSec * 1.2));
+  const tokenSpec = (requestsFile: string): LoadSpec => ({ url: tokenUrl, method: 'POST', connections: TOKEN_CONNECTIONS, durationSec, requestsFile });
+
+  const plainFile = await writeTokenRequests(join(options.workDir, `tokens-${kind}.jsonl`), { tokenUrl, login: 'bench-key', key, count: enough(ceilings.withoutDpop.rps) });
+  let cpu = cpuSeconds(gateway);
+  const plain = await options.measured('6. tokens, private_key_jwt', tokenSpec(plainFile), { ceiling: '(d)' });
+  const plainCpu = cpuSeconds(gateway) - cpu;
+  plain.ratio = plain.rps / ceilings.withoutDpop.rps;
+
+  const dpopFile = await writeTokenRequests(join(options.workDir, `dpop-tokens-${kind}.jsonl`), { tokenUrl, login: 'bench-key', key, count: enough(ceilings.withDpop.rps), proofs: benchProofs(PROOF_IAT_OFFSET_SEC) });
+  cpu = cpuSeconds(gateway);
+  const bound = await options.measured('7. tokens, private_key_jwt + DPoP', tokenSpec(dpopFile), { ceiling: '(e)' });
+  const boundCpu = cpuSeconds(gateway) - cpu;
+  bound.ratio = bound.rps / ceilings.withDpop.rps;
+
+  // Banks with this partner's bearer token, then with a DPoP-bound one, back to back.
+  const bearerToken = await token(tokenUrl, key);
+  const bearer = await options.measured('8a. banks, bearer token (client credentials)', { url: banksUrl, method: 'POST', headers: { authorization: `Bearer ${bearerToken}` }, connections: 32, durationSec });
+  const proofs = benchProofs(PROOF_IAT_OFFSET_SEC);
+  const boundToken = await token(tokenUrl, key, proofs);
+  const banksFile = await writeDpopBanksRequests(join(options.workDir, `dpop-banks-${kind}.jsonl`), { banksUrl, accessToken: boundToken, proofs, count: enough(bearer.rps) });
+  const dpopBanks = await options.measured('8b. banks, DPoP-bound token, fresh proof each', { url: banksUrl, method: 'POST', connections: 32, durationSec, requestsFile: banksFile }, { ceiling: '8a.' });
+  dpopBanks.ratio = dpopBanks.rps / bearer.rps;
+
+  const pct = (ratio: number) => `${Math.round(ratio * 100)}%`;
+  const perCore = (row: Row, seconds: number) => Math.round((row.rps * durationSec) / Math.max(seconds, 0.01));
+  const [plainPerCore, boundPerCore] = [perCore(plain, plainCpu), perCore(bound, boundCpu)];
+  options.targets.push(
+    { backend: kind, target: 'private_key_jwt tokens >= 60% of (d)', met: plain.ratio >= 0.6, value: pct(plain.ratio) },
+    { backend: kind, target: 'private_key_jwt + DPoP tokens >= 60% of (e)', met: bound.ratio >= 0.6, value: pct(bound.ratio) },
+    { backend: kind, target: 'DPoP-bound banks >= 70% of bearer banks (8a.)', met: dpopBanks.ratio >= 0.7, value: pct(dpopBanks.ratio) },
+    {
+      backend: kind,
+      target: `grants per CPU-second of the gateway process (Keycloak's sizing guide plans ${KEYCLOAK_GRANTS_PER_VCPU} per vCPU)`,
+      met: Math.min(plainPerCore, boundPerCore) >= KEYCLOAK_GRANTS_PER_VCPU,
+      value: `${plainPerCore} (${(plainPerCore / KEYCLOAK_GRANTS_PER_VCPU).toFixed(1)}x), with DPoP ${boundPerCore} (${(boundPerCore / KEYCLOAK_GRANTS_PER_VCPU).toFixed(1)}x)`,
+    },
+  );
+}
+
+async function registerKeyPartner(gateway: GatewayProcess, adminToken: string): Promise<BenchKey> {
+  const key = await benchKey();
+  const admin = async (method: string, path: string, body: unknown) => {
+    const response = await fetch(`${gateway.admin}${path}`, { method, headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+  };
+  await admin('POST', '/admin/v1/partners', { login: 'bench-key', password: 'bench key partner password', ipAllowlist: ['127.0.0.1'], rewardTypes: ['sbp'] });
+  await admin('PUT', '/admin/v1/partners/bench-key/jwks', { keys: [key.publicJwk] });
+  await admin('PATCH', '/admin/v1/partners/bench-key', { authMethods: ['private_key_jwt'] });
+  return key;
+}
+
+/** A token for `bench-key` from the gateway's token endpoint, bound to `proofs`' key when given. */
+async function token(tokenUrl: string, key: BenchKey, proofs?: DpopProofs): Promise<string> {
+  const { headers, body } = await tokenRequest({ tokenUrl, login: 'bench-key', key, proofs });
+  const response = await fetch(tokenUrl, { method: 'POST', headers, body });
+  if (!response.ok) throw new Error(`token request: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { access_token: string }).access_token;
+}
+
+/** User plus system CPU time of the gateway process so far (all its threads), in seconds. */
+function cpuSeconds(gateway: GatewayProcess): number {
+  // Fields 14 and 15 of /proc/<pid>/stat (utime, stime), counted after the command name (which may hold
+  // spaces), in clock ticks of 1/100 s (USER_HZ on Linux).
+  const stat = readFileSync(`/proc/${gateway.process.pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}

@@ -1,0 +1,55 @@
+import { CLIENT_ASSERTION_TYPE_JWT_BEARER, type RevocationRequestForm, type TokenRequestForm } from '@partner-gateway/contract/oauth';
+import { clientAssertion } from './client-assertion.js';
+import type { DpopProofs } from './dpop-proofs.js';
+import type { PrivateKeyJwt } from './partner-client-options.js';
+import type { GatewayRequest } from './send-request.js';
+import { signingKey, type SigningKey } from './signing-key.js';
+
+/**
+ * A partner's private_key_jwt credentials and the OAuth requests made with them. Every request signs a new
+ * client assertion (a new `jti`: the gateway accepts each once), so a request is built afresh for every
+ * attempt, retries included. The assertion's audience is the token endpoint's URL (RFC 7523 section 3) at
+ * the revocation endpoint too: the gateway accepts it (or the issuer) at each of its OAuth endpoints.
+ *
+ * @example
+ * ```ts
+ * const credentials = new KeyCredentials('acme', { privateKey: pem, kid: 'acme-1' }, { token, revoke }, Date.now);
+ * const request = await credentials.tokenRequest(proofs);
+ * ```
+ */
+export class KeyCredentials {
+  readonly #login: string;
+  readonly #key: SigningKey;
+  readonly #kid: string;
+  readonly #urls: { token: URL; revoke: URL };
+  readonly #now: () => number;
+
+  /** Reads the key at once, so that an unsupported one is refused when the client is built. */
+  constructor(login: string, privateKeyJwt: PrivateKeyJwt, urls: { token: URL; revoke: URL }, now: () => number) {
+    if (typeof privateKeyJwt.kid !== 'string' || !privateKeyJwt.kid) throw new TypeError('auth.privateKeyJwt needs the kid of the registered key');
+    this.#login = login;
+    this.#key = signingKey(privateKeyJwt.privateKey);
+    this.#kid = privateKeyJwt.kid;
+    this.#urls = urls;
+    this.#now = now;
+  }
+
+  /** Client credentials (RFC 6749 section 4.4), with a DPoP proof for the token endpoint when `proofs` is given. */
+  async tokenRequest(proofs: DpopProofs | undefined): Promise<GatewayRequest> {
+    const form = { grant_type: 'client_credentials', ...(await this.#authentication()) } satisfies TokenRequestForm;
+    const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
+    if (proofs) headers.dpop = await proofs.proof({ htm: 'POST', url: this.#urls.token });
+    return { operation: 'token', method: 'POST', url: this.#urls.token, headers, body: new URLSearchParams(form).toString() };
+  }
+
+  /** RFC 7009 revocation of `accessToken`. */
+  async revocationRequest(accessToken: string): Promise<GatewayRequest> {
+    const form = { token: accessToken, token_type_hint: 'access_token', ...(await this.#authentication()) } satisfies RevocationRequestForm;
+    return { operation: 'revoke', method: 'POST', url: this.#urls.revoke, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString() };
+  }
+
+  async #authentication() {
+    const assertion = await clientAssertion({ login: this.#login, audience: this.#urls.token.href, key: this.#key, kid: this.#kid, nowMs: this.#now() });
+    return { client_id: this.#login, client_assertion_type: CLIENT_ASSERTION_TYPE_JWT_BEARER, client_assertion: assertion };
+  }
+}
