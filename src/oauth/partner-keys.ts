@@ -6,6 +6,19 @@ import { errors } from '../errors.js';
 export const PARTNER_SIGNING_ALGS = ['ES256', 'EdDSA', 'PS256'] as const;
 export type PartnerSigningAlg = (typeof PARTNER_SIGNING_ALGS)[number];
 
+/**
+ * The JWS `alg` names accepted on assertions and DPoP proofs: the three above and `Ed25519`, RFC 9864's fully
+ * specified name for EdDSA with an Ed25519 key, which current clients (openid-client 6, for one) send for
+ * Ed25519 keys. Both names verify against the same registered Ed25519 key; the metadata lists both.
+ */
+export const ACCEPTED_JWS_ALGS = ['ES256', 'EdDSA', 'Ed25519', 'PS256'] as const;
+export type AcceptedJwsAlg = (typeof ACCEPTED_JWS_ALGS)[number];
+
+/** The key algorithm a JWS algorithm name needs: `Ed25519` is EdDSA on an Ed25519 key. */
+export function keyAlgorithmOf(alg: AcceptedJwsAlg): PartnerSigningAlg {
+  return alg === 'Ed25519' ? 'EdDSA' : alg;
+}
+
 /** A partner's public key as the gateway keeps it: the JWK itself, and what it may sign with. */
 export interface PartnerKey {
   kid: string;

@@ -63,6 +63,13 @@ describe('private_key_jwt client assertions', () => {
     }
   });
 
+  it('accepts an Ed25519 key\'s assertion under RFC 9864\'s name Ed25519 as well as EdDSA, and never on an EC key', async () => {
+    const { key, privateKey } = await partnerKey('EdDSA', 'k1');
+    assert.equal((await verifyClientAssertion(await assertion(privateKey, 'Ed25519'), checkWith({ acme: [key] }))).login, 'acme');
+    const ec = await partnerKey('ES256', 'k1');
+    assert.equal(await reason(verifyClientAssertion(await assertion(privateKey, 'Ed25519'), checkWith({ acme: [ec.key] }))), 'client_assertion_key_unknown');
+  });
+
   it('refuses alg none and HMAC assertions before looking up any key', async () => {
     let lookedUp = false;
     const check = checkWith({}, { keysOf: async () => ((lookedUp = true), []) });

@@ -1,7 +1,7 @@
 import { decodeJwt, decodeProtectedHeader, importJWK, jwtVerify, type CryptoKey, type JWTPayload } from 'jose';
 import { errors } from '../errors.js';
 import { isValidJti } from '../stores/replay/valid-jti.js';
-import { PARTNER_SIGNING_ALGS, type PartnerKey, type PartnerSigningAlg } from './partner-keys.js';
+import { ACCEPTED_JWS_ALGS, keyAlgorithmOf, type AcceptedJwsAlg, type PartnerKey, type PartnerSigningAlg } from './partner-keys.js';
 
 export const CLIENT_ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 
@@ -45,13 +45,13 @@ const imported = new WeakMap<PartnerKey, Promise<CryptoKey | Uint8Array>>();
  */
 export async function verifyClientAssertion(assertion: string, check: ClientAssertionCheck): Promise<VerifiedClientAssertion> {
   if (assertion.length > MAX_ASSERTION_LENGTH || assertion.split('.').length !== 3) throw errors.invalidClient('malformed_client_assertion');
-  let alg: PartnerSigningAlg;
+  let alg: AcceptedJwsAlg;
   let kid: string | undefined;
   let unverified: JWTPayload;
   try {
     const header = decodeProtectedHeader(assertion);
-    if (!PARTNER_SIGNING_ALGS.includes(header.alg as PartnerSigningAlg)) throw new Error('algorithm refused');
-    alg = header.alg as PartnerSigningAlg;
+    if (!ACCEPTED_JWS_ALGS.includes(header.alg as AcceptedJwsAlg)) throw new Error('algorithm refused');
+    alg = header.alg as AcceptedJwsAlg;
     kid = typeof header.kid === 'string' ? header.kid : undefined;
     unverified = decodeJwt(assertion);
   } catch {
@@ -62,13 +62,13 @@ export async function verifyClientAssertion(assertion: string, check: ClientAsse
     throw errors.invalidClient('malformed_client_assertion');
   }
   if (check.clientId !== undefined && check.clientId !== login) throw errors.invalidClient('malformed_client_assertion');
-  const key = pickKey(await check.keysOf(login, kid), kid, alg);
+  const key = pickKey(await check.keysOf(login, kid), kid, keyAlgorithmOf(alg));
   if (!key) throw errors.invalidClient('client_assertion_key_unknown');
 
   let payload: JWTPayload;
   try {
     ({ payload } = await jwtVerify(assertion, await importedKey(key), {
-      algorithms: [key.alg],
+      algorithms: [alg],
       issuer: login,
       subject: login,
       requiredClaims: ['exp', 'jti'],

@@ -44,6 +44,12 @@ describe('DPoP proofs', () => {
     }
   });
 
+  it('accepts an Ed25519 key\'s proof under RFC 9864\'s name Ed25519 too', async () => {
+    const { jwk, proof } = await holder('EdDSA');
+    const verified = await verifyDpopProof(await proof({}, { alg: 'Ed25519' }), { method: 'POST', url: URL_BANKS, ...window });
+    assert.equal(verified.jkt, await calculateJwkThumbprint(jwk as JWK));
+  });
+
   it('compares htu without query or fragment, with scheme and host in any case and the default port dropped', async () => {
     const { proof } = await holder();
     const signed = await proof({ htu: 'HTTPS://Gateway.Example:443/partner/provider/sbp/banks/?x=1#f' });

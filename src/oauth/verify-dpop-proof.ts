@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { EmbeddedJWK, calculateJwkThumbprint, decodeProtectedHeader, jwtVerify, type JWK } from 'jose';
 import { errors } from '../errors.js';
 import { isValidJti } from '../stores/replay/valid-jti.js';
-import { PARTNER_SIGNING_ALGS, hasPrivateMembers } from './partner-keys.js';
+import { ACCEPTED_JWS_ALGS, hasPrivateMembers } from './partner-keys.js';
 
 export interface DpopCheck {
   /** The request's method, as the proof's `htm` must name it. */
@@ -55,7 +55,7 @@ export async function verifyDpopProof(proof: string, check: DpopCheck): Promise<
   try {
     ({ payload } = await jwtVerify(proof, EmbeddedJWK, {
       typ: 'dpop+jwt',
-      algorithms: [...PARTNER_SIGNING_ALGS],
+      algorithms: [...ACCEPTED_JWS_ALGS],
       requiredClaims: ['jti', 'htm', 'htu', 'iat'],
       // iat is checked below against the gateway's own window.
       currentDate: new Date(check.now()),

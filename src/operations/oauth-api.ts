@@ -1,5 +1,5 @@
 import type { AuthorizationServerMetadata, IntrospectionRequestForm, IntrospectionResponse, RevocationRequestForm, TokenRequestForm } from '@partner-gateway/contract/oauth';
-import { PARTNER_SIGNING_ALGS } from '../oauth/partner-keys.js';
+import { ACCEPTED_JWS_ALGS } from '../oauth/partner-keys.js';
 import type { ClientAuthMethodName } from '../oauth/read-client-credentials.js';
 import type { OAuthRequestContext } from './authorize-oauth-client.js';
 import { introspectToken } from './introspect-token.js';
@@ -47,12 +47,12 @@ export function createOAuthApi(deps: OAuthApiDependencies): OAuthApi {
     // RFC 8414 requires the member; the gateway has no authorization endpoint, hence no response type.
     response_types_supported: [],
     token_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
-    token_endpoint_auth_signing_alg_values_supported: [...PARTNER_SIGNING_ALGS],
-    dpop_signing_alg_values_supported: [...PARTNER_SIGNING_ALGS],
+    token_endpoint_auth_signing_alg_values_supported: [...ACCEPTED_JWS_ALGS],
+    dpop_signing_alg_values_supported: [...ACCEPTED_JWS_ALGS],
     introspection_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
-    introspection_endpoint_auth_signing_alg_values_supported: [...PARTNER_SIGNING_ALGS],
+    introspection_endpoint_auth_signing_alg_values_supported: [...ACCEPTED_JWS_ALGS],
     revocation_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
-    revocation_endpoint_auth_signing_alg_values_supported: [...PARTNER_SIGNING_ALGS],
+    revocation_endpoint_auth_signing_alg_values_supported: [...ACCEPTED_JWS_ALGS],
   };
   return {
     async token(form, context) {

@@ -67,8 +67,8 @@ describe('openid-client against a listening gateway', () => {
   });
 
   // openid-client 6.8 (oauth4webapi 3) names an Ed25519 key's signatures `Ed25519`, RFC 9864's fully specified
-  // algorithm, not the deprecated polymorphic `EdDSA`, which is all the gateway accepts: reported to the lead.
-  it('client credentials with an Ed25519 key (openid-client signs it as alg Ed25519, RFC 9864)', { todo: 'the gateway accepts EdDSA but not its RFC 9864 name Ed25519' }, async () => {
+  // algorithm, not the deprecated polymorphic `EdDSA`: the gateway accepts both names for an Ed25519 key.
+  it('client credentials with an Ed25519 key (openid-client signs it as alg Ed25519, RFC 9864)', async () => {
     const { config } = await discover({ alg: 'EdDSA' });
     const tokens = await oidc.clientCredentialsGrant(config).catch((error: oidc.ResponseBodyError) => assert.fail(`${error.error}: ${error.error_description}`));
     assert.equal(await banksCount(await oidc.fetchProtectedResource(config, tokens.access_token, banksUrl, 'POST')), expected);
