@@ -144,7 +144,7 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
   });
   // Partners' published key sets (jwksUri), fetched and cached per instance: at registration (admin) and when a
   // client assertion names a key (the token endpoint).
-  const remoteJwks = createRemoteJwks({ now });
+  const remoteJwks = createRemoteJwks({ now, publicOnly: config.NODE_ENV === 'production' });
   const throttlePolicy = throttlePolicyOf(config);
   const auditLog = createAuditRepository(handle.db);
   const audit = createAuditWriter(auditLog, { maxPending: config.AUDIT_QUEUE_MAX, ...(options.onAuditError ? { onError: options.onAuditError } : {}) });

@@ -1,3 +1,4 @@
+import { lookup } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
 import { errors } from '../errors.js';
 import { validatePartnerJwks, type PartnerKey } from './partner-keys.js';
@@ -28,7 +29,14 @@ export function checkJwksUri(value: string, production: boolean): URL {
     throw errors.validationFailed([{ field: 'jwksUri', message: 'must be an absolute URL' }]);
   }
   if (url.username || url.password || url.hash) throw errors.validationFailed([{ field: 'jwksUri', message: 'must not carry credentials or a fragment' }]);
-  if (url.protocol === 'https:') return url;
+  if (url.protocol === 'https:') {
+    // In production the gateway must not be pointed at its own network (SSRF): an address literal must be
+    // a public one. A name is resolved and checked at each fetch (createRemoteJwks, publicOnly).
+    if (production && isAddressLiteral(url.hostname) && !isPublicAddress(bareHost(url.hostname))) {
+      throw errors.validationFailed([{ field: 'jwksUri', message: 'must not point at a private, loopback or link-local address' }]);
+    }
+    return url;
+  }
   if (url.protocol === 'http:' && !production && isLoopback(url.hostname)) return url;
   throw errors.validationFailed([
     { field: 'jwksUri', message: production ? 'must be an https URL' : 'must be an https URL (plain http only to a loopback address)' },
@@ -37,13 +45,31 @@ export function checkJwksUri(value: string, production: boolean): URL {
 
 function isLoopback(hostname: string): boolean {
   if (hostname === 'localhost') return true;
-  const bare = hostname.startsWith('[') ? hostname.slice(1, -1) : hostname;
+  const bare = bareHost(hostname);
   return ipaddr.isValid(bare) && ipaddr.process(bare).range() === 'loopback';
+}
+
+const bareHost = (hostname: string) => (hostname.startsWith('[') ? hostname.slice(1, -1) : hostname);
+const isAddressLiteral = (hostname: string) => ipaddr.isValid(bareHost(hostname));
+/** Only globally routable unicast addresses (IPv4-mapped IPv6 judged as IPv4). */
+const isPublicAddress = (address: string) => ipaddr.isValid(address) && ipaddr.process(address).range() === 'unicast';
+
+/**
+ * Resolves a jwksUri's host and refuses it when any address is not public. The fetch resolves the name
+ * again, so a DNS answer that changes in between (rebinding) is not excluded by this check alone; it keeps
+ * an operator's mistake or a partner's internal name from turning the gateway into a probe of its own network.
+ */
+async function assertPublicHost(uri: string): Promise<void> {
+  const hostname = bareHost(new URL(uri).hostname);
+  const addresses = isAddressLiteral(hostname) ? [hostname] : (await lookup(hostname, { all: true })).map((entry) => entry.address);
+  if (addresses.length === 0 || !addresses.every(isPublicAddress)) throw new Error('the host resolves to a non-public address');
 }
 
 export interface RemoteJwksOptions {
   now: () => number;
   fetch?: typeof fetch;
+  /** Refuse hosts that resolve to private, loopback or link-local addresses (production). */
+  publicOnly?: boolean;
   /** Told of every fetch, successful or not (for the partner's key view and the logs). */
   onFetch?: (uri: string, outcome: { ok: true; keys: number } | { ok: false; error: string }) => void;
 }
@@ -67,6 +93,7 @@ export function createRemoteJwks(options: RemoteJwksOptions) {
 
   async function load(uri: string): Promise<Entry | undefined> {
     try {
+      if (options.publicOnly) await assertPublicHost(uri);
       const response = await doFetch(uri, { redirect: 'error', signal: AbortSignal.timeout(JWKS_FETCH_TIMEOUT_MS), headers: { accept: 'application/json' } });
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
       const body = await readLimited(response, JWKS_MAX_BYTES);
