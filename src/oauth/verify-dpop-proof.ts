@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { EmbeddedJWK, calculateJwkThumbprint, decodeProtectedHeader, jwtVerify, type JWK } from 'jose';
+import { calculateJwkThumbprint, decodeProtectedHeader, importJWK, jwtVerify, type CryptoKey, type JWK } from 'jose';
 import { errors } from '../errors.js';
 import { isValidJti } from '../stores/replay/valid-jti.js';
 import { ACCEPTED_JWS_ALGS, hasPrivateMembers } from './partner-keys.js';
@@ -52,8 +52,10 @@ export async function verifyDpopProof(proof: string, check: DpopCheck): Promise<
   const jwk = header.jwk as Record<string, unknown> | undefined;
   if (!jwk || typeof jwk !== 'object' || hasPrivateMembers(jwk)) throw errors.invalidDpopProof('dpop_key_refused');
   let payload;
+  let key: ProofKey;
   try {
-    ({ payload } = await jwtVerify(proof, EmbeddedJWK, {
+    key = await proofKey(jwk, header.alg);
+    ({ payload } = await jwtVerify(proof, key.key, {
       typ: 'dpop+jwt',
       algorithms: [...ACCEPTED_JWS_ALGS],
       requiredClaims: ['jti', 'htm', 'htu', 'iat'],
@@ -75,8 +77,36 @@ export async function verifyDpopProof(proof: string, check: DpopCheck): Promise<
     const expected = createHash('sha256').update(check.accessToken, 'ascii').digest('base64url');
     if (payload.ath !== expected) throw errors.invalidDpopProof('dpop_ath_mismatch');
   }
-  const jkt = await calculateJwkThumbprint(jwk as JWK, 'sha256');
+  const jkt = key.jkt;
   return { jkt, jti: payload.jti, rememberUntil: new Date((iat + check.maxAgeSeconds + 1) * 1000) };
+}
+
+interface ProofKey {
+  key: CryptoKey | Uint8Array;
+  /** RFC 7638 thumbprint of the JWK. */
+  jkt: string;
+}
+
+/** Proof keys seen lately: a bound token's holder signs every proof with the same key. */
+const proofKeys = new Map<string, Promise<ProofKey>>();
+const MAX_PROOF_KEYS = 10_000;
+
+/**
+ * The proof's embedded public key, imported once per key and algorithm (what jose's EmbeddedJWK does per
+ * call: a WebCrypto import and, here, a thumbprint, about a fifth of a DPoP call's own CPU), bounded: a flood of
+ * distinct keys empties the map rather than growing it. A key that fails to import is not kept.
+ */
+function proofKey(jwk: Record<string, unknown>, alg: string | undefined): Promise<ProofKey> {
+  if (typeof alg !== 'string' || !(ACCEPTED_JWS_ALGS as readonly string[]).includes(alg)) return Promise.reject(new Error('algorithm refused'));
+  const cacheKey = `${alg} ${JSON.stringify(jwk)}`;
+  let pending = proofKeys.get(cacheKey);
+  if (!pending) {
+    if (proofKeys.size >= MAX_PROOF_KEYS) proofKeys.clear();
+    pending = Promise.all([importJWK(jwk as JWK, alg), calculateJwkThumbprint(jwk as JWK, 'sha256')]).then(([key, jkt]) => ({ key, jkt }));
+    pending.catch(() => proofKeys.delete(cacheKey));
+    proofKeys.set(cacheKey, pending);
+  }
+  return pending;
 }
 
 /**
