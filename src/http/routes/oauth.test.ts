@@ -236,8 +236,8 @@ for (const backend of testBackends()) {
       assert.equal(metadata.revocation_endpoint, `${BASE}/api/v1/oauth/revoke`);
       assert.deepEqual(metadata.grant_types_supported, ['client_credentials']);
       assert.deepEqual(metadata.token_endpoint_auth_methods_supported, ['private_key_jwt', 'client_secret_basic', 'client_secret_post']);
-      assert.deepEqual(metadata.token_endpoint_auth_signing_alg_values_supported, ['ES256', 'EdDSA', 'PS256']);
-      assert.deepEqual(metadata.dpop_signing_alg_values_supported, ['ES256', 'EdDSA', 'PS256']);
+      assert.deepEqual(metadata.token_endpoint_auth_signing_alg_values_supported, ['ES256', 'EdDSA', 'Ed25519', 'PS256']);
+      assert.deepEqual(metadata.dpop_signing_alg_values_supported, ['ES256', 'EdDSA', 'Ed25519', 'PS256']);
       assert.deepEqual(metadata.introspection_endpoint_auth_methods_supported, metadata.token_endpoint_auth_methods_supported);
       assert.deepEqual(metadata.revocation_endpoint_auth_methods_supported, metadata.token_endpoint_auth_methods_supported);
     });
