@@ -10,7 +10,7 @@ import { createCachedPartnerRepository } from './partners/cached-partner-reposit
 import { createPasswordVerifier } from './partners/password-verifier.js';
 import { argon2Verifications } from './partners/password-hasher.js';
 import { createGatewayMetrics, type GatewayMetrics } from './metrics/gateway-metrics.js';
-import { tokenIssuer, type Config } from './config.js';
+import { publicUrl, tokenIssuer, type Config } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
 import { errors } from './errors.js';
 import { createAuditRepository, type AuditRepository } from './audit/audit-repository.js';
@@ -31,6 +31,8 @@ import { createPartnerAdmin, type PartnerAdmin } from './partners/partner-admin.
 import { createRemoteJwks } from './oauth/remote-jwks.js';
 import { createPartnerRepository } from './partners/partner-repository.js';
 import { createPartnerApi, type PartnerApi } from './operations/partner-api.js';
+import { createOAuthApi, type OAuthApi } from './operations/oauth-api.js';
+import { JWKS_PATH, LOGIN_PATH, LOGOUT_PATH, OAUTH_INTROSPECT_PATH, OAUTH_REVOKE_PATH, OAUTH_TOKEN_PATH, REFRESH_PATH, banksPath } from '@partner-gateway/contract/paths';
 
 /**
  * What the HTTP layer (and the process around it) calls into, wired once from the configuration and the
@@ -41,6 +43,8 @@ export interface Gateway {
   config: Config;
   /** Login, refresh, logout, banks and the JWKS. */
   partnerApi: PartnerApi;
+  /** The OAuth 2.0 endpoints: client credentials, introspection, revocation and the server metadata. */
+  oauth: OAuthApi;
   /** What the admin API does: partners, banks, keys and the audit trail. */
   admin: AdminOperations;
   runtime: GatewayRuntime;
@@ -176,6 +180,22 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
     replayJournalDropped: () => shared.replayJournalDropped(),
     argon2: () => ({ ...passwords.stats(), verifications: argon2Verifications() }),
   });
+  const guard = createBruteForceGuard(shared.throttle, now, config.CACHE_TTL_MS);
+  const tokens = createAccessTokens({ keys, issuer: tokenIssuer(config), audience: config.TOKEN_AUDIENCE, ttlSeconds: config.TOKEN_TTL, now });
+  // DPoP proofs: the JWE window's bounds, their jtis spent in the JWEs' replay store (shared by every instance).
+  const dpop = { replay: shared.replay, maxAgeSeconds: config.JWE_MAX_AGE, maxFutureSeconds: config.JWE_MAX_FUTURE, now };
+  const base = publicUrl(config);
+  const urls = {
+    issuer: tokenIssuer(config),
+    token: base + OAUTH_TOKEN_PATH,
+    introspection: base + OAUTH_INTROSPECT_PATH,
+    revocation: base + OAUTH_REVOKE_PATH,
+    jwks: base + JWKS_PATH,
+    login: base + LOGIN_PATH,
+    refresh: base + REFRESH_PATH,
+    logout: base + LOGOUT_PATH,
+    banks: base + banksPath(config.PROVIDER_SEGMENT),
+  };
   const partnerApi = createPartnerApi({
     partners,
     banks,
@@ -183,16 +203,35 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
     families,
     passwords,
     replay: shared.replay,
-    guard: createBruteForceGuard(shared.throttle, now, config.CACHE_TTL_MS),
-    tokens: createAccessTokens({ keys, issuer: tokenIssuer(config), audience: config.TOKEN_AUDIENCE, ttlSeconds: config.TOKEN_TTL, now }),
+    guard,
+    tokens,
     refreshTtlSeconds: config.REFRESH_TTL,
     now,
+    dpop,
+    urls,
     decryptPassword: (jwe) =>
       decryptPartnerPassword(jwe, { keys, maxAgeSeconds: config.JWE_MAX_AGE, maxFutureSeconds: config.JWE_MAX_FUTURE, now }),
+  });
+  const oauth = createOAuthApi({
+    partners,
+    guard,
+    passwords,
+    replay: shared.replay,
+    remoteJwks,
+    assertionAudiences: [urls.issuer, urls.token],
+    now,
+    tokens,
+    families,
+    tokenTtlSeconds: config.TOKEN_TTL,
+    dpop,
+    tokenEndpoint: urls.token,
+    urls,
+    onTokenRequest: (method, outcome) => metrics.countTokenRequest(method, outcome),
   });
   return {
     config,
     partnerApi,
+    oauth,
     admin: {
       partners: createPartnerAdmin(partners, { production: config.NODE_ENV === 'production', remoteJwks, now }),
       banks: createBankAdmin(banks),

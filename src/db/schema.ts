@@ -85,6 +85,8 @@ export interface TokenFamiliesTable {
   expires_at: Timestamp;
   revoked_at: NullableTimestamp;
   revoked_reason: string | null;
+  /** RFC 7638 thumbprint of the DPoP key the family's tokens are bound to; null for bearer families. */
+  jkt: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface RefreshTokensTable {

@@ -15,6 +15,7 @@ import { requestLog } from './plugins/request-log.js';
 import { securityHeaders } from './plugins/security-headers.js';
 import { banksRoutes } from './routes/banks.js';
 import { loginRoutes } from './routes/login.js';
+import { oauthRoutes } from './routes/oauth.js';
 import { sessionRoutes } from './routes/session.js';
 import { wellKnownRoutes } from './routes/well-known.js';
 
@@ -109,15 +110,26 @@ export async function buildApp({ gateway, logger, timeouts }: AppDependencies): 
     tags: [
       { name: 'Authentication', description: 'Access tokens' },
       { name: 'Banks', description: 'Banks that receive SBP transfers' },
+      { name: 'OAuth', description: 'OAuth 2.0 for partners without a shared secret: client credentials with private_key_jwt, DPoP, introspection, revocation' },
       { name: 'Keys', description: 'Public keys' },
       { name: 'Health', description: 'Probes' },
     ],
-    securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+    securitySchemes: {
+      bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+      dpopAuth: {
+        type: 'http',
+        scheme: 'DPoP',
+        bearerFormat: 'JWT',
+        description: 'RFC 9449: `Authorization: DPoP <access_token>` with a `DPoP` header, a fresh proof (htm, htu = the URL without query, ath = the token\'s SHA-256) signed by the key the token is bound to',
+      },
+      oauthClientBasic: { type: 'http', scheme: 'basic', description: 'client_secret_basic: the login and API password, each form-urlencoded first (RFC 6749 section 2.3.1)' },
+    },
   });
   await app.register(loginRoutes, { gateway });
   await app.register(sessionRoutes, { gateway });
   await app.register(banksRoutes, { gateway });
   await app.register(wellKnownRoutes, { gateway });
+  await app.register(oauthRoutes, { gateway });
   await app.answerOtherMethods();
   return app;
 }

@@ -35,6 +35,8 @@ export interface GatewayMetrics {
   /** Records one answered request: `route` is the route's template (never the raw URL, which may carry secrets). */
   observeRequest(listener: Listener, method: string, route: string, status: number, seconds: number): void;
   countAuthFailure(listener: Listener, reason: AuthFailureReason): void;
+  /** Counts one OAuth token request by client authentication method and outcome (issued or refused). */
+  countTokenRequest(method: string, outcome: 'issued' | 'refused'): void;
 }
 
 let processRegistry: Registry | undefined;
@@ -90,6 +92,13 @@ export function createGatewayMetrics(sources: MetricSources): GatewayMetrics {
     name: 'partner_gateway_auth_failures_total',
     help: 'Refused authentications, by listener and reason (the reason codes of the request log).',
     labelNames: ['listener', 'reason'] as const,
+    registers: [registry],
+  });
+
+  const tokenRequests = new Counter({
+    name: 'partner_gateway_oauth_token_requests_total',
+    help: 'OAuth token requests, by client authentication method (private_key_jwt, client_secret_basic, client_secret_post, none) and outcome (issued, refused).',
+    labelNames: ['method', 'outcome'] as const,
     registers: [registry],
   });
 
@@ -198,6 +207,9 @@ export function createGatewayMetrics(sources: MetricSources): GatewayMetrics {
     },
     countAuthFailure(listener, reason) {
       authFailures.inc({ listener, reason });
+    },
+    countTokenRequest(method, outcome) {
+      tokenRequests.inc({ method, outcome });
     },
   };
 }

@@ -8,6 +8,8 @@ import type { BankCatalog } from '../banks/cached-bank-repository.js';
 
 export interface BanksDependencies extends AuthenticationDependencies {
   banks: Pick<BankCatalog, 'publicJson'>;
+  /** The banks URL a DPoP proof's `htu` must name. */
+  urls: { banks: string };
 }
 
 /** The seed's bank shape: exactly a name and a BIC. */
@@ -28,7 +30,7 @@ export async function listBanksForPartner(
   deps: BanksDependencies,
   onAuthenticated: (login: string) => void = () => {},
 ): Promise<string> {
-  const partner = await authenticatePartner(credentials, clientAddress, deps);
+  const partner = await authenticatePartner(credentials, clientAddress, deps, deps.urls.banks);
   onAuthenticated(partner.login);
   checkPartnerActive(partner);
   checkIpAllowed(partner, clientAddress);

@@ -3,6 +3,7 @@ import type { AuthenticationDependencies } from '../auth/steps/authenticate-part
 import { readBanksCredentials } from '../auth/steps/read-banks-credentials.js';
 import type { BankCatalog } from '../banks/cached-bank-repository.js';
 import type { KeyStore } from '../keys/key-store.js';
+import type { DpopProofSettings } from '../oauth/claim-dpop-proof.js';
 import { listBanksForPartner } from './list-banks-for-partner.js';
 import { loginPartner, type LoginDependencies, type Session } from './login-partner.js';
 import { logoutSession } from './logout-session.js';
@@ -13,31 +14,52 @@ import { refreshSession } from './refresh-session.js';
  * the client's address, and returns what the route sends (or throws an AppError from the catalogue).
  */
 export interface PartnerApi {
-  /** Login and API password for an access token and the first refresh token of a new family. */
-  login(body: LoginRequest, clientAddress: string): Promise<Session>;
-  /** A refresh token spent for a new access token and refresh token. */
-  refresh(body: RefreshRequest, clientAddress: string): Promise<Session>;
-  /** Revokes the bearer token's family; returns the partner's login. */
-  logout(authorization: string | undefined): Promise<string>;
+  /** Login and API password for an access token and the first refresh token of a new family; DPoP-bound with a `DPoP` proof header. */
+  login(body: LoginRequest, clientAddress: string, dpop?: string | string[]): Promise<Session>;
+  /** A refresh token spent for a new access token and refresh token (a bound family's refresh needs its key's proof). */
+  refresh(body: RefreshRequest, clientAddress: string, dpop?: string | string[]): Promise<Session>;
+  /** Revokes the token's family (a bound token with its proof); returns the partner's login. */
+  logout(authorization: string | undefined, dpop?: string | string[]): Promise<string>;
   /**
    * The serialized `{"banks": [...]}` body for a partner authenticated by the query's encrypted password or a
    * bearer token; `onAuthenticated` learns who proved their identity, even if a later check refuses them.
    */
-  listBanks(query: BanksQuery, authorization: string | undefined, clientAddress: string, onAuthenticated: (login: string) => void): Promise<string>;
+  listBanks(
+    query: BanksQuery,
+    authorization: string | undefined,
+    clientAddress: string,
+    onAuthenticated: (login: string) => void,
+    dpop?: string | string[],
+  ): Promise<string>;
   /** The public keys: sig keys verify access tokens, enc keys encrypt partnerPassword. */
   jwks(): JwksResponse;
 }
 
 export type PartnerApiDependencies = LoginDependencies &
-  AuthenticationDependencies & { banks: Pick<BankCatalog, 'publicJson'>; keys: Pick<KeyStore, 'jwks'> };
+  AuthenticationDependencies & {
+    banks: Pick<BankCatalog, 'publicJson'>;
+    keys: Pick<KeyStore, 'jwks'>;
+    /** DPoP proofs' window and replay store. */
+    dpop: DpopProofSettings;
+    /** The public URLs a DPoP proof's `htu` must name. */
+    urls: PartnerApiUrls;
+  };
+
+/** The public URL of each partner API operation (PUBLIC_URL + path), as DPoP proofs name them. */
+export interface PartnerApiUrls {
+  login: string;
+  refresh: string;
+  logout: string;
+  banks: string;
+}
 
 export function createPartnerApi(deps: PartnerApiDependencies): PartnerApi {
   return {
-    login: (body, clientAddress) => loginPartner(body ?? {}, clientAddress, deps),
-    refresh: (body, clientAddress) => refreshSession(body ?? {}, clientAddress, deps),
-    logout: (authorization) => logoutSession(authorization, deps),
-    listBanks: (query, authorization, clientAddress, onAuthenticated) =>
-      listBanksForPartner(readBanksCredentials(query, authorization), clientAddress, deps, onAuthenticated),
+    login: (body, clientAddress, dpop) => loginPartner(body ?? {}, clientAddress, dpop, deps),
+    refresh: (body, clientAddress, dpop) => refreshSession(body ?? {}, clientAddress, dpop, deps),
+    logout: (authorization, dpop) => logoutSession(authorization, dpop, deps),
+    listBanks: (query, authorization, clientAddress, onAuthenticated, dpop) =>
+      listBanksForPartner(readBanksCredentials(query, authorization, dpop), clientAddress, deps, onAuthenticated),
     jwks: () => deps.keys.jwks() as JwksResponse,
   };
 }

@@ -4,19 +4,34 @@ import { checkPartnerActive } from '../auth/steps/check-partner-active.js';
 import type { LoginDependencies, Session } from './login-partner.js';
 import { rotateRefreshToken } from '../auth/tokens/refresh-tokens.js';
 import { requireParameters } from '../auth/steps/require-parameters.js';
+import { readSessionProof, spendSessionProof } from '../auth/steps/read-session-proof.js';
+import { DPOP_INVALID_PROOF } from '../auth/steps/check-token-binding.js';
 
 /**
  * The refresh operation: spends the refresh token for a new access token and a new refresh token in the same
  * family. A partner blocked, deleted or given a new password since the login has a new token generation, and
- * its old family is refused.
+ * its old family is refused. A DPoP-bound family stays bound: its refresh needs a proof by the same key (the
+ * presented refresh token is spent even when that proof is missing: whoever holds the token without the key
+ * is a thief, and the partner's next use of it then revokes the family as a reuse). A partner required to use
+ * bound tokens cannot refresh without a proof.
  */
-export async function refreshSession(input: { refresh_token?: unknown }, clientAddress: string, deps: LoginDependencies): Promise<Session> {
+export async function refreshSession(input: { refresh_token?: unknown }, clientAddress: string, dpop: string | string[] | undefined, deps: LoginDependencies): Promise<Session> {
   const { refresh_token: presented } = requireParameters(input, ['refresh_token']);
+  const proof = await readSessionProof(dpop, deps.urls.refresh, deps.dpop);
   const rotated = await rotateRefreshToken(presented, deps.families, deps.refreshTtlSeconds, deps.now());
   const partner = await deps.partners.findById(rotated.partnerId);
   if (!partner || partner.tokenGeneration !== rotated.generation) throw errors.unauthorized('token_revoked');
   checkPartnerActive(partner);
   checkIpAllowed(partner, clientAddress);
-  const access = await deps.tokens.issue(partner, rotated.familyId);
-  return { ...access, refreshToken: rotated.refreshToken, refreshExpiresIn: rotated.refreshExpiresIn, partnerLogin: partner.login };
+  if (!proof && (rotated.jkt !== null || partner.requireBoundTokens)) throw errors.unauthorized('dpop_required');
+  if (proof && rotated.jkt !== null && proof.jkt !== rotated.jkt) throw errors.unauthorized('dpop_key_mismatch', DPOP_INVALID_PROOF);
+  if (proof) await spendSessionProof(proof, deps.dpop);
+  const access = await deps.tokens.issue(partner, rotated.familyId, proof ? { jkt: proof.jkt } : undefined);
+  return {
+    ...access,
+    refreshToken: rotated.refreshToken,
+    refreshExpiresIn: rotated.refreshExpiresIn,
+    partnerLogin: partner.login,
+    tokenType: proof ? 'DPoP' : 'bearer',
+  };
 }

@@ -10,6 +10,7 @@ import { authenticateWithToken } from './authenticate-with-token.js';
 import type { BruteForceGuard } from './brute-force-guard.js';
 import type { DecryptedPassword } from './decrypt-partner-password.js';
 import type { BanksCredentials } from './read-banks-credentials.js';
+import type { DpopProofSettings } from '../../oauth/claim-dpop-proof.js';
 
 export interface AuthenticationDependencies {
   partners: PartnerRepository;
@@ -19,16 +20,23 @@ export interface AuthenticationDependencies {
   guard: BruteForceGuard;
   passwords: PasswordVerifier;
   decryptPassword(jwe: string): Promise<DecryptedPassword>;
+  /** DPoP proofs' window and replay store (bound tokens). */
+  dpop: DpopProofSettings;
 }
 
 /**
  * Proves who is calling, or throws the 401. It says nothing about status, address or reward type: those
  * are the next steps, and they run only once this one has succeeded.
  */
-export async function authenticatePartner(credentials: BanksCredentials, clientAddress: string, deps: AuthenticationDependencies): Promise<Partner> {
+export async function authenticatePartner(credentials: BanksCredentials, clientAddress: string, deps: AuthenticationDependencies, banksUrl = ''): Promise<Partner> {
   if (credentials.scheme === 'password') return authenticateWithEncryptedPassword(credentials.partnerName, credentials.jwe, clientAddress, deps);
   try {
-    return await authenticateWithToken(credentials.token, credentials.partnerName, deps);
+    return await authenticateWithToken(
+      credentials.token,
+      credentials.partnerName,
+      deps,
+      credentials.scheme === 'dpop' ? { scheme: 'dpop', proof: credentials.proof, method: 'POST', url: banksUrl } : { scheme: 'bearer' },
+    );
   } catch (error) {
     // A valid token is never throttled (it is not a guess); each refused one counts under the address's
     // garbage key, which never locks a password.

@@ -1,19 +1,41 @@
-import { errors } from '../../errors.js';
+import { AppError, errors } from '../../errors.js';
 import type { Partner } from '../../partners/partner.js';
 import { invalidTokenHeader } from '../tokens/access-tokens.js';
 import type { AuthenticationDependencies } from './authenticate-partner.js';
+import { DPOP_INVALID_TOKEN, checkTokenBinding, type TokenPresentation } from './check-token-binding.js';
 
 /**
- * A bearer token: a valid signature is not enough. The partner must still exist with the token generation
+ * An access token: a valid signature is not enough. Its binding must match how it came (checkTokenBinding: a
+ * DPoP-bound token only with a proof of its key), the partner must still exist with the token generation
  * the token was issued under (blocking, deleting and a new password move it on), and the token's family
- * must not be revoked (logout, refresh-token reuse).
+ * must not be revoked (logout, refresh-token reuse, revocation).
  */
 export async function authenticateWithToken(
   token: string,
   partnerName: string | undefined,
-  deps: Pick<AuthenticationDependencies, 'tokens' | 'partners' | 'families'>,
+  deps: Pick<AuthenticationDependencies, 'tokens' | 'partners' | 'families' | 'dpop'>,
+  presentation: TokenPresentation = { scheme: 'bearer' },
+): Promise<Partner & { familyId: string }> {
+  if (presentation.scheme === 'bearer') return checkToken(token, partnerName, deps, presentation);
+  try {
+    return await checkToken(token, partnerName, deps, presentation);
+  } catch (error) {
+    // A token sent with the DPoP scheme is refused with the DPoP challenge (RFC 9449 section 7.1).
+    if (error instanceof AppError && error.status === 401 && error.extra.headers?.['www-authenticate']?.startsWith('Bearer')) {
+      throw errors.unauthorized(error.extra.reason ?? 'invalid_token', DPOP_INVALID_TOKEN);
+    }
+    throw error;
+  }
+}
+
+async function checkToken(
+  token: string,
+  partnerName: string | undefined,
+  deps: Pick<AuthenticationDependencies, 'tokens' | 'partners' | 'families' | 'dpop'>,
+  presentation: TokenPresentation,
 ): Promise<Partner & { familyId: string }> {
   const claims = await deps.tokens.verify(token);
+  await checkTokenBinding(claims, token, presentation, deps.dpop);
   const [partner, family] = await Promise.all([deps.partners.findById(claims.partnerId), deps.families.find(claims.familyId)]);
   if (!partner) throw errors.unauthorized('unknown_partner', invalidTokenHeader);
   if (partner.tokenGeneration !== claims.generation || !family || family.revokedAt !== null || family.partnerId !== partner.id) {

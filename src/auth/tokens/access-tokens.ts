@@ -33,10 +33,17 @@ export interface AccessTokenClaims {
   familyId: string;
   /** The partner's token generation when issued; blocking, deleting or a new password moves it on. */
   generation: number;
+  issuedAt: number;
+  /** RFC 9449 `cnf.jkt`: the thumbprint of the DPoP key the token is bound to; absent for a bearer token. */
+  jkt?: string;
 }
 
 export interface AccessTokens {
-  issue(partner: Pick<Partner, 'id' | 'login' | 'tokenGeneration'>, familyId: string): Promise<IssuedToken>;
+  /** Signs a token for the partner in `familyId`; with `jkt`, bound to that DPoP key (`cnf.jkt`, RFC 9449 section 6). */
+  issue(partner: Pick<Partner, 'id' | 'login' | 'tokenGeneration'>, familyId: string, binding?: { jkt?: string | undefined }): Promise<IssuedToken>;
+  /** The `iss` and `aud` every token carries (for introspection answers). */
+  readonly issuer: string;
+  readonly audience: string;
   /** Verifies a bearer token; throws the 401 (with `WWW-Authenticate: Bearer error="invalid_token"`) otherwise. */
   verify(token: string): Promise<AccessTokenClaims>;
 }
@@ -49,7 +56,8 @@ export const invalidTokenHeader = { 'www-authenticate': 'Bearer error="invalid_t
 /**
  * Access tokens in the RFC 9068 profile: a JWT with header `typ: at+jwt` and the active `kid`, signed with
  * ES256, carrying `iss`, `aud`, `sub` (the partner's id), `client_id` (its login), `iat`, `exp`, `jti`, and
- * `sid` (the token family) and `gen` (the partner's token generation) for revocation.
+ * `sid` (the token family) and `gen` (the partner's token generation) for revocation, and `cnf.jkt` when the
+ * token is bound to a DPoP key.
  * Verification follows RFC 8725: only ES256, only our issuer and audience, only `typ: at+jwt`, only keys
  * we hold, and `crit` headers refused.
  */
@@ -59,10 +67,13 @@ export function createAccessTokens(options: AccessTokenOptions): AccessTokens {
   // generation, family), so a verified token can be trusted until its exp without verifying it again.
   const verified = new TtlCache<string, AccessTokenClaims>(0, Math.max(1, options.verifiedCacheSize ?? 100_000), now);
   return {
-    async issue(partner, familyId) {
+    issuer: options.issuer,
+    audience: options.audience,
+    async issue(partner, familyId, binding) {
       const issuedAt = Math.floor(now() / 1000);
       const signing = options.keys.signing();
-      const accessToken = await new SignJWT({ client_id: partner.login, sid: familyId, gen: partner.tokenGeneration })
+      const claims = { client_id: partner.login, sid: familyId, gen: partner.tokenGeneration, ...(binding?.jkt ? { cnf: { jkt: binding.jkt } } : {}) };
+      const accessToken = await new SignJWT(claims)
         .setProtectedHeader({ alg: SIGNING_ALG, typ: 'at+jwt', kid: signing.kid })
         .setIssuer(options.issuer)
         .setAudience(options.audience)
@@ -102,6 +113,8 @@ export function createAccessTokens(options: AccessTokenOptions): AccessTokens {
           expiresAt: payload.exp!,
           familyId: payload.sid,
           generation: payload.gen as number,
+          issuedAt: payload.iat!,
+          ...(jktOf(payload.cnf) ? { jkt: jktOf(payload.cnf)! } : {}),
         };
         if (options.verifiedCacheSize !== 0) verified.set(token, claims, claims.expiresAt * 1000 - now());
         return claims;
@@ -110,4 +123,10 @@ export function createAccessTokens(options: AccessTokenOptions): AccessTokens {
       }
     },
   };
+}
+
+/** The `cnf.jkt` of a token's claims, when it is a string. */
+function jktOf(cnf: unknown): string | undefined {
+  const jkt = typeof cnf === 'object' && cnf !== null ? (cnf as { jkt?: unknown }).jkt : undefined;
+  return typeof jkt === 'string' && jkt.length > 0 ? jkt : undefined;
 }

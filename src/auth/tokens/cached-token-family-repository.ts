@@ -19,6 +19,7 @@ export function createCachedTokenFamilyRepository(
   const cache = new TtlCache<string, TokenFamily | null>(ttlMs, 200_000, now, STALE_IF_ERROR_MS);
   return {
     start: (family, refresh) => inner.start(family, refresh),
+    open: (family, expiresAt) => inner.open(family, expiresAt),
     async spend(hash, next, at) {
       const result = await inner.spend(hash, next, at);
       if (result.outcome === 'reused') {

@@ -21,20 +21,40 @@ function newRefreshToken(): string {
   return randomBytes(32).toString('base64url');
 }
 
-/** Starts a token family for a fresh login and returns its first refresh token. */
+/** Starts a token family for a fresh login and returns its first refresh token; `jkt` binds it to a DPoP key. */
 export async function startTokenFamily(
   partner: Pick<Partner, 'id' | 'tokenGeneration'>,
   families: TokenFamilyRepository,
   ttlSeconds: number,
   now: number,
+  jkt?: string,
 ): Promise<NewRefreshToken> {
   const familyId = randomUUID();
   const refreshToken = newRefreshToken();
   await families.start(
-    { id: familyId, partnerId: partner.id, generation: partner.tokenGeneration },
+    { id: familyId, partnerId: partner.id, generation: partner.tokenGeneration, jkt: jkt ?? null },
     { hash: hashRefreshToken(refreshToken), expiresAt: new Date(now + ttlSeconds * 1000) },
   );
   return { familyId, refreshToken, refreshExpiresIn: ttlSeconds };
+}
+
+/**
+ * Starts a token family without refresh tokens, for one client-credentials access token living `ttlSeconds`:
+ * the family is what revocation, logout, blocking and a new password act on, so such a token is revoked
+ * exactly like a login's. Returns the family's id.
+ */
+export async function startAccessOnlyFamily(
+  partner: Pick<Partner, 'id' | 'tokenGeneration'>,
+  families: TokenFamilyRepository,
+  ttlSeconds: number,
+  now: number,
+  jkt?: string,
+): Promise<string> {
+  const familyId = randomUUID();
+  // A minute beyond the token's expiry, so that the purge never forgets a family whose token still verifies
+  // within the clock tolerance.
+  await families.open({ id: familyId, partnerId: partner.id, generation: partner.tokenGeneration, jkt: jkt ?? null }, new Date(now + (ttlSeconds + 60) * 1000));
+  return familyId;
 }
 
 /**
@@ -47,13 +67,13 @@ export async function rotateRefreshToken(
   families: TokenFamilyRepository,
   ttlSeconds: number,
   now: number,
-): Promise<NewRefreshToken & { partnerId: string; generation: number }> {
+): Promise<NewRefreshToken & { partnerId: string; generation: number; jkt: string | null }> {
   if (!REFRESH_TOKEN_PATTERN.test(presented)) throw errors.unauthorized('invalid_refresh_token');
   const next = newRefreshToken();
   const result = await families.spend(hashRefreshToken(presented), { hash: hashRefreshToken(next), expiresAt: new Date(now + ttlSeconds * 1000) }, new Date(now));
   switch (result.outcome) {
     case 'rotated':
-      return { familyId: result.family.id, refreshToken: next, refreshExpiresIn: ttlSeconds, partnerId: result.family.partnerId, generation: result.family.generation };
+      return { familyId: result.family.id, refreshToken: next, refreshExpiresIn: ttlSeconds, partnerId: result.family.partnerId, generation: result.family.generation, jkt: result.family.jkt };
     case 'reused':
       throw errors.unauthorized('refresh_token_reused');
     default:

@@ -30,10 +30,33 @@ for (const backend of testBackends()) {
       const families = createTokenFamilyRepository(handle.db);
       const id = randomUUID();
       await families.start({ id, partnerId, generation: 0 }, { hash: `hash-${id}`, expiresAt: later() });
-      assert.deepEqual(await families.find(id), { id, partnerId, generation: 0, revokedAt: null });
+      assert.deepEqual(await families.find(id), { id, partnerId, generation: 0, revokedAt: null, jkt: null });
       const spent = await families.spend(`hash-${id}`, { hash: `next-${id}`, expiresAt: later() }, new Date());
       assert.equal(spent.outcome, 'rotated');
       assert.equal((await families.spend(`hash-${id}`, { hash: `again-${id}`, expiresAt: later() }, new Date())).outcome, 'reused');
+    });
+
+    it("keeps a bound family's DPoP key thumbprint through its refreshes", async () => {
+      const families = createTokenFamilyRepository(handle.db);
+      const id = randomUUID();
+      await families.start({ id, partnerId, generation: 0, jkt: 'thumbprint-1' }, { hash: `bound-${id}`, expiresAt: later() });
+      assert.equal((await families.find(id))?.jkt, 'thumbprint-1');
+      const spent = await families.spend(`bound-${id}`, { hash: `bound-next-${id}`, expiresAt: later() }, new Date());
+      assert.equal(spent.outcome === 'rotated' ? spent.family.jkt : undefined, 'thumbprint-1');
+    });
+
+    it('opens a family without refresh tokens (client credentials) that can be revoked and is purged after its expiry', async () => {
+      const families = createTokenFamilyRepository(handle.db);
+      const id = randomUUID();
+      const gone = randomUUID();
+      await families.open({ id, partnerId, generation: 0, jkt: 'thumbprint-2' }, later());
+      await families.open({ id: gone, partnerId, generation: 0 }, new Date(Date.now() - 1_000));
+      assert.deepEqual(await families.find(id), { id, partnerId, generation: 0, revokedAt: null, jkt: 'thumbprint-2' });
+      await families.revoke(id, 'revocation');
+      assert.ok((await families.find(id))?.revokedAt instanceof Date);
+      await families.purgeExpired(new Date());
+      assert.equal(await families.find(gone), undefined);
+      assert.ok(await families.find(id));
     });
 
     it('creates neither the family nor the token when the token cannot be stored', async () => {

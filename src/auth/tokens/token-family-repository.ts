@@ -6,6 +6,16 @@ export interface TokenFamily {
   partnerId: string;
   generation: number;
   revokedAt: Date | null;
+  /** The thumbprint of the DPoP key its tokens are bound to (RFC 9449 `cnf.jkt`); null for a bearer family. */
+  jkt: string | null;
+}
+
+/** A new family: its partner, the token generation it is issued under, and its DPoP key, when bound. */
+export interface NewTokenFamily {
+  id: string;
+  partnerId: string;
+  generation: number;
+  jkt?: string | null;
 }
 
 export type SpendResult =
@@ -18,7 +28,13 @@ export type SpendResult =
  * token is spent exactly once; presenting a spent one revokes its whole family (RFC 9700 reuse detection).
  */
 export interface TokenFamilyRepository {
-  start(family: { id: string; partnerId: string; generation: number }, refresh: { hash: string; expiresAt: Date }): Promise<void>;
+  start(family: NewTokenFamily, refresh: { hash: string; expiresAt: Date }): Promise<void>;
+  /**
+   * A family without refresh tokens (a client-credentials token: RFC 6749 section 4.4.3 issues none), kept until
+   * `expiresAt` (its one access token's expiry) so that revocation, logout, blocking and a new password reach
+   * its token exactly as they reach a login's.
+   */
+  open(family: NewTokenFamily, expiresAt: Date): Promise<void>;
   /** Spends `hash` and stores `next` in the same family, atomically; a concurrent second spend is a reuse. */
   spend(hash: string, next: { hash: string; expiresAt: Date }, now: Date): Promise<SpendResult>;
   find(id: string): Promise<TokenFamily | undefined>;
@@ -28,11 +44,12 @@ export interface TokenFamilyRepository {
 }
 
 export function createTokenFamilyRepository(db: Kysely<Database>): TokenFamilyRepository {
-  const toFamily = (row: { id: string; partner_id: string; generation: number; revoked_at: Date | null }): TokenFamily => ({
+  const toFamily = (row: { id: string; partner_id: string; generation: number; revoked_at: Date | null; jkt: string | null }): TokenFamily => ({
     id: row.id,
     partnerId: row.partner_id,
     generation: row.generation,
     revokedAt: row.revoked_at,
+    jkt: row.jkt,
   });
   return {
     async start(family, refresh) {
@@ -41,7 +58,7 @@ export function createTokenFamilyRepository(db: Kysely<Database>): TokenFamilyRe
         .with('family', (query) =>
           query
             .insertInto('token_families')
-            .values({ id: family.id, partner_id: family.partnerId, generation: family.generation, expires_at: refresh.expiresAt })
+            .values({ id: family.id, partner_id: family.partnerId, generation: family.generation, expires_at: refresh.expiresAt, jkt: family.jkt ?? null })
             .returning('id'),
         )
         .insertInto('refresh_tokens')
@@ -49,6 +66,12 @@ export function createTokenFamilyRepository(db: Kysely<Database>): TokenFamilyRe
         .expression((eb) =>
           eb.selectFrom('family').select((select) => [select.val(refresh.hash).as('token_hash'), 'family.id as family_id', select.val(refresh.expiresAt).as('expires_at')]),
         )
+        .execute();
+    },
+    async open(family, expiresAt) {
+      await db
+        .insertInto('token_families')
+        .values({ id: family.id, partner_id: family.partnerId, generation: family.generation, expires_at: expiresAt, jkt: family.jkt ?? null })
         .execute();
     },
     async spend(hash, next, now) {
@@ -61,6 +84,7 @@ export function createTokenFamilyRepository(db: Kysely<Database>): TokenFamilyRe
             'token_families.partner_id',
             'token_families.generation',
             'token_families.revoked_at',
+            'token_families.jkt',
             'refresh_tokens.used_at',
             'refresh_tokens.expires_at',
           ])
@@ -82,7 +106,7 @@ export function createTokenFamilyRepository(db: Kysely<Database>): TokenFamilyRe
       });
     },
     async find(id) {
-      const row = await db.selectFrom('token_families').select(['id', 'partner_id', 'generation', 'revoked_at']).where('id', '=', id).executeTakeFirst();
+      const row = await db.selectFrom('token_families').select(['id', 'partner_id', 'generation', 'revoked_at', 'jkt']).where('id', '=', id).executeTakeFirst();
       return row && toFamily(row);
     },
     async revoke(id, reason) {

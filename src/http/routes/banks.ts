@@ -28,10 +28,11 @@ export async function banksRoutes(app: FastifyInstance, { gateway }: { gateway: 
         tags: ['Banks'],
         summary: 'The banks that can receive business-to-consumer SBP transfers',
         description:
-          'Authenticate with `Authorization: Bearer <access_token>` (query parameters optional), or with all three query parameters, ' +
+          'Authenticate with `Authorization: Bearer <access_token>` (query parameters optional), with `Authorization: DPoP <access_token>` and a `DPoP` proof header ' +
+          'for a bound token (RFC 9449: htm POST, htu this URL without its query, ath the token\'s SHA-256, signed by the bound key; a bound token sent as Bearer is refused), or with all three query parameters, ' +
           '`partnerPassword` being the API password as a compact JWE (see the introduction). The request has no body; any Content-Type is accepted. ' +
           'Checks run in this order: 422 missing parameter, 422 not encrypted, 401, 403 blocked, 403 IP address, 403 reward type.',
-        security: [{ bearerAuth: [] }, {}],
+        security: [{ bearerAuth: [] }, { dpopAuth: [] }, {}],
         querystring: BanksQuery,
         response: {
           200: BanksResponse,
@@ -51,9 +52,15 @@ export async function banksRoutes(app: FastifyInstance, { gateway }: { gateway: 
       },
     },
     async (request, reply) => {
-      const body = await gateway.partnerApi.listBanks(request.query as BanksQuery, request.headers.authorization, request.ip, (login) => {
-        request.auditPartner = login;
-      });
+      const body = await gateway.partnerApi.listBanks(
+        request.query as BanksQuery,
+        request.headers.authorization,
+        request.ip,
+        (login) => {
+          request.auditPartner = login;
+        },
+        request.headers.dpop,
+      );
       return reply.type('application/json; charset=utf-8').send(body);
     },
   );

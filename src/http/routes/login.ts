@@ -11,7 +11,7 @@ export function sendSession(reply: FastifyReply, session: Session): TokenRespons
   reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
   return {
     access_token: session.accessToken,
-    token_type: 'bearer',
+    token_type: session.tokenType,
     expires_in: session.expiresIn,
     refresh_token: session.refreshToken,
     refresh_expires_in: session.refreshExpiresIn,
@@ -36,6 +36,8 @@ export async function loginRoutes(app: FastifyInstance, { gateway }: { gateway: 
         summary: 'Log in: login and API password for a bearer access token',
         description:
           'Returns a JWT access token (RFC 9068, ES256) for `Authorization: Bearer`. When `expires_in` seconds have passed, log in again. ' +
+          'With a `DPoP` header (RFC 9449: a proof with htm POST and htu this URL), the token is bound to the proof\'s key (token_type DPoP) and its refreshes need the same key\'s proof; ' +
+          'partners required to use bound tokens must send one. ' +
           'An unknown login and a wrong password give the same 401; 403 answers come only once the password is right.',
         security: [],
         body: LoginRequest,
@@ -59,7 +61,7 @@ export async function loginRoutes(app: FastifyInstance, { gateway }: { gateway: 
       },
     },
     async (request, reply) =>
-       sendSession(reply, await gateway.partnerApi.login(request.body as LoginRequest, request.ip)),
+      sendSession(reply, await gateway.partnerApi.login(request.body as LoginRequest, request.ip, request.headers.dpop)),
   );
 }
 

@@ -19,7 +19,8 @@ export async function sessionRoutes(app: FastifyInstance, { gateway }: { gateway
         tags: ['Authentication'],
         summary: 'Refresh: a refresh token for a new access token and a new refresh token',
         description:
-          'The presented refresh token is spent. Presenting a spent refresh token is refused and revokes every token of that login (RFC 9700 reuse detection): log in again.',
+          'The presented refresh token is spent. Presenting a spent refresh token is refused and revokes every token of that login (RFC 9700 reuse detection): log in again. ' +
+          'A session started with a DPoP proof needs a proof by the same key (htu this URL) on every refresh.',
         security: [],
         body: RefreshRequest,
         response: {
@@ -35,7 +36,7 @@ export async function sessionRoutes(app: FastifyInstance, { gateway }: { gateway
       },
     },
     async (request, reply) => {
-      const session = await gateway.partnerApi.refresh(request.body as RefreshRequest, request.ip);
+      const session = await gateway.partnerApi.refresh(request.body as RefreshRequest, request.ip, request.headers.dpop);
       request.auditPartner = session.partnerLogin;
       return sendSession(reply, session);
     },
@@ -48,12 +49,12 @@ export async function sessionRoutes(app: FastifyInstance, { gateway }: { gateway
         operationId: 'logout',
         tags: ['Authentication'],
         summary: 'Log out: the bearer token and every refresh token of its login stop working at once',
-        security: [{ bearerAuth: [] }],
+        security: [{ bearerAuth: [] }, { dpopAuth: [] }],
         response: { 204: Type.Null({ description: 'Logged out' }), ...partnerCallErrors({ 401: [texts.unauthorized] }) },
       },
     },
     async (request, reply) => {
-      request.auditPartner = await gateway.partnerApi.logout(request.headers.authorization);
+      request.auditPartner = await gateway.partnerApi.logout(request.headers.authorization, request.headers.dpop);
       return reply.code(204).send();
     },
   );

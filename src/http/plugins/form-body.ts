@@ -1,0 +1,39 @@
+import type { FastifyInstance, FastifySchemaValidationError } from 'fastify';
+import { errors } from '../../errors.js';
+
+/** 16 KiB: two maximal assertions or proofs and the rest of a form, far below the JSON routes' limit. */
+export const FORM_BODY_LIMIT = 16 * 1024;
+
+/**
+ * `application/x-www-form-urlencoded` bodies for the OAuth endpoints, in the scope that registers it (the
+ * OAuth routes only: the rest of the public API takes JSON alone). The body becomes an object of strings
+ * (URLSearchParams: `+` is a space, UTF-8 percent-escapes); a parameter sent twice is `invalid_request`
+ * (RFC 6749 section 3.2), and so is any other media type. Prototype keys are plain data on a null-prototype
+ * object, never assigned to a prototype.
+ */
+export function formBody(app: FastifyInstance): void {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT }, (_request, body, done) => {
+    const form: Record<string, string> = Object.create(null) as Record<string, string>;
+    for (const [name, value] of new URLSearchParams(body as string)) {
+      if (Object.hasOwn(form, name)) return done(errors.invalidRequest(`parameter ${printable(name)} is repeated`), undefined);
+      form[name] = value;
+    }
+    return done(null, form);
+  });
+  app.addContentTypeParser('*', (_request, _payload, done) => done(errors.invalidRequest('the body must be application/x-www-form-urlencoded'), undefined));
+}
+
+/** A schema violation of a form, as `invalid_request` naming the first offending parameter (never its value). */
+export function formErrorFormatter(issues: FastifySchemaValidationError[]): Error {
+  const issue = issues[0];
+  const params = (issue?.params ?? {}) as { missingProperty?: string };
+  if (params.missingProperty) return errors.invalidRequest(`${printable(params.missingProperty)} is missing`);
+  const name = issue?.instancePath.replace(/^\//, '') ?? '';
+  return errors.invalidRequest(name ? `${printable(name)} is invalid` : 'the body must be application/x-www-form-urlencoded');
+}
+
+/** A parameter name as it may appear in an error: printable ASCII, at most 40 characters. */
+function printable(name: string): string {
+  return name.replace(/[^\x21-\x7e]/g, '?').slice(0, 40);
+}

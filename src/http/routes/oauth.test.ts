@@ -1,0 +1,117 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { createLocalJWKSet, jwtVerify, calculateJwkThumbprint } from 'jose';
+import { testBackends } from '../../../test/support/test-databases.js';
+import { startTestGateway, type TestGateway } from '../../../test/support/test-gateway.js';
+import { CLIENT_ASSERTION_TYPE, FORM_HEADERS, clientAssertion, dpopProof, form, registerKeys, testKey, type TestKey } from '../../../test/support/oauth-client.js';
+import { texts } from '../../errors.js';
+
+const BASE = 'http://127.0.0.1:8080';
+const TOKEN_URL = `${BASE}/api/v1/oauth/token`;
+
+for (const backend of testBackends()) {
+  describe(`OAuth endpoints on ${backend.name}`, () => {
+    let t: TestGateway;
+    let partner: { login: string; password: string; id: string };
+    let key: TestKey;
+    before(async () => {
+      t = await startTestGateway(backend, { env: { TOKEN_TTL: '600' } });
+      partner = await t.addPartner();
+      key = await testKey();
+      await registerKeys(t.gateway, partner.login, [key]);
+    });
+    after(() => t.close());
+
+    const post = (url: string, fields: Record<string, string>, headers: Record<string, string> = {}) =>
+      t.app.inject({ method: 'POST', url, headers: { ...FORM_HEADERS, ...headers }, payload: form(fields) });
+    const assertionForm = async (extra: Record<string, string> = {}) => ({
+      grant_type: 'client_credentials',
+      client_assertion_type: CLIENT_ASSERTION_TYPE,
+      client_assertion: await clientAssertion(key, partner.login, BASE),
+      ...extra,
+    });
+
+    it('issues a bearer token for a private_key_jwt assertion, no-store, with iss = the issuer and client_id = the login', async () => {
+      const response = await post('/api/v1/oauth/token', await assertionForm());
+      assert.equal(response.statusCode, 200, response.body);
+      assert.equal(response.headers['cache-control'], 'no-store');
+      assert.equal(response.headers.pragma, 'no-cache');
+      const body = response.json();
+      assert.deepEqual(Object.keys(body).sort(), ['access_token', 'expires_in', 'token_type']);
+      assert.equal(body.token_type, 'Bearer');
+      assert.equal(body.expires_in, 600);
+      const jwks = (await t.app.inject({ method: 'GET', url: '/.well-known/jwks.json' })).json();
+      const { payload } = await jwtVerify(body.access_token, createLocalJWKSet(jwks), { issuer: BASE, audience: 'partner-api', typ: 'at+jwt' });
+      assert.equal(payload.client_id, partner.login);
+      assert.equal(payload.cnf, undefined);
+      const banks = await t.app.inject({ method: 'POST', url: '/partner/provider/sbp/banks/', headers: { authorization: `Bearer ${body.access_token}` } });
+      assert.equal(banks.statusCode, 200);
+    });
+
+    it('accepts the token endpoint URL as aud too', async () => {
+      const response = await post('/api/v1/oauth/token', { ...(await assertionForm()), client_assertion: await clientAssertion(key, partner.login, [TOKEN_URL]) });
+      assert.equal(response.statusCode, 200, response.body);
+    });
+
+    it("binds the token to the DPoP proof's key: token_type DPoP and cnf.jkt", async () => {
+      const dpopKey = await testKey('EdDSA');
+      const response = await post('/api/v1/oauth/token', await assertionForm(), { dpop: await dpopProof(dpopKey, 'POST', TOKEN_URL) });
+      assert.equal(response.statusCode, 200, response.body);
+      const body = response.json();
+      assert.equal(body.token_type, 'DPoP');
+      const jwks = (await t.app.inject({ method: 'GET', url: '/.well-known/jwks.json' })).json();
+      const { payload } = await jwtVerify(body.access_token, createLocalJWKSet(jwks));
+      assert.deepEqual(payload.cnf, { jkt: await calculateJwkThumbprint(dpopKey.publicJwk) });
+    });
+
+    it('issues a token for client_secret_basic and client_secret_post with the API password', async () => {
+      const basic = Buffer.from(`${encodeURIComponent(partner.login)}:${encodeURIComponent(partner.password).replace(/%20/g, '+')}`).toString('base64');
+      const viaBasic = await post('/api/v1/oauth/token', { grant_type: 'client_credentials' }, { authorization: `Basic ${basic}` });
+      assert.equal(viaBasic.statusCode, 200, viaBasic.body);
+      const viaPost = await post('/api/v1/oauth/token', { grant_type: 'client_credentials', client_id: partner.login, client_secret: partner.password });
+      assert.equal(viaPost.statusCode, 200, viaPost.body);
+    });
+
+    it('answers RFC 6749 errors: invalid_client 401, unsupported_grant_type, invalid_request for two methods, none, a repeated parameter', async () => {
+      const wrong = await post('/api/v1/oauth/token', { grant_type: 'client_credentials', client_id: partner.login, client_secret: 'wrong password 123' });
+      assert.equal(wrong.statusCode, 401);
+      assert.deepEqual(wrong.json(), { error: 'invalid_client', error_description: 'Client authentication failed', description_status: texts.unauthorized });
+      const grant = await post('/api/v1/oauth/token', { ...(await assertionForm()), grant_type: 'password' });
+      assert.equal(grant.statusCode, 400);
+      assert.equal(grant.json().error, 'unsupported_grant_type');
+      const two = await post('/api/v1/oauth/token', await assertionForm({ client_id: partner.login, client_secret: partner.password }));
+      assert.equal(two.statusCode, 400);
+      assert.equal(two.json().error, 'invalid_request');
+      const none = await post('/api/v1/oauth/token', { grant_type: 'client_credentials' });
+      assert.equal(none.statusCode, 401);
+      assert.equal(none.json().error, 'invalid_client');
+      const repeated = await t.app.inject({ method: 'POST', url: '/api/v1/oauth/token', headers: FORM_HEADERS, payload: 'grant_type=client_credentials&grant_type=client_credentials' });
+      assert.equal(repeated.statusCode, 400);
+      assert.equal(repeated.json().error, 'invalid_request');
+      const missing = await post('/api/v1/oauth/token', { client_id: partner.login, client_secret: partner.password });
+      assert.equal(missing.statusCode, 400);
+      assert.equal(missing.json().error, 'invalid_request');
+      const json = await t.app.inject({ method: 'POST', url: '/api/v1/oauth/token', payload: { grant_type: 'client_credentials' } });
+      assert.equal(json.statusCode, 400);
+      assert.equal(json.json().error, 'invalid_request');
+    });
+
+    it('publishes RFC 8414 metadata naming the issuer of the tokens and every endpoint', async () => {
+      const response = await t.app.inject({ method: 'GET', url: '/.well-known/oauth-authorization-server' });
+      assert.equal(response.statusCode, 200);
+      assert.equal(response.headers['cache-control'], 'public, max-age=300');
+      const metadata = response.json();
+      assert.equal(metadata.issuer, BASE);
+      assert.equal(metadata.token_endpoint, TOKEN_URL);
+      assert.equal(metadata.jwks_uri, `${BASE}/.well-known/jwks.json`);
+      assert.equal(metadata.introspection_endpoint, `${BASE}/api/v1/oauth/introspect`);
+      assert.equal(metadata.revocation_endpoint, `${BASE}/api/v1/oauth/revoke`);
+      assert.deepEqual(metadata.grant_types_supported, ['client_credentials']);
+      assert.deepEqual(metadata.token_endpoint_auth_methods_supported, ['private_key_jwt', 'client_secret_basic', 'client_secret_post']);
+      assert.deepEqual(metadata.token_endpoint_auth_signing_alg_values_supported, ['ES256', 'EdDSA', 'PS256']);
+      assert.deepEqual(metadata.dpop_signing_alg_values_supported, ['ES256', 'EdDSA', 'PS256']);
+      assert.deepEqual(metadata.introspection_endpoint_auth_methods_supported, metadata.token_endpoint_auth_methods_supported);
+      assert.deepEqual(metadata.revocation_endpoint_auth_methods_supported, metadata.token_endpoint_auth_methods_supported);
+    });
+  });
+}

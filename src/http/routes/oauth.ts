@@ -1,0 +1,173 @@
+import {
+  AuthorizationServerMetadata,
+  IntrospectionRequestForm,
+  IntrospectionResponse,
+  OAuthErrorBody,
+  OAuthTokenResponse,
+  RevocationRequestForm,
+  TokenRequestForm,
+} from '@partner-gateway/contract/oauth';
+import { OAUTH_INTROSPECT_PATH, OAUTH_METADATA_PATH, OAUTH_REVOKE_PATH, OAUTH_TOKEN_PATH } from '@partner-gateway/contract/paths';
+import { ErrorBody } from '@partner-gateway/contract/error-body';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { errors, texts } from '../../errors.js';
+import type { Gateway } from '../../gateway.js';
+import type { OAuthRequestContext } from '../../operations/authorize-oauth-client.js';
+import { formBody, formErrorFormatter } from '../plugins/form-body.js';
+import { NO_STORE_HEADERS, partnerCallErrors } from './error-body.js';
+
+/**
+ * The OAuth 2.0 refusals (RFC 6749 section 5.2's `error` and `error_description` beside `description_status`);
+ * `error` is optional in the schema only so that a refusal of the framework's (413) serializes too.
+ */
+const oauthRefusal = (description: string, headers?: Record<string, ReturnType<typeof Type.String>>) =>
+  Type.Object(
+    {
+      error: Type.Optional(OAuthErrorBody.properties.error),
+      error_description: Type.Optional(OAuthErrorBody.properties.error_description),
+      description_status: OAuthErrorBody.properties.description_status,
+    },
+    { description, ...(headers ? { headers } : {}) },
+  );
+
+const OAUTH_ERRORS = {
+  ...partnerCallErrors({
+    403: [texts.blocked, texts.ipNotAllowed],
+    413: [errors.payloadTooLarge().description],
+    429: [errors.throttled(60).description],
+  }),
+  400: oauthRefusal('`invalid_request` (a parameter missing, repeated or invalid; two client authentications; a DPoP proof required), `unsupported_grant_type`, `invalid_dpop_proof`'),
+  401: oauthRefusal('`invalid_client`: client authentication failed (every cause alike)', {
+    'WWW-Authenticate': Type.String({ description: '`Basic realm="partner-gateway"` when the client used client_secret_basic' }),
+  }),
+};
+
+const CLIENT_AUTH_TEXT =
+  'Authenticate the client with one of: `private_key_jwt` (client_assertion_type + client_assertion, RFC 7523: a JWT signed ES256, EdDSA or PS256 by a registered key, ' +
+  '`iss` = `sub` = the login, `aud` = the issuer or the token endpoint URL, `exp` at most 5 minutes ahead, `jti` used once), ' +
+  '`client_secret_basic` (Authorization: Basic, login and API password form-urlencoded first) or `client_secret_post` (client_id + client_secret), ' +
+  'the last two only for partners allowed to use their password.';
+
+/** POST /api/v1/oauth/token, /introspect, /revoke (form bodies) and GET /.well-known/oauth-authorization-server. */
+export async function oauthRoutes(app: FastifyInstance, { gateway }: { gateway: Gateway }): Promise<void> {
+  formBody(app);
+  app.post(
+    OAUTH_TOKEN_PATH,
+    {
+      config: { audit: 'token' },
+      schemaErrorFormatter: formErrorFormatter,
+      preValidation: async (request) => {
+        request.auditPartner = claimedClient(request.body);
+      },
+      schema: {
+        operationId: 'oauthToken',
+        tags: ['OAuth'],
+        summary: 'Client credentials (RFC 6749 section 4.4): an access token for a partner authenticated by its key or password',
+        description:
+          `${CLIENT_AUTH_TEXT} With a \`DPoP\` header (RFC 9449: a proof with htm POST and htu this URL), the token is bound to the proof's key (token_type DPoP): ` +
+          'send it as `Authorization: DPoP` with a fresh proof on every call. Partners required to use bound tokens get none without a proof. No refresh token: ask again.',
+        consumes: ['application/x-www-form-urlencoded'],
+        security: [{}, { oauthClientBasic: [] }],
+        headers: Type.Object({ dpop: Type.Optional(Type.String({ description: 'A DPoP proof (RFC 9449) binding the token to its key' })) }),
+        body: TokenRequestForm,
+        response: { 200: { ...OAuthTokenResponse, headers: NO_STORE_HEADERS }, ...OAUTH_ERRORS },
+      },
+    },
+    async (request, reply) => {
+      const token = await gateway.oauth.token(request.body as TokenRequestForm, oauthContext(request));
+      request.auditDetails = { ...request.auditDetails, bound: token.tokenType === 'DPoP' };
+      reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+      return { access_token: token.accessToken, token_type: token.tokenType, expires_in: token.expiresIn } satisfies OAuthTokenResponse;
+    },
+  );
+  app.post(
+    OAUTH_INTROSPECT_PATH,
+    {
+      config: { audit: 'introspect' },
+      schemaErrorFormatter: formErrorFormatter,
+      preValidation: async (request) => {
+        request.auditPartner = claimedClient(request.body);
+      },
+      schema: {
+        operationId: 'oauthIntrospect',
+        tags: ['OAuth'],
+        summary: "Token introspection (RFC 7662): what one of the caller's own access tokens is",
+        description: `${CLIENT_AUTH_TEXT} Another partner's token, and a revoked, expired or unknown one, are \`{"active": false}\`.`,
+        consumes: ['application/x-www-form-urlencoded'],
+        security: [{}, { oauthClientBasic: [] }],
+        body: IntrospectionRequestForm,
+        response: { 200: { ...IntrospectionResponse, headers: NO_STORE_HEADERS }, ...OAUTH_ERRORS },
+      },
+    },
+    async (request, reply) => {
+      const answer = await gateway.oauth.introspect(request.body as IntrospectionRequestForm, oauthContext(request));
+      request.auditDetails = { ...request.auditDetails, active: answer.active };
+      reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+      return answer;
+    },
+  );
+  app.post(
+    OAUTH_REVOKE_PATH,
+    {
+      config: { audit: 'revoke' },
+      schemaErrorFormatter: formErrorFormatter,
+      preValidation: async (request) => {
+        request.auditPartner = claimedClient(request.body);
+      },
+      schema: {
+        operationId: 'oauthRevoke',
+        tags: ['OAuth'],
+        summary: "Token revocation (RFC 7009): the caller's access token, and the session it came from, stop working everywhere within a second",
+        description: `${CLIENT_AUTH_TEXT} The answer is 200 whatever the token was; another partner's token is not revoked.`,
+        consumes: ['application/x-www-form-urlencoded'],
+        security: [{}, { oauthClientBasic: [] }],
+        body: RevocationRequestForm,
+        response: { 200: Type.Null({ description: 'Done (or nothing to revoke)' }), ...OAUTH_ERRORS },
+      },
+    },
+    async (request, reply) => {
+      const revoked = await gateway.oauth.revoke(request.body as RevocationRequestForm, oauthContext(request));
+      request.auditDetails = { ...request.auditDetails, revoked };
+      return reply.code(200).send();
+    },
+  );
+  app.get(
+    OAUTH_METADATA_PATH,
+    {
+      schema: {
+        operationId: 'getOAuthServerMetadata',
+        tags: ['OAuth'],
+        summary: 'Authorization server metadata (RFC 8414): the issuer, the endpoints and what they accept',
+        security: [],
+        response: {
+          200: { ...AuthorizationServerMetadata, headers: { 'Cache-Control': Type.String({ description: '`public, max-age=300`' }) } },
+          '4xx': ErrorBody,
+        },
+      },
+    },
+    async (_request, reply) => {
+      reply.header('cache-control', 'public, max-age=300');
+      return gateway.oauth.metadata();
+    },
+  );
+}
+
+/** The request's headers and address, and the callbacks that record the client in the audit trail. */
+function oauthContext(request: FastifyRequest): OAuthRequestContext {
+  return {
+    authorization: request.headers.authorization,
+    dpop: request.headers.dpop,
+    clientAddress: request.ip,
+    onClient: (login, method) => {
+      request.auditPartner = login;
+      request.auditDetails = { method, bound: request.headers.dpop !== undefined };
+    },
+  };
+}
+
+/** The client_id a form claims, for the audit trail of a refused request. */
+function claimedClient(body: unknown): string | undefined {
+  const id = (body as { client_id?: unknown } | null | undefined)?.client_id;
+  return typeof id === 'string' && id.length > 0 && id.length <= 256 ? id : undefined;
+}

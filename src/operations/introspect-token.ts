@@ -1,0 +1,50 @@
+import type { IntrospectionRequestForm, IntrospectionResponse } from '@partner-gateway/contract/oauth';
+import type { AccessTokenClaims, AccessTokens } from '../auth/tokens/access-tokens.js';
+import type { TokenFamilyRepository } from '../auth/tokens/token-family-repository.js';
+import { AppError, errors } from '../errors.js';
+import type { ClientAuthenticationDependencies } from '../oauth/authenticate-client.js';
+import type { Partner } from '../partners/partner.js';
+import { authorizeOAuthClient, type OAuthRequestContext } from './authorize-oauth-client.js';
+
+export interface TokenIntrospectionDependencies extends ClientAuthenticationDependencies {
+  tokens: AccessTokens;
+  families: TokenFamilyRepository;
+}
+
+/**
+ * RFC 7662 introspection, for the caller's own tokens only: another partner's token, a revoked, expired,
+ * unknown or unparseable one are all `{"active": false}` and nothing else, so that no partner learns anything
+ * of another's tokens. An active answer names the login as `client_id` and `sub`, and `cnf.jkt` for a bound token.
+ */
+export async function introspectToken(form: IntrospectionRequestForm, context: OAuthRequestContext, deps: TokenIntrospectionDependencies): Promise<IntrospectionResponse> {
+  const { partner } = await authorizeOAuthClient(form, context, deps);
+  if (!form.token) throw errors.invalidRequest('token is missing');
+  const claims = await ownLiveToken(form.token, partner, deps);
+  if (!claims) return { active: false };
+  return {
+    active: true,
+    client_id: claims.login,
+    sub: claims.login,
+    iss: deps.tokens.issuer,
+    aud: deps.tokens.audience,
+    iat: claims.issuedAt,
+    exp: claims.expiresAt,
+    token_type: claims.jkt ? 'DPoP' : 'Bearer',
+    ...(claims.jkt ? { cnf: { jkt: claims.jkt } } : {}),
+  };
+}
+
+/** The claims of `token` when it is `partner`'s and would be accepted now (signature, expiry, generation, family). */
+export async function ownLiveToken(token: string, partner: Partner, deps: Pick<TokenIntrospectionDependencies, 'tokens' | 'families'>): Promise<AccessTokenClaims | undefined> {
+  let claims: AccessTokenClaims;
+  try {
+    claims = await deps.tokens.verify(token);
+  } catch (error) {
+    if (error instanceof AppError && error.status === 401) return undefined;
+    throw error;
+  }
+  if (claims.partnerId !== partner.id || claims.generation !== partner.tokenGeneration) return undefined;
+  const family = await deps.families.find(claims.familyId);
+  if (!family || family.revokedAt !== null || family.partnerId !== partner.id) return undefined;
+  return claims;
+}

@@ -1,0 +1,46 @@
+import type { TokenRequestForm } from '@partner-gateway/contract/oauth';
+import type { AccessTokens } from '../auth/tokens/access-tokens.js';
+import { startAccessOnlyFamily } from '../auth/tokens/refresh-tokens.js';
+import type { TokenFamilyRepository } from '../auth/tokens/token-family-repository.js';
+import { errors } from '../errors.js';
+import type { ClientAuthenticationDependencies } from '../oauth/authenticate-client.js';
+import { checkDpopProof, readDpopHeader, spendDpopProof, type DpopProofSettings } from '../oauth/claim-dpop-proof.js';
+import { authorizeOAuthClient, type OAuthRequestContext } from './authorize-oauth-client.js';
+
+export interface ClientTokenDependencies extends ClientAuthenticationDependencies {
+  tokens: AccessTokens;
+  families: TokenFamilyRepository;
+  /** TOKEN_TTL: the token's lifetime, and its family's. */
+  tokenTtlSeconds: number;
+  dpop: DpopProofSettings;
+  /** The token endpoint's public URL: a proof's `htu`. */
+  tokenEndpoint: string;
+}
+
+/** A client-credentials token (the route maps it to OAuthTokenResponse). */
+export interface ClientToken {
+  accessToken: string;
+  tokenType: 'Bearer' | 'DPoP';
+  expiresIn: number;
+  partnerLogin: string;
+}
+
+/**
+ * The token endpoint (RFC 6749 section 4.4): `grant_type=client_credentials` only; a DPoP proof, when sent,
+ * checked first (400 `invalid_dpop_proof`), then the client (authorizeOAuthClient). A partner requiring bound
+ * tokens without a proof is `invalid_request` (never a bearer token). The proof's jti is spent only once the
+ * client is proven, so a refused client cannot burn a partner's proofs. Each token gets a family of its own
+ * without refresh tokens: logout, revocation, blocking and a new password reach it as they reach a login's.
+ */
+export async function issueClientToken(form: TokenRequestForm, context: OAuthRequestContext, deps: ClientTokenDependencies): Promise<ClientToken> {
+  if (!form.grant_type) throw errors.invalidRequest('grant_type is missing');
+  if (form.grant_type !== 'client_credentials') throw errors.unsupportedGrantType();
+  const header = readDpopHeader(context.dpop);
+  const proof = header === undefined ? undefined : await checkDpopProof(header, { method: 'POST', url: deps.tokenEndpoint }, deps.dpop);
+  const { partner } = await authorizeOAuthClient(form, context, deps);
+  if (!proof && partner.requireBoundTokens) throw errors.invalidRequest('a DPoP proof is required for this client', 'dpop_required');
+  if (proof) await spendDpopProof(proof, deps.dpop);
+  const familyId = await startAccessOnlyFamily(partner, deps.families, deps.tokenTtlSeconds, deps.now(), proof?.jkt);
+  const issued = await deps.tokens.issue(partner, familyId, proof ? { jkt: proof.jkt } : undefined);
+  return { accessToken: issued.accessToken, tokenType: proof ? 'DPoP' : 'Bearer', expiresIn: issued.expiresIn, partnerLogin: partner.login };
+}

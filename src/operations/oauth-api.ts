@@ -1,0 +1,73 @@
+import type { AuthorizationServerMetadata, IntrospectionRequestForm, IntrospectionResponse, RevocationRequestForm, TokenRequestForm } from '@partner-gateway/contract/oauth';
+import { PARTNER_SIGNING_ALGS } from '../oauth/partner-keys.js';
+import type { ClientAuthMethodName } from '../oauth/read-client-credentials.js';
+import type { OAuthRequestContext } from './authorize-oauth-client.js';
+import { introspectToken } from './introspect-token.js';
+import { issueClientToken, type ClientToken, type ClientTokenDependencies } from './issue-client-token.js';
+import { revokeToken } from './revoke-token.js';
+
+/** The public URLs the metadata document names. */
+export interface OAuthUrls {
+  issuer: string;
+  token: string;
+  introspection: string;
+  revocation: string;
+  jwks: string;
+}
+
+export type OAuthApiDependencies = ClientTokenDependencies & {
+  urls: OAuthUrls;
+  /** Told of every token request: how the client authenticated (`none` when unreadable) and the outcome. */
+  onTokenRequest?(method: ClientAuthMethodName | 'none', outcome: 'issued' | 'refused'): void;
+};
+
+/** The OAuth 2.0 endpoints' operations, as the routes call them. */
+export interface OAuthApi {
+  /** Client credentials (RFC 6749 section 4.4) for an access token, DPoP-bound when a proof comes with it. */
+  token(form: TokenRequestForm, context: OAuthRequestContext): Promise<ClientToken>;
+  /** RFC 7662: what the caller's own token is; `active: false` for anything else. */
+  introspect(form: IntrospectionRequestForm, context: OAuthRequestContext): Promise<IntrospectionResponse>;
+  /** RFC 7009: revokes the caller's own token's family; true when something was revoked. */
+  revoke(form: RevocationRequestForm, context: OAuthRequestContext): Promise<boolean>;
+  /** RFC 8414 authorization server metadata. */
+  metadata(): AuthorizationServerMetadata;
+}
+
+/** Every endpoint authenticates clients the same three ways. */
+export const CLIENT_AUTH_METHODS = ['private_key_jwt', 'client_secret_basic', 'client_secret_post'];
+
+export function createOAuthApi(deps: OAuthApiDependencies): OAuthApi {
+  const metadata: AuthorizationServerMetadata = {
+    issuer: deps.urls.issuer,
+    token_endpoint: deps.urls.token,
+    jwks_uri: deps.urls.jwks,
+    introspection_endpoint: deps.urls.introspection,
+    revocation_endpoint: deps.urls.revocation,
+    grant_types_supported: ['client_credentials'],
+    // RFC 8414 requires the member; the gateway has no authorization endpoint, hence no response type.
+    response_types_supported: [],
+    token_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
+    token_endpoint_auth_signing_alg_values_supported: [...PARTNER_SIGNING_ALGS],
+    dpop_signing_alg_values_supported: [...PARTNER_SIGNING_ALGS],
+    introspection_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
+    introspection_endpoint_auth_signing_alg_values_supported: [...PARTNER_SIGNING_ALGS],
+    revocation_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
+    revocation_endpoint_auth_signing_alg_values_supported: [...PARTNER_SIGNING_ALGS],
+  };
+  return {
+    async token(form, context) {
+      let method: ClientAuthMethodName | 'none' = 'none';
+      try {
+        const token = await issueClientToken(form, { ...context, onMethod: (used) => ((method = used), context.onMethod?.(used)) }, deps);
+        deps.onTokenRequest?.(method, 'issued');
+        return token;
+      } catch (error) {
+        deps.onTokenRequest?.(method, 'refused');
+        throw error;
+      }
+    },
+    introspect: (form, context) => introspectToken(form, context, deps),
+    revoke: (form, context) => revokeToken(form, context, deps),
+    metadata: () => metadata,
+  };
+}
