@@ -78,9 +78,10 @@ for (const backend of testBackends()) {
       const change = entries.find((e) => e.partner === partner.login)!;
       assert.equal(change.outcome, 'success');
       assert.deepEqual(change.details, {
-        before: { status: 'active', ipAllowlist: ['127.0.0.1/32', '::1/128'], rewardTypes: ['sbp'] },
-        after: { status: 'blocked', ipAllowlist: ['10.0.0.0/8'], rewardTypes: ['sbp'] },
+        before: { status: 'active', ipAllowlist: ['127.0.0.1/32', '::1/128'], rewardTypes: ['sbp'], authMethods: ['password'], requireSenderConstrainedTokens: false },
+        after: { status: 'blocked', ipAllowlist: ['10.0.0.0/8'], rewardTypes: ['sbp'], authMethods: ['password'], requireSenderConstrainedTokens: false },
         passwordChanged: true,
+        sessionsEnded: true,
       });
       const everything = JSON.stringify((await audit('limit=1000')).entries);
       assert.ok(!everything.includes('secret new password') && !everything.includes('argon2'));

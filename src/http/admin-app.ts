@@ -18,6 +18,7 @@ import { adminBankRoutes } from './routes/admin/banks.js';
 import { adminKeyRoutes } from './routes/admin/keys.js';
 import { adminMetricsRoutes } from './routes/admin/metrics.js';
 import { adminPartnerActivityRoutes } from './routes/admin/partner-activity.js';
+import { adminPartnerJwksRoutes } from './routes/admin/partner-jwks.js';
 import { adminPartnerRoutes } from './routes/admin/partners.js';
 
 export interface AdminAppDependencies {
@@ -63,6 +64,7 @@ export async function buildAdminApp({ gateway, logger, adminToken, metricsToken,
     withoutCredential: true,
   });
   await app.register(adminPartnerRoutes, { gateway });
+  await app.register(adminPartnerJwksRoutes, { gateway });
   await app.register(adminBankRoutes, { gateway });
   await app.register(adminKeyRoutes, { gateway });
   await app.register(adminAuditRoutes, { gateway });

@@ -4,7 +4,7 @@ import { normalizeCidr } from './ip-allowlist.js';
 import type { CreatePartnerBody, PartnerView, UpdatePartnerBody } from '@partner-gateway/contract/admin-partners';
 import type { SetPartnerJwksBody } from '@partner-gateway/contract/admin-partner-keys';
 import { checkJwksUri, type RemoteJwks } from '../oauth/remote-jwks.js';
-import { validatePartnerJwks } from '../oauth/partner-keys.js';
+import { validatePartnerJwks, type PartnerKey } from '../oauth/partner-keys.js';
 import { toPartnerView } from './partner.js';
 import type { PartnerChanges, PartnerRepository } from './partner-repository.js';
 import { hashPassword } from './password-hasher.js';
@@ -15,18 +15,27 @@ export interface PartnerAdmin {
   list(): Promise<PartnerView[]>;
   get(login: string): Promise<PartnerView>;
   /** The change, and the partner before and after it (for the audit trail). */
-  update(login: string, input: UpdatePartnerBody): Promise<{ before: PartnerView; after: PartnerView }>;
+  update(login: string, input: UpdatePartnerBody): Promise<PartnerChange>;
   /**
    * Registers the partner's public keys, or the https URL where it publishes them (replacing whatever it had);
-   * 422 naming every refused key. The partner before and after (for the audit trail).
+   * 422 naming every refused key. A key it had that the new set lacks ends its sessions. The partner before
+   * and after (for the audit trail).
    */
-  setJwks(login: string, input: SetPartnerJwksBody): Promise<{ before: PartnerView; after: PartnerView }>;
-  /** Forgets the partner's keys (private_key_jwt then fails for it until new ones are registered). */
-  deleteJwks(login: string): Promise<{ before: PartnerView; after: PartnerView }>;
+  setJwks(login: string, input: SetPartnerJwksBody): Promise<PartnerChange>;
+  /** Forgets the partner's keys (private_key_jwt then fails for it until new ones are registered) and ends its sessions. */
+  deleteJwks(login: string): Promise<PartnerChange>;
   /** Removes the partner; returns it as it was. */
   remove(login: string): Promise<PartnerView>;
   /** How many partners there are (the demo partner is created only when there are none). */
   count(): Promise<number>;
+}
+
+/** A partner before and after a change, and whether the change ended its sessions (for the audit trail). */
+export interface PartnerChange {
+  before: PartnerView;
+  after: PartnerView;
+  /** Every token issued to the partner before the change stops working on its next use. */
+  sessionsEnded: boolean;
 }
 
 export const MIN_PASSWORD_LENGTH = 12;
@@ -98,7 +107,7 @@ export function createPartnerAdmin(partners: PartnerRepository, options: Partner
       if (input.status === 'blocked' || input.password !== undefined || passwordWithdrawn || bindingRequired) changes.revokeTokens = true;
       const updated = await partners.update(login, changes);
       if (!updated) throw errors.partnerNotFound(login);
-      return { before: toPartnerView(before), after: toPartnerView(updated) };
+      return { before: toPartnerView(before), after: toPartnerView(updated), sessionsEnded: changes.revokeTokens === true };
     },
     async setJwks(login, input) {
       const before = await partners.findByLogin(login);
@@ -107,16 +116,20 @@ export function createPartnerAdmin(partners: PartnerRepository, options: Partner
         'keys' in input
           ? { jwks: await validatePartnerJwks(input.keys), jwksUri: null, jwksFetchedAt: null }
           : await fetchedJwks(checkJwksUri(input.jwksUri, options.production).href);
+      // A key taken out of the set is one the operator no longer trusts (compromised, or retired): the tokens
+      // obtained with it must not outlive it. Adding keys, or registering the same ones again, ends nothing.
+      if (dropsKey(before.jwks, changes.jwks ?? null)) changes.revokeTokens = true;
       const updated = await partners.update(login, changes);
       if (!updated) throw errors.partnerNotFound(login);
-      return { before: toPartnerView(before), after: toPartnerView(updated) };
+      return { before: toPartnerView(before), after: toPartnerView(updated), sessionsEnded: changes.revokeTokens === true };
     },
     async deleteJwks(login) {
       const before = await partners.findByLogin(login);
       if (!before) throw errors.partnerNotFound(login);
-      const updated = await partners.update(login, { jwks: null, jwksUri: null, jwksFetchedAt: null });
+      const revokeTokens = dropsKey(before.jwks, null);
+      const updated = await partners.update(login, { jwks: null, jwksUri: null, jwksFetchedAt: null, revokeTokens });
       if (!updated) throw errors.partnerNotFound(login);
-      return { before: toPartnerView(before), after: toPartnerView(updated) };
+      return { before: toPartnerView(before), after: toPartnerView(updated), sessionsEnded: revokeTokens };
     },
     async remove(login) {
       const before = await partners.findByLogin(login);
@@ -125,6 +138,12 @@ export function createPartnerAdmin(partners: PartnerRepository, options: Partner
     },
     count: () => partners.count(),
   };
+}
+
+/** True when `after` lacks a key (by RFC 7638 thumbprint) that `before` held. */
+function dropsKey(before: readonly PartnerKey[] | null, after: readonly PartnerKey[] | null): boolean {
+  const kept = new Set((after ?? []).map((key) => key.thumbprint));
+  return (before ?? []).some((key) => !kept.has(key.thumbprint));
 }
 
 function normalizeAllowlist(entries: readonly string[], problems: ErrorDetail[]): string[] {

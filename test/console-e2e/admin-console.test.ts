@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { projectFile } from '../../src/project-root.js';
+import { partnerPublicJwk, serveJwks } from '../support/partner-jwk.js';
 import { testBackends } from '../support/test-databases.js';
 import { startTestGateway, TEST_ADMIN_TOKEN, type TestGateway } from '../support/test-gateway.js';
 
@@ -234,6 +235,75 @@ describe('admin console in Chromium', { skip, timeout: 120_000 }, () => {
     await textOf(recent.locator('tbody tr').first(), /login\s*success\s*200/);
     await textOf(recent, /partner\.update/);
     await textOf(recent, /wrong_password/);
+  });
+
+  it('registers a partner’s keys (pasted or by URL), changes its methods and binding, and removes the keys', async () => {
+    assert.equal((await api('POST', '/admin/v1/partners', { login: 'e2e-keys', password: 'a long enough password', ipAllowlist: [], rewardTypes: ['sbp'] })).status, 201);
+    await page.goto(`${base}/#/partner/e2e-keys`);
+    await page.getByRole('heading', { name: 'Partner e2e-keys' }).waitFor();
+    await assertLabelled(page);
+    await textOf(page.getByTestId('partner-auth'), /^password; bearer tokens allowed$/);
+    await textOf(page.getByTestId('partner-keys-none'), /No keys registered/);
+
+    // A private key is refused, the key named under the field, and never stored.
+    const ec = await partnerPublicJwk('ES256', 'e2e-ec');
+    const rsa = await partnerPublicJwk('PS256', 'e2e-rsa');
+    const keysField = page.getByLabel('JWK Set', { exact: true });
+    await keysField.fill(JSON.stringify({ keys: [ec.privateJwk] }));
+    await page.getByRole('button', { name: 'Register keys' }).click();
+    await textOf(page.locator('#keys-error'), /keys\[0\] \(kid "e2e-ec"\): contains private key material/);
+    assert.equal((await api('GET', '/admin/v1/partners/e2e-keys')).body.jwks, null);
+
+    await keysField.fill(JSON.stringify({ keys: [ec.jwk, rsa.jwk] }, null, 2));
+    await page.getByRole('button', { name: 'Register keys' }).click();
+    await textOf(status(), /2 keys of e2e-keys registered/);
+    const keyTable = page.getByRole('table', { name: 'Public keys of e2e-keys' });
+    await textOf(keyTable.locator('tbody tr').nth(0), new RegExp(`e2e-ec\\s*EC P-256\\s*ES256\\s*${ec.thumbprint}`));
+    await textOf(keyTable.locator('tbody tr').nth(1), new RegExp(`e2e-rsa\\s*RSA 2048 bits\\s*PS256\\s*${rsa.thumbprint}`));
+    assert.deepEqual((await api('GET', '/admin/v1/partners/e2e-keys')).body.jwks.keys.map((key: { thumbprint: string }) => key.thumbprint), [ec.thumbprint, rsa.thumbprint]);
+
+    // By URL: fetched once, then shown with the time of the fetch.
+    const remote = await partnerPublicJwk('EdDSA', 'e2e-remote');
+    const server = await serveJwks(() => ({ text: JSON.stringify({ keys: [remote.jwk] }) }));
+    try {
+      await page.getByLabel('The https URL where the partner publishes them').check();
+      await page.getByLabel('JWK Set URL').fill(server.url);
+      await page.getByRole('button', { name: 'Register keys' }).click();
+      await textOf(status(), /1 key of e2e-keys registered/);
+      await textOf(page.getByTestId('partner-jwks-uri'), new RegExp(`^${server.url.replace(/[.]/g, '\\.')}$`));
+      await textOf(keyTable.locator('tbody tr').first(), new RegExp(`e2e-remote\\s*OKP Ed25519\\s*EdDSA\\s*${remote.thumbprint}`));
+      await textOf(page.getByRole('region', { name: 'Public keys' }), /Last fetched\s*\d{4}-\d\d-\d\d \d\d:\d\d:\d\d/);
+      const jwks = (await api('GET', '/admin/v1/partners/e2e-keys')).body.jwks;
+      assert.equal(jwks.jwksUri, server.url);
+      assert.ok(jwks.fetchedAt);
+    } finally {
+      await server.close();
+    }
+
+    // Methods and binding: none ticked is caught in the form; the change is saved and shown.
+    const password = page.getByRole('checkbox', { name: /password: the API password/ });
+    const privateKeyJwt = page.getByRole('checkbox', { name: /private_key_jwt: an assertion/ });
+    await password.uncheck();
+    await page.getByRole('button', { name: 'Save authentication' }).click();
+    await textOf(page.locator('#authMethods-error'), /Tick at least one method/);
+    assert.deepEqual((await api('GET', '/admin/v1/partners/e2e-keys')).body.authMethods, ['password']);
+    await privateKeyJwt.check();
+    await page.getByRole('checkbox', { name: /Require DPoP-bound tokens/ }).check();
+    await page.getByRole('button', { name: 'Save authentication' }).click();
+    await textOf(status(), /authentication of e2e-keys was saved: private_key_jwt, bound tokens required/);
+    await textOf(page.getByTestId('partner-auth'), /^private_key_jwt; DPoP-bound tokens required$/);
+    const changed = (await api('GET', '/admin/v1/partners/e2e-keys')).body;
+    assert.deepEqual([changed.authMethods, changed.requireSenderConstrainedTokens], [['private_key_jwt'], true]);
+    assert.equal(await page.getByRole('checkbox', { name: /private_key_jwt: an assertion/ }).isChecked(), true, 'the form shows the methods as saved');
+    await shot('partner-keys', page.getByRole('region', { name: 'Public keys' }));
+
+    // Removing the keys asks first.
+    await page.getByRole('button', { name: 'Remove keys' }).click();
+    await page.getByRole('dialog', { name: 'Remove the keys of e2e-keys?' }).getByRole('button', { name: 'Remove keys' }).click();
+    await textOf(status(), /The keys of e2e-keys were removed/);
+    await textOf(page.getByTestId('partner-keys-none'), /No keys registered/);
+    await page.getByRole('dialog').waitFor({ state: 'hidden' });
+    assert.equal((await api('GET', '/admin/v1/partners/e2e-keys')).body.jwks, null);
   });
 
   it('imports a bank file: every bad row is listed before anything is applied, then a good file is previewed and applied', async () => {

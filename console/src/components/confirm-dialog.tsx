@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useId, useRef } from 'preact/hooks';
 
 interface ConfirmDialogProps {
   open: boolean;
@@ -19,6 +19,8 @@ interface ConfirmDialogProps {
 export function ConfirmDialog({ open, title, children, confirmLabel, danger = false, busy = false, onConfirm, onCancel }: ConfirmDialogProps) {
   const dialog = useRef<HTMLDialogElement>(null);
   const cancel = useRef<HTMLButtonElement>(null);
+  // One id per dialog: a page with several dialogs (the partner page) must name each by its own title.
+  const titleId = `confirm-title-${useId()}`;
   useEffect(() => {
     const element = dialog.current;
     if (!element) return;
@@ -32,13 +34,13 @@ export function ConfirmDialog({ open, title, children, confirmLabel, danger = fa
   return (
     <dialog
       ref={dialog}
-      aria-labelledby="confirm-title"
+      aria-labelledby={titleId}
       onCancel={(event) => {
         event.preventDefault();
         if (!busy) onCancel();
       }}
     >
-      <h2 id="confirm-title">{title}</h2>
+      <h2 id={titleId}>{title}</h2>
       <div class="dialog-body">{children}</div>
       <div class="actions">
         <button type="button" ref={cancel} onClick={onCancel} disabled={busy}>

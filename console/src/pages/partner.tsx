@@ -3,6 +3,8 @@ import { announce } from '../announce';
 import type { PartnerView as Partner } from '@partner-gateway/contract/admin-partners';
 import { admin } from '../api';
 import { ListSettingForm } from '../components/list-setting-form';
+import { PartnerAuthForm } from '../components/partner-auth-form';
+import { PartnerKeysSection } from '../components/partner-keys-section';
 import { allowlistProblems, splitAllowlist } from '../cidr';
 import { AuditTable } from '../components/audit-table';
 import { ConfirmDialog } from '../components/confirm-dialog';
@@ -19,7 +21,7 @@ const RECENT_CALLS = 20;
 
 type Pending = 'block' | 'unblock' | 'reset' | 'delete' | null;
 
-/** One partner: its settings, each changed through PATCH /admin/v1/partners/:login, and its recent calls. */
+/** One partner: its settings, each changed through PATCH /admin/v1/partners/:login, its keys (PUT/DELETE …/jwks), and its recent calls. */
 export function PartnerPage({ login }: { login: string }) {
   const partner = useLoad(() => admin.partners.get(login), login);
   const calls = useLoad(() => admin.audit.query({ partner: login, limit: String(RECENT_CALLS) }), login);
@@ -88,6 +90,10 @@ export function PartnerPage({ login }: { login: string }) {
                 {data.status}
               </span>
             </dd>
+            <dt>Authentication</dt>
+            <dd data-testid="partner-auth">
+              {data.authMethods.join(', ')}; {data.requireSenderConstrainedTokens ? 'DPoP-bound tokens required' : 'bearer tokens allowed'}
+            </dd>
             <dt>Last successful call</dt>
             <dd>
               {activity.data ? (
@@ -130,6 +136,8 @@ export function PartnerPage({ login }: { login: string }) {
 
           <AllowlistForm key={`ips-${data.updatedAt}`} partner={data} onSaved={refresh} />
           <RewardTypesForm key={`rewards-${data.updatedAt}`} partner={data} onSaved={refresh} />
+          <PartnerAuthForm key={`auth-${data.updatedAt}`} partner={data} onSaved={refresh} />
+          <PartnerKeysSection key={`keys-${data.updatedAt}`} partner={data} onSaved={refresh} />
 
           <section aria-labelledby="recent-calls">
             <h2 id="recent-calls">Recent calls and changes</h2>

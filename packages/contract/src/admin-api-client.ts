@@ -1,6 +1,7 @@
 import type { AdminBank, AdminBankList, BankChanges, BankInput, ImportMode, ImportReport } from './admin-banks.js';
 import type { AuditPage, AuditQuery } from './admin-audit.js';
 import type { KeyList, KeyUse, KeyView } from './admin-keys.js';
+import type { PartnerJwksView, SetPartnerJwksBody } from './admin-partner-keys.js';
 import type { ActivityResponse, CreatePartnerBody, PartnerList, PartnerView, UpdatePartnerBody } from './admin-partners.js';
 import {
   ADMIN_AUDIT_PATH,
@@ -12,6 +13,7 @@ import {
   ADMIN_PARTNERS_PATH,
   adminBankPath,
   adminKeyRevokePath,
+  adminPartnerJwksPath,
   adminPartnerPath,
 } from './paths.js';
 
@@ -46,6 +48,18 @@ export interface AdminApi {
     create(body: CreatePartnerBody): Promise<PartnerView>;
     update(login: string, body: UpdatePartnerBody): Promise<PartnerView>;
     remove(login: string): Promise<void>;
+    /**
+     * Registers the partner's public keys, or the https URL of its JWK Set, replacing what it had
+     * (PUT /admin/v1/partners/{login}/jwks); refused keys are a 422 naming each one.
+     *
+     * @example
+     * ```ts
+     * await admin.partners.setJwks('acme', { jwksUri: 'https://acme.example/.well-known/jwks.json' });
+     * ```
+     */
+    setJwks(login: string, body: SetPartnerJwksBody): Promise<PartnerJwksView>;
+    /** Removes the partner's public keys (DELETE /admin/v1/partners/{login}/jwks, 204). */
+    deleteJwks(login: string): Promise<void>;
     /** The last successful partner API call of each login. */
     activity(logins: readonly string[]): Promise<ActivityResponse>;
   };
@@ -77,6 +91,8 @@ export function createAdminApi(send: AdminTransport): AdminApi {
       create: (body) => call({ method: 'POST', path: ADMIN_PARTNERS_PATH, json: body }),
       update: (login, body) => call({ method: 'PATCH', path: adminPartnerPath(login), json: body }),
       remove: (login) => call({ method: 'DELETE', path: adminPartnerPath(login) }),
+      setJwks: (login, body) => call({ method: 'PUT', path: adminPartnerJwksPath(login), json: body }),
+      deleteJwks: (login) => call({ method: 'DELETE', path: adminPartnerJwksPath(login) }),
       activity: (logins) => call({ method: 'GET', path: withQuery(ADMIN_PARTNER_ACTIVITY_PATH, { logins: logins.join(',') }) }),
     },
     banks: {

@@ -3,6 +3,7 @@ import type { AdminApi } from '@partner-gateway/contract/admin-api-client';
 import { CliError, print, table, type CliIo } from '../cli-io.js';
 import { parseCommand, splitList } from '../parse-command.js';
 import { readPassword } from '../read-password.js';
+import { describeAuth, PARTNER_AUTH_EXAMPLES, PARTNER_AUTH_USAGE, partnerAuthCommand } from './partner-auth-command.js';
 
 export const PARTNER_USAGE = `Usage: partner-gateway partner <command> [options]
 
@@ -18,10 +19,12 @@ Commands:
   passwd <login> [--password-stdin]
                                   set a new API password
   remove <login>                  delete the partner
+${PARTNER_AUTH_USAGE}
 
 Examples:
   printf '%s' "$PASSWORD" | partner-gateway partner add acme --ips 203.0.113.0/24 --rewards sbp --password-stdin
-  partner-gateway partner set-ips acme 203.0.113.0/24 2001:db8::/32`;
+  partner-gateway partner set-ips acme 203.0.113.0/24 2001:db8::/32
+${PARTNER_AUTH_EXAMPLES}`;
 
 const usageOf = (line: string) => `Usage: partner-gateway partner ${line}`;
 
@@ -109,6 +112,7 @@ export async function partnerCommand(args: string[], io: CliIo, admin: AdminApi)
     case 'help':
       return print(io, PARTNER_USAGE);
     default:
+      if (await partnerAuthCommand(command, rest, io, admin)) return;
       throw new CliError(`Unknown partner command ${command}\n\n${PARTNER_USAGE}`, 2);
   }
 }
@@ -119,6 +123,7 @@ function describe(partner: PartnerView): string {
     `  status:       ${partner.status}`,
     `  IP allowlist: ${partner.ipAllowlist.join(', ') || '(none: no address may call)'}`,
     `  reward types: ${partner.rewardTypes.join(', ') || '(none)'}`,
+    describeAuth(partner),
     `  created:      ${partner.createdAt}`,
     `  updated:      ${partner.updatedAt}`,
   ].join('\n');

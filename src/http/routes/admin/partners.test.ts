@@ -104,6 +104,48 @@ for (const backend of testBackends()) {
       assert.equal((await login(partner)).statusCode, 401);
     });
 
+    it('refuses an empty, unknown or repeated auth method, naming the field', async () => {
+      const partner = await t.addPartner();
+      for (const authMethods of [[], ['sms'], ['password', 'password'], 'password', ['password', 'private_key_jwt', 'client_secret_jwt']]) {
+        const response = await admin('PATCH', `/admin/v1/partners/${partner.login}`, { authMethods });
+        assert.equal(response.statusCode, 422, JSON.stringify(authMethods));
+        assert.ok(response.json().errors.some((error: { field: string }) => error.field.startsWith('authMethods')), JSON.stringify(response.json()));
+      }
+      assert.equal((await admin('PATCH', `/admin/v1/partners/${partner.login}`, { requireSenderConstrainedTokens: 'yes' })).statusCode, 422);
+      const unchanged = (await admin('GET', `/admin/v1/partners/${partner.login}`)).json();
+      assert.deepEqual([unchanged.authMethods, unchanged.requireSenderConstrainedTokens], [['password'], false], 'the defaults: nothing changes for existing partners');
+    });
+
+    it('taking the password away ends the sessions it opened, and the audit entry shows the change', async () => {
+      const partner = await t.addPartner();
+      const token = (await login(partner)).json().access_token as string;
+      const banks = () => t.app.inject({ method: 'POST', url: '/partner/provider/sbp/banks/', headers: { authorization: `Bearer ${token}` }, remoteAddress: '127.0.0.1' });
+      assert.equal((await banks()).statusCode, 200);
+      const widened = await admin('PATCH', `/admin/v1/partners/${partner.login}`, { authMethods: ['password', 'private_key_jwt'] });
+      assert.deepEqual(widened.json().authMethods, ['password', 'private_key_jwt']);
+      assert.equal((await banks()).statusCode, 200, 'adding a method is not stricter: sessions go on');
+
+      const changed = await admin('PATCH', `/admin/v1/partners/${partner.login}`, { authMethods: ['private_key_jwt'] });
+      assert.equal(changed.statusCode, 200);
+      assert.deepEqual(changed.json().authMethods, ['private_key_jwt']);
+      assert.equal((await banks()).statusCode, 401);
+      const entry = (await admin('GET', `/admin/v1/audit?action=partner.update&partner=${partner.login}&limit=1`)).json().entries[0];
+      assert.deepEqual([entry.details.before.authMethods, entry.details.after.authMethods], [['password', 'private_key_jwt'], ['private_key_jwt']]);
+      assert.equal(entry.details.after.requireSenderConstrainedTokens, false);
+    });
+
+    it('requiring bound tokens ends the bearer sessions, and the audit entry shows it', async () => {
+      const partner = await t.addPartner();
+      const token = (await login(partner)).json().access_token as string;
+      const banks = () => t.app.inject({ method: 'POST', url: '/partner/provider/sbp/banks/', headers: { authorization: `Bearer ${token}` }, remoteAddress: '127.0.0.1' });
+      assert.equal((await banks()).statusCode, 200);
+      const changed = await admin('PATCH', `/admin/v1/partners/${partner.login}`, { requireSenderConstrainedTokens: true });
+      assert.equal(changed.json().requireSenderConstrainedTokens, true);
+      assert.equal((await banks()).statusCode, 401);
+      const entry = (await admin('GET', `/admin/v1/audit?action=partner.update&partner=${partner.login}&limit=1`)).json().entries[0];
+      assert.deepEqual([entry.details.before.requireSenderConstrainedTokens, entry.details.after.requireSenderConstrainedTokens], [false, true]);
+    });
+
     it('never logs a password sent to the admin API', async () => {
       await admin('POST', '/admin/v1/partners', { login: 'logged-one', password: 'do-not-log-this-secret', ipAllowlist: [], rewardTypes: [] });
       await admin('PATCH', '/admin/v1/partners/logged-one', { password: 'nor-this-other-secret' });

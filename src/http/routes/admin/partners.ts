@@ -38,14 +38,14 @@ export async function adminPartnerRoutes(app: FastifyInstance, { gateway }: { ga
     PARTNER_PATH,
     {
       config: { audit: 'partner.update' },
-      schema: { operationId: 'updatePartner', tags, summary: 'Change a partner (a block or a new password ends its sessions)', params: LoginParams, body: UpdatePartnerBody, response: { 200: PartnerView, ...errorResponses } },
+      schema: { operationId: 'updatePartner', tags, summary: 'Change a partner (a block, a new password, taking `password` out of authMethods or requiring bound tokens ends its sessions)', params: LoginParams, body: UpdatePartnerBody, response: { 200: PartnerView, ...errorResponses } },
     },
     async (request) => {
       const { login } = request.params as LoginParams;
       const body = request.body as UpdatePartnerBody;
       request.auditPartner = login;
-      const { before, after } = await partners.update(login, body);
-      request.auditDetails = { before: auditable(before), after: auditable(after), passwordChanged: body.password !== undefined };
+      const { before, after, sessionsEnded } = await partners.update(login, body);
+      request.auditDetails = { before: auditable(before), after: auditable(after), passwordChanged: body.password !== undefined, sessionsEnded };
       return after;
     },
   );
@@ -63,5 +63,11 @@ export async function adminPartnerRoutes(app: FastifyInstance, { gateway }: { ga
 
 /** What the audit trail keeps of a partner: the settings an operator changes, never a password or hash. */
 function auditable(partner: PartnerView) {
-  return { status: partner.status, ipAllowlist: partner.ipAllowlist, rewardTypes: partner.rewardTypes };
+  return {
+    status: partner.status,
+    ipAllowlist: partner.ipAllowlist,
+    rewardTypes: partner.rewardTypes,
+    authMethods: partner.authMethods,
+    requireSenderConstrainedTokens: partner.requireSenderConstrainedTokens,
+  };
 }
