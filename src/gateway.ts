@@ -1,3 +1,4 @@
+import type { X509Certificate } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { createAccessTokens } from './auth/tokens/access-tokens.js';
 import { decryptPartnerPassword } from './auth/steps/decrypt-partner-password.js';
@@ -28,6 +29,7 @@ import { createKeyRepository, type KeyUse } from './keys/key-repository.js';
 import { createKeySealer } from './keys/master-key.js';
 import { loadKeyStore, type KeyInfo } from './keys/key-store.js';
 import { createPartnerAdmin, type PartnerAdmin } from './partners/partner-admin.js';
+import { createPartnerCertificateAdmin, type PartnerCertificateAdmin } from './partners/partner-certificate-admin.js';
 import { createRemoteJwks } from './oauth/remote-jwks.js';
 import { createPartnerRepository } from './partners/partner-repository.js';
 import { createPartnerApi, type PartnerApi } from './operations/partner-api.js';
@@ -52,6 +54,8 @@ export interface Gateway {
 
 export interface AdminOperations {
   partners: PartnerAdmin;
+  /** A partner's client certificates and subject DN (mutual TLS, issue 14). */
+  partnerCertificates: PartnerCertificateAdmin;
   banks: BankAdmin;
   keys: {
     /** Every key in service, read fresh from the database (another instance may have rotated). */
@@ -108,6 +112,11 @@ export interface GatewayOptions {
   onReplayJournalDrop?: (count: number) => void;
   /** Told when shutting down loses something: replay journal entries not written down in time. */
   onCloseError?: (error: unknown) => void;
+  /**
+   * TLS_CLIENT_CA_FILE's CAs as last (re)loaded (`tlsFiles.trustedCas`), asked on every tls_client_auth check so
+   * that a SIGHUP reload counts from the next request; none when unset (tls_client_auth then always fails).
+   */
+  trustedCas?: () => readonly X509Certificate[];
 }
 
 /** How often partitions are made ahead and expired audit entries removed. */
@@ -234,6 +243,7 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
     oauth,
     admin: {
       partners: createPartnerAdmin(partners, { production: config.NODE_ENV === 'production', remoteJwks, now }),
+      partnerCertificates: createPartnerCertificateAdmin(partners, now),
       banks: createBankAdmin(banks),
       keys: {
         async list() {
