@@ -34,6 +34,9 @@ import { createRemoteJwks } from './oauth/remote-jwks.js';
 import { createPartnerRepository } from './partners/partner-repository.js';
 import { createPartnerApi, type PartnerApi } from './operations/partner-api.js';
 import { createOAuthApi, type OAuthApi } from './operations/oauth-api.js';
+import { publicTlsUrl } from './mtls/tls-config.js';
+import { countCertificatesExpiringBefore } from './partners/partner-certificate-expiry.js';
+import { CERTIFICATE_EXPIRY_WARNING_DAYS } from '@partner-gateway/contract/admin-partner-certificates';
 import { JWKS_PATH, LOGIN_PATH, LOGOUT_PATH, OAUTH_INTROSPECT_PATH, OAUTH_REVOKE_PATH, OAUTH_TOKEN_PATH, REFRESH_PATH, banksPath } from '@partner-gateway/contract/paths';
 
 /**
@@ -188,6 +191,7 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
     replayConflicts: () => shared.replayConflicts(),
     replayJournalDropped: () => shared.replayJournalDropped(),
     argon2: () => ({ ...passwords.stats(), verifications: argon2Verifications() }),
+    expiringCertificates: () => countCertificatesExpiringBefore(handle.db, new Date(now() + CERTIFICATE_EXPIRY_WARNING_DAYS * 86_400_000)),
   });
   const guard = createBruteForceGuard(shared.throttle, now, config.CACHE_TTL_MS);
   const tokens = createAccessTokens({ keys, issuer: tokenIssuer(config), audience: config.TOKEN_AUDIENCE, ttlSeconds: config.TOKEN_TTL, now });
@@ -205,6 +209,9 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
     logout: base + LOGOUT_PATH,
     banks: base + banksPath(config.PROVIDER_SEGMENT),
   };
+  // RFC 8705 mtls_endpoint_aliases: only when the gateway takes client certificates (an HTTPS listener or PUBLIC_TLS_URL).
+  const tlsBase = publicTlsUrl(config);
+  const mtlsUrls = tlsBase === undefined ? undefined : { token: tlsBase + OAUTH_TOKEN_PATH, introspection: tlsBase + OAUTH_INTROSPECT_PATH, revocation: tlsBase + OAUTH_REVOKE_PATH };
   const partnerApi = createPartnerApi({
     partners,
     banks,
@@ -234,8 +241,9 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
     tokenTtlSeconds: config.TOKEN_TTL,
     dpop,
     tokenEndpoint: urls.token,
-    urls,
+    urls: { ...urls, mtls: mtlsUrls },
     onTokenRequest: (method, outcome) => metrics.countTokenRequest(method, outcome),
+    ...(options.trustedCas ? { trustedCas: options.trustedCas } : {}),
   });
   return {
     config,

@@ -76,7 +76,7 @@ export async function oauthRoutes(app: FastifyInstance, { gateway }: { gateway: 
     },
     async (request, reply) => {
       const token = await gateway.oauth.token(request.body as TokenRequestForm, oauthContext(request));
-      request.auditDetails = { ...request.auditDetails, bound: token.tokenType === 'DPoP' };
+      request.auditDetails = { ...request.auditDetails, bound: token.tokenType === 'DPoP' || token.certificateThumbprint !== undefined };
       reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
       return { access_token: token.accessToken, token_type: token.tokenType, expires_in: token.expiresIn } satisfies OAuthTokenResponse;
     },
@@ -159,6 +159,7 @@ function oauthContext(request: FastifyRequest): OAuthRequestContext {
     authorization: request.headers.authorization,
     dpop: request.headers.dpop,
     clientAddress: request.ip,
+    certificate: request.clientCertificate,
     onClient: (login, method) => {
       request.auditPartner = login;
       request.auditDetails = { method, bound: request.headers.dpop !== undefined };
