@@ -78,6 +78,8 @@ before(async () => {
     TLS_CLIENT_CA_FILE: clientCa.certPath,
     TRUST_PROXY: PROXY,
     CLIENT_CERT_HEADER: HEADER,
+    // Refusals are counted by the brute-force defence (cheap failures of the address); this suite makes many on purpose.
+    THROTTLE_MAX_FAILURES: '1000',
   });
   tlsBase = `https://127.0.0.1:${tlsPort}`;
   await addPartner(selfLogin, ['self_signed_tls_client_auth'], { certificates: [selfSigned.cert, soonExpiring.cert] });
