@@ -17,7 +17,7 @@ export interface PartnerApi {
   /** Login and API password for an access token and the first refresh token of a new family; DPoP-bound with a `DPoP` proof header. */
   login(body: LoginRequest, clientAddress: string, dpop?: string | string[]): Promise<Session>;
   /** A refresh token spent for a new access token and refresh token (a bound family's refresh needs its key's proof). */
-  refresh(body: RefreshRequest, clientAddress: string, dpop?: string | string[]): Promise<Session>;
+  refresh(body: RefreshRequest, clientAddress: string, dpop?: string | string[], onAuthenticated?: (login: string) => void): Promise<Session>;
   /** Revokes the token's family (a bound token with its proof); returns the partner's login. */
   logout(authorization: string | undefined, dpop?: string | string[], certificate?: string): Promise<string>;
   /**
@@ -58,7 +58,7 @@ export interface PartnerApiUrls {
 export function createPartnerApi(deps: PartnerApiDependencies): PartnerApi {
   return {
     login: (body, clientAddress, dpop) => loginPartner(body ?? {}, clientAddress, dpop, deps),
-    refresh: (body, clientAddress, dpop) => refreshSession(body ?? {}, clientAddress, dpop, deps),
+    refresh: (body, clientAddress, dpop, onAuthenticated) => refreshSession(body ?? {}, clientAddress, dpop, deps, onAuthenticated),
     logout: (authorization, dpop, certificate) => logoutSession(authorization, dpop, deps, certificate),
     listBanks: (query, authorization, clientAddress, onAuthenticated, dpop, certificate) =>
       listBanksForPartner(withCertificate(readBanksCredentials(query, authorization, dpop), certificate), clientAddress, deps, onAuthenticated),

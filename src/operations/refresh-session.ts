@@ -15,12 +15,19 @@ import { DPOP_INVALID_PROOF } from '../auth/steps/check-token-binding.js';
  * is a thief, and the partner's next use of it then revokes the family as a reuse). A partner required to use
  * bound tokens cannot refresh without a proof.
  */
-export async function refreshSession(input: { refresh_token?: unknown }, clientAddress: string, dpop: string | string[] | undefined, deps: LoginDependencies): Promise<Session> {
+export async function refreshSession(
+  input: { refresh_token?: unknown },
+  clientAddress: string,
+  dpop: string | string[] | undefined,
+  deps: LoginDependencies,
+  onAuthenticated: (login: string) => void = () => {},
+): Promise<Session> {
   const { refresh_token: presented } = requireParameters(input, ['refresh_token']);
   const proof = await readSessionProof(dpop, deps.urls.refresh, deps.dpop);
   const rotated = await rotateRefreshToken(presented, deps.families, deps.refreshTtlSeconds, deps.now());
   const partner = await deps.partners.findById(rotated.partnerId);
   if (!partner || partner.tokenGeneration !== rotated.generation) throw errors.unauthorized('token_revoked');
+  onAuthenticated(partner.login);
   checkPartnerActive(partner);
   checkIpAllowed(partner, clientAddress);
   if (!proof && (rotated.jkt !== null || partner.requireBoundTokens)) throw errors.unauthorized('dpop_required');

@@ -96,6 +96,117 @@ for (const backend of testBackends()) {
       assert.equal(json.json().error, 'invalid_request');
     });
 
+    const introspect = (token: string, fields: Record<string, string> = { client_id: partner.login, client_secret: partner.password }) =>
+      post('/api/v1/oauth/introspect', { token, ...fields });
+    const revoke = (token: string, fields: Record<string, string> = { client_id: partner.login, client_secret: partner.password }) =>
+      post('/api/v1/oauth/revoke', { token, ...fields });
+
+    it("introspects the caller's own token, bound or not, and nothing else", async () => {
+      const dpopKey = await testKey();
+      const bearer = (await post('/api/v1/oauth/token', await assertionForm())).json();
+      const bound = (await post('/api/v1/oauth/token', await assertionForm(), { dpop: await dpopProof(dpopKey, 'POST', TOKEN_URL) })).json();
+      const own = await introspect(bearer.access_token);
+      assert.equal(own.statusCode, 200);
+      assert.equal(own.headers['cache-control'], 'no-store');
+      const body = own.json();
+      assert.equal(body.active, true);
+      assert.equal(body.client_id, partner.login);
+      assert.equal(body.sub, partner.login);
+      assert.equal(body.iss, BASE);
+      assert.equal(body.aud, 'partner-api');
+      assert.equal(body.token_type, 'Bearer');
+      assert.equal(body.exp - body.iat, 600);
+      assert.equal(body.cnf, undefined);
+      const boundAnswer = (await introspect(bound.access_token, { client_assertion_type: CLIENT_ASSERTION_TYPE, client_assertion: await clientAssertion(key, partner.login, BASE) })).json();
+      assert.equal(boundAnswer.token_type, 'DPoP');
+      assert.deepEqual(boundAnswer.cnf, { jkt: await calculateJwkThumbprint(dpopKey.publicJwk) });
+      const other = await t.addPartner();
+      const otherToken = (await t.app.inject({ method: 'POST', url: '/api/v1/login/', payload: other })).json().access_token;
+      assert.deepEqual((await introspect(otherToken)).json(), { active: false });
+      assert.deepEqual((await introspect('garbage')).json(), { active: false });
+      assert.deepEqual((await introspect(`${bearer.access_token.slice(0, -4)}AAAA`)).json(), { active: false });
+      const refused = await introspect(bearer.access_token, { client_id: partner.login, client_secret: 'wrong password 9' });
+      assert.equal(refused.statusCode, 401);
+      assert.equal(refused.json().error, 'invalid_client');
+    });
+
+    it("revokes the caller's own token everywhere, answers 200 for anything else and leaves another partner's token working", async () => {
+      const mine = (await post('/api/v1/oauth/token', await assertionForm())).json().access_token;
+      const other = await t.addPartner();
+      const theirs = (await t.app.inject({ method: 'POST', url: '/api/v1/login/', payload: other })).json().access_token;
+      const foreign = await revoke(theirs);
+      assert.equal(foreign.statusCode, 200);
+      assert.equal((await t.app.inject({ method: 'POST', url: '/partner/provider/sbp/banks/', headers: { authorization: `Bearer ${theirs}` } })).statusCode, 200);
+      assert.equal((await revoke('not-a-token')).statusCode, 200);
+      assert.equal((await revoke(mine)).statusCode, 200);
+      const refused = await t.app.inject({ method: 'POST', url: '/partner/provider/sbp/banks/', headers: { authorization: `Bearer ${mine}` } });
+      assert.equal(refused.statusCode, 401);
+      assert.deepEqual((await introspect(mine)).json(), { active: false });
+      assert.equal((await revoke(mine)).statusCode, 200);
+    });
+
+    it('binds a login to a DPoP key: banks, refresh (same key only) and logout all need its proofs', async () => {
+      const dpopKey = await testKey();
+      const loginUrl = `${BASE}/api/v1/login/`;
+      const refreshUrl = `${BASE}/api/v1/token/refresh/`;
+      const banksUrl = `${BASE}/partner/provider/sbp/banks/`;
+      const login = await t.app.inject({ method: 'POST', url: '/api/v1/login/', headers: { dpop: await dpopProof(dpopKey, 'POST', loginUrl) }, payload: partner });
+      assert.equal(login.statusCode, 200, login.body);
+      const session = login.json();
+      assert.equal(session.token_type, 'DPoP');
+      const banks = await t.app.inject({
+        method: 'POST',
+        url: '/partner/provider/sbp/banks/?partnerName=' + partner.login,
+        headers: { authorization: `DPoP ${session.access_token}`, dpop: await dpopProof(dpopKey, 'POST', banksUrl, { accessToken: session.access_token }) },
+      });
+      assert.equal(banks.statusCode, 200, banks.body);
+      const another = await testKey();
+      const stolen = await t.app.inject({ method: 'POST', url: '/api/v1/token/refresh/', headers: { dpop: await dpopProof(another, 'POST', refreshUrl) }, payload: { refresh_token: session.refresh_token } });
+      assert.equal(stolen.statusCode, 401);
+      const relogin = (await t.app.inject({ method: 'POST', url: '/api/v1/login/', headers: { dpop: await dpopProof(dpopKey, 'POST', loginUrl) }, payload: partner })).json();
+      const withoutProof = await t.app.inject({ method: 'POST', url: '/api/v1/token/refresh/', payload: { refresh_token: relogin.refresh_token } });
+      assert.equal(withoutProof.statusCode, 401);
+      const third = (await t.app.inject({ method: 'POST', url: '/api/v1/login/', headers: { dpop: await dpopProof(dpopKey, 'POST', loginUrl) }, payload: partner })).json();
+      const refreshed = await t.app.inject({ method: 'POST', url: '/api/v1/token/refresh/', headers: { dpop: await dpopProof(dpopKey, 'POST', refreshUrl) }, payload: { refresh_token: third.refresh_token } });
+      assert.equal(refreshed.statusCode, 200, refreshed.body);
+      assert.equal(refreshed.json().token_type, 'DPoP');
+      const token = refreshed.json().access_token;
+      const bearerLogout = await t.app.inject({ method: 'POST', url: '/api/v1/logout/', headers: { authorization: `Bearer ${token}` } });
+      assert.equal(bearerLogout.statusCode, 401);
+      const logout = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/logout/',
+        headers: { authorization: `DPoP ${token}`, dpop: await dpopProof(dpopKey, 'POST', `${BASE}/api/v1/logout/`, { accessToken: token }) },
+      });
+      assert.equal(logout.statusCode, 204, logout.body);
+      const after = await t.app.inject({
+        method: 'POST',
+        url: '/partner/provider/sbp/banks/',
+        headers: { authorization: `DPoP ${token}`, dpop: await dpopProof(dpopKey, 'POST', banksUrl, { accessToken: token }) },
+      });
+      assert.equal(after.statusCode, 401);
+      assert.equal(after.headers['www-authenticate'], 'DPoP error="invalid_token"');
+    });
+
+    it('records token requests in the audit trail and the metrics, with no secret', async () => {
+      const assertion = await clientAssertion(key, partner.login, BASE);
+      const dpop = await dpopProof(await testKey(), 'POST', TOKEN_URL);
+      const response = await post('/api/v1/oauth/token', { grant_type: 'client_credentials', client_assertion_type: CLIENT_ASSERTION_TYPE, client_assertion: assertion }, { dpop });
+      assert.equal(response.statusCode, 200);
+      await t.gateway.admin.audit.flush();
+      const entries = await t.gateway.admin.audit.query({ partner: partner.login, action: 'token' } as never);
+      assert.ok(entries.some((entry) => entry.outcome === 'success' && (entry.details as { method?: string } | null)?.method === 'private_key_jwt' && (entry.details as { bound?: boolean }).bound === true),
+        JSON.stringify(entries.map((entry) => entry.details)));
+      const metrics = await t.gateway.runtime.metrics.render();
+      assert.match(metrics, /partner_gateway_oauth_token_requests_total\{method="private_key_jwt",outcome="issued"\} \d+/);
+      assert.match(metrics, /partner_gateway_oauth_token_requests_total\{method="client_secret_post",outcome="refused"\} \d+/);
+      const everything = JSON.stringify(entries) + t.logs.join('');
+      for (const [name, secret] of Object.entries({ assertion, dpop, token: response.json().access_token, password: partner.password })) {
+        const at = everything.indexOf(secret);
+        assert.equal(at, -1, `${name} found: ${everything.slice(Math.max(0, at - 300), at + 20)}`);
+      }
+    });
+
     it('publishes RFC 8414 metadata naming the issuer of the tokens and every endpoint', async () => {
       const response = await t.app.inject({ method: 'GET', url: '/.well-known/oauth-authorization-server' });
       assert.equal(response.statusCode, 200);

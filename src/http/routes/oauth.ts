@@ -58,7 +58,7 @@ export async function oauthRoutes(app: FastifyInstance, { gateway }: { gateway: 
       config: { audit: 'token' },
       schemaErrorFormatter: formErrorFormatter,
       preValidation: async (request) => {
-        request.auditPartner = claimedClient(request.body);
+        request.auditPartner = claimedClient(request.body, request.headers.authorization);
       },
       schema: {
         operationId: 'oauthToken',
@@ -87,7 +87,7 @@ export async function oauthRoutes(app: FastifyInstance, { gateway }: { gateway: 
       config: { audit: 'introspect' },
       schemaErrorFormatter: formErrorFormatter,
       preValidation: async (request) => {
-        request.auditPartner = claimedClient(request.body);
+        request.auditPartner = claimedClient(request.body, request.headers.authorization);
       },
       schema: {
         operationId: 'oauthIntrospect',
@@ -113,7 +113,7 @@ export async function oauthRoutes(app: FastifyInstance, { gateway }: { gateway: 
       config: { audit: 'revoke' },
       schemaErrorFormatter: formErrorFormatter,
       preValidation: async (request) => {
-        request.auditPartner = claimedClient(request.body);
+        request.auditPartner = claimedClient(request.body, request.headers.authorization);
       },
       schema: {
         operationId: 'oauthRevoke',
@@ -167,8 +167,34 @@ function oauthContext(request: FastifyRequest): OAuthRequestContext {
   };
 }
 
-/** The client_id a form claims, for the audit trail of a refused request. */
-function claimedClient(body: unknown): string | undefined {
-  const id = (body as { client_id?: unknown } | null | undefined)?.client_id;
-  return typeof id === 'string' && id.length > 0 && id.length <= 256 ? id : undefined;
+/**
+ * The client a request claims to be, for the audit trail of a refused request (whether or not it proves it):
+ * the form's client_id, else the Basic user, else the assertion's unverified `iss`. Never a secret.
+ */
+function claimedClient(body: unknown, authorization: string | undefined): string | undefined {
+  const fields = (body ?? {}) as { client_id?: unknown; client_assertion?: unknown };
+  const claimed = typeof fields.client_id === 'string' ? fields.client_id : (basicUser(authorization) ?? assertionIssuer(fields.client_assertion));
+  return typeof claimed === 'string' && claimed.length > 0 && claimed.length <= 256 ? claimed : undefined;
+}
+
+function basicUser(authorization: string | undefined): string | undefined {
+  const encoded = /^Basic +([A-Za-z0-9+/]+=*) *$/i.exec(authorization ?? '')?.[1];
+  if (!encoded) return undefined;
+  const decoded = Buffer.from(encoded, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  try {
+    return colon > 0 ? decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' ')) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function assertionIssuer(assertion: unknown): string | undefined {
+  if (typeof assertion !== 'string' || assertion.length > 8192) return undefined;
+  try {
+    const iss = (JSON.parse(Buffer.from(assertion.split('.')[1] ?? '', 'base64url').toString('utf8')) as { iss?: unknown }).iss;
+    return typeof iss === 'string' ? iss : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -36,7 +36,9 @@ export async function sessionRoutes(app: FastifyInstance, { gateway }: { gateway
       },
     },
     async (request, reply) => {
-      const session = await gateway.partnerApi.refresh(request.body as RefreshRequest, request.ip, request.headers.dpop);
+      const session = await gateway.partnerApi.refresh(request.body as RefreshRequest, request.ip, request.headers.dpop, (login) => {
+        request.auditPartner = login;
+      });
       request.auditPartner = session.partnerLogin;
       return sendSession(reply, session);
     },
