@@ -254,6 +254,9 @@ describe('admin console in Chromium', { skip, timeout: 120_000 }, () => {
     await textOf(page.locator('#keys-error'), /keys\[0\] \(kid "e2e-ec"\): contains private key material/);
     assert.equal((await api('GET', '/admin/v1/partners/e2e-keys')).body.jwks, null);
 
+    await keysField.fill('{"keys": []}');
+    await page.getByRole('button', { name: 'Register keys' }).click();
+    await textOf(page.locator('#keys-error'), /holds no key/);
     await keysField.fill(JSON.stringify({ keys: [ec.jwk, rsa.jwk] }, null, 2));
     await page.getByRole('button', { name: 'Register keys' }).click();
     await textOf(status(), /2 keys of e2e-keys registered/);

@@ -164,6 +164,7 @@ function readPasted(text: string): SetPartnerJwksBody | { problem: string } {
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return { problem: 'Paste a JWK Set {"keys": [...]} or one JWK.' };
   const record = parsed as Record<string, unknown>;
+  if (Array.isArray(record.keys) && record.keys.length === 0) return { problem: 'This JWK Set holds no key: paste at least one public key.' };
   if (Array.isArray(record.keys)) return { keys: record.keys as Extract<SetPartnerJwksBody, { keys: unknown }>['keys'] };
   if (typeof record.kty === 'string') return { keys: [record] };
   return { problem: 'Paste a JWK Set {"keys": [...]} or one JWK.' };

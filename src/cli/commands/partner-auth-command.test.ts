@@ -82,6 +82,7 @@ describe('partner-gateway partner set-jwks, delete-jwks, set-auth and show again
     await assert.rejects(run(['set-jwks', partner.login, join(dir, 'missing.json')]), (error: CliError) => error.exitCode === 2 && /Cannot read .*ENOENT/.test(error.message));
     await assert.rejects(run(['set-jwks', partner.login, await file('bad.json', '{not json')]), /is not JSON/);
     await assert.rejects(run(['set-jwks', partner.login, await file('array.json', [1, 2])]), /must hold a JWK Set/);
+    await assert.rejects(run(['set-jwks', partner.login, await file('empty.json', { keys: [] })]), (error: CliError) => error.exitCode === 2 && /empty JWK Set/.test(error.message));
     await assert.rejects(run(['set-jwks', partner.login, 'http://192.0.2.1/jwks.json']), /jwksUri: must be an https URL/);
     await assert.rejects(run(['set-jwks', 'nobody-here', await file('ok.json', key.jwk)]), /Error 404/);
   });
@@ -95,6 +96,7 @@ describe('partner-gateway partner set-jwks, delete-jwks, set-auth and show again
     assert.match(changed, /bound tokens: required \(DPoP\)/);
     const view = await t.gateway.admin.partners.get(partner.login);
     assert.deepEqual([view.authMethods, view.requireSenderConstrainedTokens], [['private_key_jwt', 'password'], true]);
+    assert.match(await run(['list']), new RegExp(`^${partner.login}\\s+active\\s+\\S+\\s+sbp\\s+private_key_jwt,password \\(bound\\)$`, 'm'));
     assert.match(await run(['set-auth', partner.login, '--no-require-bound-tokens']), /bound tokens: not required/);
     assert.equal((await t.gateway.admin.partners.get(partner.login)).requireSenderConstrainedTokens, false);
 

@@ -20,7 +20,17 @@ export const PARTNER_AUTH_EXAMPLES = `  partner-gateway partner set-jwks acme ac
 
 const usageOf = (line: string) => `Usage: partner-gateway partner ${line}`;
 
-/** The partner commands about keys and authentication policy; false when `command` is none of them. */
+/**
+ * The partner commands about keys and authentication policy (`partner-gateway partner ...`); false when
+ * `command` is none of them, so that `partnerCommand` reports it as unknown.
+ *
+ * @example
+ * ```sh
+ * partner-gateway partner set-jwks acme https://acme.example/.well-known/jwks.json
+ * partner-gateway partner set-auth acme --methods private_key_jwt --require-bound-tokens
+ * partner-gateway partner delete-jwks acme --yes
+ * ```
+ */
 export async function partnerAuthCommand(command: string, rest: string[], io: CliIo, admin: AdminApi): Promise<boolean> {
   switch (command) {
     case 'set-jwks': {
@@ -95,6 +105,8 @@ async function readJwksArgument(argument: string, usage: string): Promise<SetPar
   } catch {
     throw new CliError(`${argument} is not JSON: it must hold a JWK Set {"keys": [...]} or one JWK`, 2);
   }
+  // An empty set would only meet the schema's union refusal (keys or jwksUri); say what is wrong instead.
+  if (isObject(parsed) && Array.isArray(parsed.keys) && parsed.keys.length === 0) throw new CliError(`${argument} holds an empty JWK Set: it needs at least one public key`, 2);
   if (isObject(parsed) && Array.isArray(parsed.keys)) return { keys: parsed.keys as Extract<SetPartnerJwksBody, { keys: unknown }>['keys'] };
   if (isObject(parsed) && typeof parsed.kty === 'string') return { keys: [parsed] };
   throw new CliError(`${argument} must hold a JWK Set {"keys": [...]} or one JWK`, 2);

@@ -10,7 +10,7 @@ export const PARTNER_USAGE = `Usage: partner-gateway partner <command> [options]
 Commands:
   add <login> --ips <cidr,...> [--rewards sbp,...] [--blocked] [--password-stdin]
                                   create a partner (the password is prompted for, or read from stdin)
-  list [--json]                   list partners
+  list [--json]                   list partners (with their auth methods, "(bound)" when tokens must be DPoP-bound)
   show <login> [--json]           show one partner
   block <login>                   refuse the partner's logins and calls from the next request on
   unblock <login>                 allow them again
@@ -60,7 +60,7 @@ export async function partnerCommand(args: string[], io: CliIo, admin: AdminApi)
       if (values.help) return print(io, usage);
       const { partners } = await admin.partners.list();
       if (values.json) return print(io, JSON.stringify(partners, null, 2));
-      return print(io, partners.length === 0 ? 'No partners.' : table(['LOGIN', 'STATUS', 'IP ALLOWLIST', 'REWARD TYPES'], partners.map((p) => [p.login, p.status, p.ipAllowlist.join(',') || '(none)', p.rewardTypes.join(',') || '(none)'])));
+      return print(io, partners.length === 0 ? 'No partners.' : table(['LOGIN', 'STATUS', 'IP ALLOWLIST', 'REWARD TYPES', 'AUTH'], partners.map((p) => [p.login, p.status, p.ipAllowlist.join(',') || '(none)', p.rewardTypes.join(',') || '(none)', `${p.authMethods.join(',')}${p.requireSenderConstrainedTokens ? ' (bound)' : ''}`])));
     }
     case 'show': {
       const usage = usageOf('show <login> [--json]');
