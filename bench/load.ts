@@ -18,6 +18,8 @@ export interface LoadSpec {
   rate?: number;
   /** Exactly this many requests, every one answered before the run ends (instead of `durationSec`): for counting. */
   amount?: number;
+  /** A client certificate and key (PEM files) presented on every https connection (mutual TLS). */
+  tls?: { certFile: string; keyFile: string };
 }
 
 export interface LoadResult {
@@ -43,6 +45,7 @@ const instance = autocannon(
     ...(spec.rate !== undefined ? { overallRate: spec.rate } : {}),
     ...(spec.amount !== undefined ? { amount: spec.amount } : {}),
     headers: spec.headers ?? {},
+    ...(spec.tls ? { tlsOptions: { cert: readFileSync(spec.tls.certFile), key: readFileSync(spec.tls.keyFile) } } : {}),
     ...(spec.body !== undefined ? { body: spec.body } : {}),
     ...(paths
       ? {

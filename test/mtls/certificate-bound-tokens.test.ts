@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -32,6 +32,8 @@ const expiredCaIssued = pki.issue({ subject: '/C=RU/O=Acme/CN=acme-ca', issuer: 
 const sameSubjectOtherCa = pki.issue({ subject: '/C=RU/O=Acme/CN=acme-ca', issuer: otherCa });
 const soonExpiring = pki.issue({ subject: '/CN=soon', notAfter: new Date(Date.now() + 10 * DAY) });
 const dataDir = mkdtempSync(join(tmpdir(), 'gw-rfc8705-'));
+// A copy the last test replaces (SIGHUP): TLS_CLIENT_CA_FILE is read again, and tls_client_auth follows.
+const clientCaFile = pki.write('client-ca.pem', clientCa.cert);
 
 let gateway: GatewayProcess;
 let tlsBase = '';
@@ -75,7 +77,7 @@ before(async () => {
     TLS_PORT: String(tlsPort),
     TLS_CERT_FILE: serverCert.certPath,
     TLS_KEY_FILE: serverCert.keyPath,
-    TLS_CLIENT_CA_FILE: clientCa.certPath,
+    TLS_CLIENT_CA_FILE: clientCaFile,
     TRUST_PROXY: PROXY,
     CLIENT_CERT_HEADER: HEADER,
     // Refusals are counted by the brute-force defence (cheap failures of the address); this suite makes many on purpose.
@@ -209,5 +211,18 @@ describe('certificate-bound tokens over real TLS (RFC 8705)', () => {
     const answer = JSON.parse(stdout);
     assert.equal(answer.token_type, 'Bearer');
     assert.ok(answer.banks > 0, stdout);
+  });
+
+  // Last: it changes the CAs for the rest of the suite.
+  it('checks tls_client_auth against the CAs of TLS_CLIENT_CA_FILE as re-read on SIGHUP, from the next request', async () => {
+    copyFileSync(otherCa.certPath, clientCaFile);
+    gateway.process.kill('SIGHUP');
+    let status = 0;
+    for (let attempt = 0; attempt < 100 && status !== 200; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      status = (await tls('/api/v1/oauth/token', { ...tokenRequest(caLogin), as: sameSubjectOtherCa })).status;
+    }
+    assert.equal(status, 200, 'a certificate of the new CA is accepted');
+    assert.equal((await tls('/api/v1/oauth/token', { ...tokenRequest(caLogin), as: caIssued })).status, 401, 'one of the CA no longer trusted is not');
   });
 });
