@@ -60,7 +60,19 @@ describe('the OpenAPI documents of both listeners', () => {
     assert.deepEqual(publicDoc.servers, [{ url: 'https://partners.example.com' }]);
     for (const path of ['/api/v1/login/', '/api/v1/token/refresh/']) assert.deepEqual(publicDoc.paths[path]!.post!.security, [], path);
     for (const path of ['/.well-known/jwks.json', '/healthz', '/readyz']) assert.deepEqual(publicDoc.paths[path]!.get!.security, [], path);
-    assert.deepEqual(publicDoc.paths['/api/v1/logout/']!.post!.security, [{ bearerAuth: [] }]);
+    assert.deepEqual(publicDoc.paths['/api/v1/logout/']!.post!.security, [{ bearerAuth: [] }, { dpopAuth: [] }]);
+  });
+
+  it('documents the OAuth endpoints: form bodies, the OAuth error shape, the metadata, and DPoP at banks', () => {
+    for (const path of ['/api/v1/oauth/token', '/api/v1/oauth/introspect', '/api/v1/oauth/revoke']) {
+      const operation = publicDoc.paths[path]!.post! as Operation & { requestBody?: { content: Record<string, unknown> } };
+      assert.deepEqual(Object.keys(operation.requestBody?.content ?? {}), ['application/x-www-form-urlencoded'], path);
+      const refusal = (operation.responses['401'] as { content?: Record<string, { schema: { properties: Record<string, unknown> } }> }).content!['application/json']!.schema;
+      assert.deepEqual(Object.keys(refusal.properties).sort(), ['description_status', 'error', 'error_description'], path);
+    }
+    assert.ok(publicDoc.paths['/.well-known/oauth-authorization-server']!.get);
+    assert.deepEqual(publicDoc.paths['/partner/provider/sbp/banks/']!.post!.security, [{ bearerAuth: [] }, { dpopAuth: [] }, {}]);
+    assert.equal((publicDoc.components.securitySchemes.dpopAuth as { scheme: string }).scheme, 'DPoP');
   });
 
   it('documents login and refresh bodies as required, non-empty, closed objects and useAuthByCert as Y or N', () => {

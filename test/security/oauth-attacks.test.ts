@@ -262,4 +262,34 @@ for (const backend of testBackends()) {
       });
     });
   });
+
+  describe(`OAuth client authentication in the brute-force defence on ${backend.name}`, () => {
+    let t: TestGateway;
+    before(async () => {
+      t = await startTestGateway(backend, { env: { THROTTLE_MAX_FAILURES: '3' } });
+    });
+    after(() => t.close());
+    const post = (fields: Record<string, string>) => t.app.inject({ method: 'POST', url: TOKEN_PATH, headers: FORM_HEADERS, payload: form(fields) });
+
+    it('counts wrong client secrets like wrong login passwords: the lock then refuses the right password at login too', async () => {
+      const victim = await t.addPartner();
+      for (let attempt = 0; attempt < 3; attempt++) {
+        assert.equal((await post({ grant_type: 'client_credentials', client_id: victim.login, client_secret: `wrong password ${attempt}` })).statusCode, 401);
+      }
+      assert.equal((await post({ grant_type: 'client_credentials', client_id: victim.login, client_secret: victim.password })).statusCode, 429);
+      assert.equal((await t.app.inject({ method: 'POST', url: '/api/v1/login/', payload: victim })).statusCode, 429);
+    });
+
+    it("counts refused assertions as cheap failures: further garbage is throttled, a partner's password never locked by it", async () => {
+      const bystander = await t.addPartner();
+      const stranger = await testKey();
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const response = await post({ grant_type: 'client_credentials', client_assertion_type: CLIENT_ASSERTION_TYPE, client_assertion: await clientAssertion(stranger, bystander.login, BASE) });
+        assert.equal(response.statusCode, 401);
+      }
+      const throttled = await post({ grant_type: 'client_credentials', client_assertion_type: CLIENT_ASSERTION_TYPE, client_assertion: await clientAssertion(stranger, bystander.login, BASE) });
+      assert.equal(throttled.statusCode, 429);
+      assert.equal((await t.app.inject({ method: 'POST', url: '/api/v1/login/', payload: bystander })).statusCode, 200);
+    });
+  });
 }

@@ -4,7 +4,8 @@ import { Type, type Static } from 'typebox';
  * The OAuth 2.0 endpoints' wire shapes: the token endpoint (client credentials, RFC 6749 section 4.4, with
  * private_key_jwt per RFC 7523 or the API password per client_secret_basic/post, and DPoP per RFC 9449),
  * introspection (RFC 7662), revocation (RFC 7009) and the server metadata (RFC 8414). Request bodies are
- * `application/x-www-form-urlencoded`, parsed into these objects.
+ * `application/x-www-form-urlencoded`, parsed into these objects; a parameter sent without a value is treated as
+ * omitted (RFC 6749 section 3.1).
  */
 
 export const CLIENT_ASSERTION_TYPE_JWT_BEARER = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
@@ -27,7 +28,7 @@ const clientAuthentication = {
  */
 export const TokenRequestForm = Type.Object(
   {
-    grant_type: Type.String({ maxLength: 256, description: 'Must be `client_credentials`' }),
+    grant_type: Type.String({ minLength: 1, maxLength: 256, description: 'Must be `client_credentials`' }),
     scope: Type.Optional(Type.String({ maxLength: 1024, description: 'Ignored: a token grants the partner API as the partner\'s settings allow' })),
     ...clientAuthentication,
   },
@@ -72,7 +73,7 @@ export type OAuthErrorBody = Static<typeof OAuthErrorBody>;
 /** POST /api/v1/oauth/introspect form (RFC 7662 section 2.1), with the same client authentication as the token endpoint. */
 export const IntrospectionRequestForm = Type.Object(
   {
-    token: Type.String({ maxLength: 8192, description: 'An access token' }),
+    token: Type.String({ minLength: 1, maxLength: 8192, description: 'An access token' }),
     token_type_hint: Type.Optional(Type.String({ maxLength: 64 })),
     ...clientAuthentication,
   },

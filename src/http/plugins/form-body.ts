@@ -7,7 +7,8 @@ export const FORM_BODY_LIMIT = 16 * 1024;
 /**
  * `application/x-www-form-urlencoded` bodies for the OAuth endpoints, in the scope that registers it (the
  * OAuth routes only: the rest of the public API takes JSON alone). The body becomes an object of strings
- * (URLSearchParams: `+` is a space, UTF-8 percent-escapes); a parameter sent twice is `invalid_request`
+ * (URLSearchParams: `+` is a space, UTF-8 percent-escapes; a parameter without a value is omitted, RFC 6749
+ * section 3.1); a parameter sent twice is `invalid_request`
  * (RFC 6749 section 3.2), and so is any other media type. Prototype keys are plain data on a null-prototype
  * object, never assigned to a prototype.
  */
@@ -15,9 +16,12 @@ export function formBody(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT }, (_request, body, done) => {
     const form: Record<string, string> = Object.create(null) as Record<string, string>;
+    const seen = new Set<string>();
     for (const [name, value] of new URLSearchParams(body as string)) {
-      if (Object.hasOwn(form, name)) return done(errors.invalidRequest(`parameter ${printable(name)} is repeated`), undefined);
-      form[name] = value;
+      if (Object.hasOwn(form, name) || seen.has(name)) return done(errors.invalidRequest(`parameter ${printable(name)} is repeated`), undefined);
+      seen.add(name);
+      // RFC 6749 section 3.1: a parameter sent without a value is treated as omitted.
+      if (value !== '') form[name] = value;
     }
     return done(null, form);
   });

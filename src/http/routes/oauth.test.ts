@@ -207,6 +207,23 @@ for (const backend of testBackends()) {
       }
     });
 
+    it('refuses a proven client from a foreign address or once blocked with the login 403s', async () => {
+      const foreign = await t.app.inject({ method: 'POST', url: '/api/v1/oauth/token', headers: FORM_HEADERS, payload: form(await assertionForm()), remoteAddress: '203.0.113.9' });
+      assert.equal(foreign.statusCode, 403);
+      assert.deepEqual(foreign.json(), { description_status: texts.ipNotAllowed });
+      const blocked = await t.addPartner();
+      const blockedKey = await testKey();
+      await registerKeys(t.gateway, blocked.login, [blockedKey]);
+      await t.gateway.admin.partners.update(blocked.login, { status: 'blocked' });
+      const response = await post('/api/v1/oauth/token', {
+        grant_type: 'client_credentials',
+        client_assertion_type: CLIENT_ASSERTION_TYPE,
+        client_assertion: await clientAssertion(blockedKey, blocked.login, BASE),
+      });
+      assert.equal(response.statusCode, 403);
+      assert.deepEqual(response.json(), { description_status: texts.blocked });
+    });
+
     it('publishes RFC 8414 metadata naming the issuer of the tokens and every endpoint', async () => {
       const response = await t.app.inject({ method: 'GET', url: '/.well-known/oauth-authorization-server' });
       assert.equal(response.statusCode, 200);
