@@ -60,11 +60,13 @@ export async function authenticateClient(credentials: ClientCredentials, clientA
 
 async function authenticateWithAssertion(assertion: string, clientId: string | undefined, clientAddress: string, deps: ClientAuthenticationDependencies): Promise<Partner> {
   let partner: Partner | undefined;
+  let unavailable = false;
   try {
     const verified = await verifyClientAssertion(assertion, {
       ...(clientId !== undefined ? { clientId } : {}),
-      keysOf: partnerKeySource(deps.partners, deps.remoteJwks, deps.now, (found) => {
+      keysOf: partnerKeySource(deps.partners, deps.remoteJwks, deps.now, (found, keysUnavailable) => {
         partner = found;
+        unavailable = keysUnavailable === true;
       }),
       audiences: deps.assertionAudiences,
       maxLifetimeSeconds: MAX_ASSERTION_LIFETIME_SECONDS,
@@ -77,7 +79,10 @@ async function authenticateWithAssertion(assertion: string, clientId: string | u
       throw errors.invalidClient('client_assertion_replayed');
     }
   } catch (error) {
-    if (error instanceof AppError && error.status === 401) return deps.guard.failCheap(error, clientAddress);
+    // A key looked for in vain because the partner's jwksUri does not answer is `jwks_unavailable` in the audit
+    // trail (the partner's hosting, not its signature, is what to look at); the answer is the same.
+    const refusal = unavailable && error instanceof AppError && error.extra.reason === 'client_assertion_key_unknown' ? errors.invalidClient('jwks_unavailable') : error;
+    if (refusal instanceof AppError && refusal.status === 401) return deps.guard.failCheap(refusal, clientAddress);
     throw error;
   }
   try {

@@ -69,9 +69,13 @@ describe('partnerKeySource', () => {
     try {
       const recent = partnerFixture({ login: 'recent', jwksUri: `${base}/down.json`, jwks: published, jwksFetchedAt: new Date(Date.now() - 3600_000) });
       const stale = partnerFixture({ login: 'stale', jwksUri: `${base}/down.json`, jwks: published, jwksFetchedAt: new Date(Date.now() - 25 * 3600_000) });
-      const keysOf = partnerKeySource(partnersOf(recent, stale) as never, createRemoteJwks({ now: Date.now }), Date.now, () => {});
+      const unavailable: string[] = [];
+      const keysOf = partnerKeySource(partnersOf(recent, stale) as never, createRemoteJwks({ now: Date.now }), Date.now, (partner, keysUnavailable) => {
+        if (keysUnavailable) unavailable.push(partner!.login);
+      });
       assert.equal((await keysOf('recent', undefined)).length, 1);
       assert.deepEqual(await keysOf('stale', undefined), []);
+      assert.deepEqual(unavailable, ['stale'], 'told that the published keys were unavailable');
     } finally {
       served = { status: 200, body: JSON.stringify({ keys: published.map((key) => key.jwk) }) };
     }

@@ -16,7 +16,9 @@ const CLIENTS = 8;
 describe('rolling restart of two gateway processes behind a retrying balancer', { skip: url ? false : 'TEST_DATABASE_URL is not set' }, () => {
   const schema = `rolling_${randomBytes(5).toString('hex')}`;
   const databaseUrl = `${url}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
-  const env = { DATABASE_URL: databaseUrl, ADMIN_TOKEN, MASTER_KEY };
+  // One public address for all, as behind the balancer: it is the tokens' issuer (PUBLIC_URL), so that a token
+  // issued by one instance is accepted by the others.
+  const env = { DATABASE_URL: databaseUrl, ADMIN_TOKEN, MASTER_KEY, PUBLIC_URL: 'http://gateway.test' };
   const partner = { login: `rolling-${randomInt(1e9)}`, password: 'a partner password for the restart' };
   let instances: GatewayProcess[] = [];
   let balancer: RetryingBalancer;

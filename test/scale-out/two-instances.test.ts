@@ -35,7 +35,9 @@ for (const variant of variants) {
       await client.query(`create schema ${schema}`);
       await client.end();
       const databaseUrl = `${url}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
-      const env = { DATABASE_URL: databaseUrl, ADMIN_TOKEN, MASTER_KEY, THROTTLE_MAX_FAILURES: '10', ...variant.env };
+      // One public address for both, as behind a load balancer: it is the tokens' issuer (PUBLIC_URL, required in
+      // production), and the default (each process's own loopback port) would make each refuse the other's tokens.
+      const env = { DATABASE_URL: databaseUrl, ADMIN_TOKEN, MASTER_KEY, THROTTLE_MAX_FAILURES: '10', PUBLIC_URL: 'http://gateway.test', ...variant.env };
       [a, b] = (await startGatewayProcesses(2, env)) as [GatewayProcess, GatewayProcess];
       const created = await fetch(`${a.admin}/admin/v1/partners`, {
         method: 'POST',
