@@ -15,12 +15,12 @@ for (const backend of testBackends()) {
   describe(`client authentication by certificate on ${backend.name}`, () => {
     let t: TestGateway;
     before(async () => {
-      t = await startTestGateway(backend, { env: { TRUST_PROXY: '127.0.0.1', CLIENT_CERT_HEADER: HEADER, THROTTLE_MAX_FAILURES: '3' }, seedBanks: false });
+      t = await startTestGateway(backend, { env: { TRUST_PROXY: '127.0.0.1,127.0.0.2', CLIENT_CERT_HEADER: HEADER, THROTTLE_MAX_FAILURES: '3' }, seedBanks: false });
     });
     after(() => t.close());
 
     const addPartner = async (changes: Record<string, unknown>) => {
-      const partner = await t.addPartner();
+      const partner = await t.addPartner({ ipAllowlist: ['127.0.0.0/8'] });
       await t.gateway.admin.partners.update(partner.login, { authMethods: ['self_signed_tls_client_auth'], ...changes });
       await t.gateway.admin.partnerCertificates.set(partner.login, { certificates: [registered.cert] });
       return partner.login;
@@ -39,6 +39,24 @@ for (const backend of testBackends()) {
       const answer = await token(login, registered.cert);
       assert.equal(answer.statusCode, 200, answer.body);
       assert.equal(answer.json().token_type, 'Bearer');
+    });
+
+    it('refuses the bound token at banks without the same certificate, and accepts it with it', async () => {
+      // From a proxy address of its own: these refusals must not count against the next test's address.
+      const login = await addPartner({});
+      const issued = await token(login, registered.cert, '127.0.0.2');
+      const banks = (certificate?: string) =>
+        t.app.inject({
+          method: 'POST',
+          remoteAddress: '127.0.0.2',
+          url: '/partner/provider/sbp/banks/',
+          headers: { authorization: `Bearer ${issued.json().access_token}`, ...(certificate ? { [HEADER]: encodeURIComponent(certificate) } : {}) },
+        });
+      assert.equal((await banks(registered.cert)).statusCode, 200);
+      for (const [what, answer] of [['no certificate', await banks()], ['another certificate', await banks(stranger.cert)]] as const) {
+        assert.equal(answer.statusCode, 401, what);
+        assert.equal(answer.headers['www-authenticate'], 'Bearer error="invalid_token"', what);
+      }
     });
 
     it('audits a refusal with its reason and counts it in the brute-force defence until the address is locked', async () => {
