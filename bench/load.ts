@@ -23,6 +23,8 @@ export interface LoadSpec {
   rate?: number;
   /** Exactly this many requests, every one answered before the run ends (instead of `durationSec`): for counting. */
   amount?: number;
+  /** A client certificate and key (PEM files) presented on every https connection (mutual TLS). */
+  tls?: { certFile: string; keyFile: string };
 }
 
 export interface LoadResult {
@@ -58,6 +60,7 @@ const instance = autocannon(
     // for argon2, and one given up at autocannon's default 10 s would be audited by the gateway but not counted.
     ...(spec.amount !== undefined ? { amount: spec.amount, timeout: 60 } : {}),
     headers: spec.headers ?? {},
+    ...(spec.tls ? { tlsOptions: { cert: readFileSync(spec.tls.certFile), key: readFileSync(spec.tls.keyFile) } } : {}),
     ...(spec.body !== undefined ? { body: spec.body } : {}),
     ...(prepared
       ? {

@@ -1,3 +1,4 @@
+import type { X509Certificate } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { createAccessTokens } from './auth/tokens/access-tokens.js';
 import { decryptPartnerPassword } from './auth/steps/decrypt-partner-password.js';
@@ -28,10 +29,14 @@ import { createKeyRepository, type KeyUse } from './keys/key-repository.js';
 import { createKeySealer } from './keys/master-key.js';
 import { loadKeyStore, type KeyInfo } from './keys/key-store.js';
 import { createPartnerAdmin, type PartnerAdmin } from './partners/partner-admin.js';
+import { createPartnerCertificateAdmin, type PartnerCertificateAdmin } from './partners/partner-certificate-admin.js';
 import { createRemoteJwks } from './oauth/remote-jwks.js';
 import { createPartnerRepository } from './partners/partner-repository.js';
 import { createPartnerApi, type PartnerApi } from './operations/partner-api.js';
 import { createOAuthApi, type OAuthApi } from './operations/oauth-api.js';
+import { publicTlsUrl } from './mtls/tls-config.js';
+import { countCertificatesExpiringBefore } from './partners/partner-certificate-expiry.js';
+import { CERTIFICATE_EXPIRY_WARNING_DAYS } from '@partner-gateway/contract/admin-partner-certificates';
 import { JWKS_PATH, LOGIN_PATH, LOGOUT_PATH, OAUTH_INTROSPECT_PATH, OAUTH_REVOKE_PATH, OAUTH_TOKEN_PATH, REFRESH_PATH, banksPath } from '@partner-gateway/contract/paths';
 
 /**
@@ -52,6 +57,8 @@ export interface Gateway {
 
 export interface AdminOperations {
   partners: PartnerAdmin;
+  /** A partner's client certificates and subject DN (mutual TLS, issue 14). */
+  partnerCertificates: PartnerCertificateAdmin;
   banks: BankAdmin;
   keys: {
     /** Every key in service, read fresh from the database (another instance may have rotated). */
@@ -108,6 +115,11 @@ export interface GatewayOptions {
   onReplayJournalDrop?: (count: number) => void;
   /** Told when shutting down loses something: replay journal entries not written down in time. */
   onCloseError?: (error: unknown) => void;
+  /**
+   * TLS_CLIENT_CA_FILE's CAs as last (re)loaded (`tlsFiles.trustedCas`), asked on every tls_client_auth check so
+   * that a SIGHUP reload counts from the next request; none when unset (tls_client_auth then always fails).
+   */
+  trustedCas?: () => readonly X509Certificate[];
 }
 
 /** How often partitions are made ahead and expired audit entries removed. */
@@ -179,6 +191,7 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
     replayConflicts: () => shared.replayConflicts(),
     replayJournalDropped: () => shared.replayJournalDropped(),
     argon2: () => ({ ...passwords.stats(), verifications: argon2Verifications() }),
+    expiringCertificates: () => countCertificatesExpiringBefore(handle.db, new Date(now() + CERTIFICATE_EXPIRY_WARNING_DAYS * 86_400_000)),
   });
   const guard = createBruteForceGuard(shared.throttle, now, config.CACHE_TTL_MS);
   const tokens = createAccessTokens({ keys, issuer: tokenIssuer(config), audience: config.TOKEN_AUDIENCE, ttlSeconds: config.TOKEN_TTL, now });
@@ -196,6 +209,9 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
     logout: base + LOGOUT_PATH,
     banks: base + banksPath(config.PROVIDER_SEGMENT),
   };
+  // RFC 8705 mtls_endpoint_aliases: only when the gateway takes client certificates (an HTTPS listener or PUBLIC_TLS_URL).
+  const tlsBase = publicTlsUrl(config);
+  const mtlsUrls = tlsBase === undefined ? undefined : { token: tlsBase + OAUTH_TOKEN_PATH, introspection: tlsBase + OAUTH_INTROSPECT_PATH, revocation: tlsBase + OAUTH_REVOKE_PATH };
   const partnerApi = createPartnerApi({
     partners,
     banks,
@@ -225,8 +241,9 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
     tokenTtlSeconds: config.TOKEN_TTL,
     dpop,
     tokenEndpoint: urls.token,
-    urls,
+    urls: { ...urls, mtls: mtlsUrls },
     onTokenRequest: (method, outcome) => metrics.countTokenRequest(method, outcome),
+    ...(options.trustedCas ? { trustedCas: options.trustedCas } : {}),
   });
   return {
     config,
@@ -234,6 +251,7 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
     oauth,
     admin: {
       partners: createPartnerAdmin(partners, { production: config.NODE_ENV === 'production', remoteJwks, now }),
+      partnerCertificates: createPartnerCertificateAdmin(partners, now),
       banks: createBankAdmin(banks),
       keys: {
         async list() {

@@ -71,6 +71,7 @@ export async function startServer(config: Config, logger: Logger, print: (text: 
       onReplayConflict: (jtis) => logger.error({ count: jtis.length }, 'JWEs accepted twice across a Redis failover'),
       onReplayJournalDrop: (count) => logger.error({ count }, 'replay journal entries the database cannot hold were dropped'),
       onCloseError: (error) => logger.error({ err: error }, 'shutdown: replay journal not fully written'),
+      ...(tlsFiles ? { trustedCas: () => tlsFiles.trustedCas() } : {}),
     });
     if (await gateway.runtime.seedBanks(loadDefaultBanks())) logger.info('bank registry was empty: filled with the default SBP bank list');
     const adminToken = resolveAdminToken(config.ADMIN_TOKEN, config.DATA_DIR);

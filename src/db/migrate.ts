@@ -6,6 +6,7 @@ import * as auditRetention from './migrations/0004-audit-retention.js';
 import * as throttleReservations from './migrations/0010-throttle-reservations.js';
 import * as partnerClientAuth from './migrations/0011-partner-client-auth.js';
 import * as tokenFamilyBinding from './migrations/0012-token-family-binding.js';
+import * as partnerCertificates from './migrations/0013-partner-certificates.js';
 
 /**
  * The migrations, in order. They are listed here rather than read from the directory so that the
@@ -19,6 +20,7 @@ const migrations: Record<string, Migration> = {
   '0010-throttle-reservations': throttleReservations,
   '0011-partner-client-auth': partnerClientAuth,
   '0012-token-family-binding': tokenFamilyBinding,
+  '0013-partner-certificates': partnerCertificates,
 };
 
 /**

@@ -37,6 +37,19 @@ export interface PartnersTable {
   jwks: ColumnType<StoredPartnerKey[] | null, string | null | undefined, string | null>;
   jwks_uri: ColumnType<string | null, string | null | undefined, string | null>;
   jwks_fetched_at: NullableTimestamp;
+  /** See migration 0013: registered client certificates (self_signed_tls_client_auth) and the subject DN (tls_client_auth). */
+  certificates: ColumnType<StoredPartnerCertificate[] | null, string | null | undefined, string | null>;
+  subject_dn: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** A registered client certificate as stored: the fields of RegisteredCertificate (src/mtls/partner-certificates.ts). */
+export interface StoredPartnerCertificate {
+  thumbprint: string;
+  subjectDn: string;
+  issuerDn: string;
+  notBefore: string;
+  notAfter: string;
+  pem: string;
 }
 
 /** A registered public key as stored: the fields of PartnerKey (src/oauth/partner-keys.ts). */

@@ -19,6 +19,7 @@ import { adminKeyRoutes } from './routes/admin/keys.js';
 import { adminMetricsRoutes } from './routes/admin/metrics.js';
 import { adminPartnerActivityRoutes } from './routes/admin/partner-activity.js';
 import { adminPartnerJwksRoutes } from './routes/admin/partner-jwks.js';
+import { adminPartnerCertificatesRoutes } from './routes/admin/partner-certificates.js';
 import { adminPartnerRoutes } from './routes/admin/partners.js';
 
 export interface AdminAppDependencies {
@@ -65,6 +66,7 @@ export async function buildAdminApp({ gateway, logger, adminToken, metricsToken,
   });
   await app.register(adminPartnerRoutes, { gateway });
   await app.register(adminPartnerJwksRoutes, { gateway });
+  await app.register(adminPartnerCertificatesRoutes, { gateway });
   await app.register(adminBankRoutes, { gateway });
   await app.register(adminKeyRoutes, { gateway });
   await app.register(adminAuditRoutes, { gateway });

@@ -1,4 +1,5 @@
 import { clientAddress } from './plugins/client-address.js';
+import { clientCertificate } from './plugins/client-certificate.js';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { publicUrl, trustedProxies } from '../config.js';
@@ -94,6 +95,8 @@ export async function buildApp({ gateway, logger, timeouts }: AppDependencies): 
   await app.register(drain);
   await app.register(requestLog);
   await app.register(clientAddress);
+  // request.clientCertificate: the HTTPS listener's peer certificate, or CLIENT_CERT_HEADER from a TRUST_PROXY address.
+  await app.register(clientCertificate, { ...(gateway.config.CLIENT_CERT_HEADER ? { header: gateway.config.CLIENT_CERT_HEADER } : {}), trustedProxies: trustedProxies(gateway.config) });
   await app.register(httpMetrics, { metrics: gateway.runtime.metrics, listener: 'public' });
   await app.register(securityHeaders);
   await app.register(auditTrail, { writer: gateway.runtime.auditTrail });

@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { AuthFailureReason } from '@partner-gateway/contract/audit-names';
+import { registerCertificateExpiryGauge } from './certificate-expiry-gauge.js';
 
 /** Lookups a cache answered from memory (`hits`) or had to pass on (`misses`) since the process started. */
 export interface CacheStats {
@@ -22,6 +23,8 @@ export interface MetricSources {
   /** Replay journal entries dropped because the database could not hold them. */
   replayJournalDropped?: () => number;
   argon2: () => { verifications: number; running: number; waiting: number };
+  /** Registered partner certificates expiring within 30 days (mutual TLS; see certificate-expiry-gauge.ts). */
+  expiringCertificates?: () => Promise<number>;
 }
 
 /** Which listener served a request: the partners' API or the operators' admin API. */
@@ -197,6 +200,8 @@ export function createGatewayMetrics(sources: MetricSources): GatewayMetrics {
       this.set({ state: 'waiting' }, waiting);
     },
   });
+
+  if (sources.expiringCertificates) registerCertificateExpiryGauge(registry, sources.expiringCertificates);
 
   return {
     contentType: registry.contentType,

@@ -11,8 +11,9 @@ import { partnerKeySource } from './partner-key-source.js';
 import { BASIC_CHALLENGE, type ClientAuthMethodName, type ClientCredentials } from './read-client-credentials.js';
 import type { RemoteJwks } from './remote-jwks.js';
 import { verifyClientAssertion } from './verify-client-assertion.js';
+import type { CertificateAuthenticationDependencies } from './authenticate-with-certificate.js';
 
-export interface ClientAuthenticationDependencies {
+export interface ClientAuthenticationDependencies extends CertificateAuthenticationDependencies {
   partners: PartnerRepository;
   guard: BruteForceGuard;
   passwords: PasswordVerifier;

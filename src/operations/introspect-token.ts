@@ -5,6 +5,7 @@ import { AppError, errors } from '../errors.js';
 import type { ClientAuthenticationDependencies } from '../oauth/authenticate-client.js';
 import type { Partner } from '../partners/partner.js';
 import { authorizeOAuthClient, type OAuthRequestContext } from './authorize-oauth-client.js';
+import { checkCertificateBinding } from '../auth/steps/check-certificate-binding.js';
 
 export interface TokenIntrospectionDependencies extends ClientAuthenticationDependencies {
   tokens: AccessTokens;
@@ -21,6 +22,7 @@ export async function introspectToken(form: IntrospectionRequestForm, context: O
   if (!form.token) throw errors.invalidRequest('token is missing');
   const claims = await ownLiveToken(form.token, partner, deps);
   if (!claims) return { active: false };
+  checkCertificateBinding(claims, context.certificate?.thumbprint);
   return {
     active: true,
     client_id: claims.login,
@@ -30,7 +32,7 @@ export async function introspectToken(form: IntrospectionRequestForm, context: O
     iat: claims.issuedAt,
     exp: claims.expiresAt,
     token_type: claims.jkt ? 'DPoP' : 'Bearer',
-    ...(claims.jkt ? { cnf: { jkt: claims.jkt } } : {}),
+    ...(claims.jkt || claims.x5t ? { cnf: { ...(claims.jkt ? { jkt: claims.jkt } : {}), ...(claims.x5t ? { 'x5t#S256': claims.x5t } : {}) } } : {}),
   };
 }
 

@@ -6,6 +6,7 @@ import { errors } from '../errors.js';
 import type { ClientAuthenticationDependencies } from '../oauth/authenticate-client.js';
 import { checkDpopProof, readDpopHeader, spendDpopProof, type DpopProofSettings } from '../oauth/claim-dpop-proof.js';
 import { authorizeOAuthClient, type OAuthRequestContext } from './authorize-oauth-client.js';
+import { certificateBinding } from '../oauth/certificate-binding.js';
 
 export interface ClientTokenDependencies extends ClientAuthenticationDependencies {
   tokens: AccessTokens;
@@ -23,6 +24,8 @@ export interface ClientToken {
   tokenType: 'Bearer' | 'DPoP';
   expiresIn: number;
   partnerLogin: string;
+  /** The thumbprint of the client certificate the token is bound to (RFC 8705), when it is. */
+  certificateThumbprint?: string;
 }
 
 /**
@@ -37,10 +40,12 @@ export async function issueClientToken(form: TokenRequestForm, context: OAuthReq
   if (form.grant_type !== 'client_credentials') throw errors.unsupportedGrantType();
   const header = readDpopHeader(context.dpop);
   const proof = header === undefined ? undefined : await checkDpopProof(header, { method: 'POST', url: deps.tokenEndpoint }, deps.dpop);
-  const { partner } = await authorizeOAuthClient(form, context, deps);
-  if (!proof && partner.requireBoundTokens) throw errors.invalidRequest('a DPoP proof is required for this client', 'dpop_required');
+  const { partner, method } = await authorizeOAuthClient(form, context, deps);
+  // RFC 8705 section 3: a client authenticated by its certificate gets a token bound to it (still a Bearer token).
+  const x5t = certificateBinding(method, context.certificate);
+  if (!proof && !x5t && partner.requireBoundTokens) throw errors.invalidRequest('a DPoP proof is required for this client', 'dpop_required');
   if (proof) await spendDpopProof(proof, deps.dpop);
   const familyId = await startAccessOnlyFamily(partner, deps.families, deps.tokenTtlSeconds, deps.now(), proof?.jkt);
-  const issued = await deps.tokens.issue(partner, familyId, proof ? { jkt: proof.jkt } : undefined);
-  return { accessToken: issued.accessToken, tokenType: proof ? 'DPoP' : 'Bearer', expiresIn: issued.expiresIn, partnerLogin: partner.login };
+  const issued = await deps.tokens.issue(partner, familyId, { jkt: proof?.jkt, x5t });
+  return { accessToken: issued.accessToken, tokenType: proof ? 'DPoP' : 'Bearer', expiresIn: issued.expiresIn, partnerLogin: partner.login, ...(x5t ? { certificateThumbprint: x5t } : {}) };
 }

@@ -16,11 +16,12 @@ export async function logoutSession(
   authorization: string | undefined,
   dpop: string | string[] | undefined,
   deps: Pick<AuthenticationDependencies, 'tokens' | 'partners' | 'families' | 'dpop'> & { urls: { logout: string } },
+  certificate?: string,
 ): Promise<string> {
   const bound = DPOP_SCHEME_REGEXP.exec(authorization ?? '')?.[1];
   const token = bound ?? BEARER_REGEXP.exec(authorization ?? '')?.[1];
   if (!token) throw errors.unauthorized('malformed_authorization', { 'www-authenticate': 'Bearer error="invalid_token"' });
-  const presentation: TokenPresentation = bound ? { scheme: 'dpop', proof: dpop, method: 'POST', url: deps.urls.logout } : { scheme: 'bearer' };
+  const presentation: TokenPresentation = bound ? { scheme: 'dpop', proof: dpop, method: 'POST', url: deps.urls.logout, certificate } : { scheme: 'bearer', certificate };
   const partner = await authenticateWithToken(token, undefined, deps, presentation);
   await deps.families.revoke(partner.familyId, 'logout');
   return partner.login;

@@ -5,6 +5,7 @@ import type { OAuthRequestContext } from './authorize-oauth-client.js';
 import { introspectToken } from './introspect-token.js';
 import { issueClientToken, type ClientToken, type ClientTokenDependencies } from './issue-client-token.js';
 import { revokeToken } from './revoke-token.js';
+import { withMutualTls, type MutualTlsUrls } from '../oauth/mutual-tls-metadata.js';
 
 /** The public URLs the metadata document names. */
 export interface OAuthUrls {
@@ -13,6 +14,8 @@ export interface OAuthUrls {
   introspection: string;
   revocation: string;
   jwks: string;
+  /** The HTTPS listener's (or proxy's) addresses, when the gateway takes client certificates (RFC 8705). */
+  mtls?: MutualTlsUrls | undefined;
 }
 
 export type OAuthApiDependencies = ClientTokenDependencies & {
@@ -37,7 +40,7 @@ export interface OAuthApi {
 export const CLIENT_AUTH_METHODS = ['private_key_jwt', 'client_secret_basic', 'client_secret_post'];
 
 export function createOAuthApi(deps: OAuthApiDependencies): OAuthApi {
-  const metadata: AuthorizationServerMetadata = {
+  const metadata: AuthorizationServerMetadata = withMutualTls({
     issuer: deps.urls.issuer,
     token_endpoint: deps.urls.token,
     jwks_uri: deps.urls.jwks,
@@ -53,7 +56,7 @@ export function createOAuthApi(deps: OAuthApiDependencies): OAuthApi {
     introspection_endpoint_auth_signing_alg_values_supported: [...ACCEPTED_JWS_ALGS],
     revocation_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
     revocation_endpoint_auth_signing_alg_values_supported: [...ACCEPTED_JWS_ALGS],
-  };
+  }, deps.urls.mtls);
   return {
     async token(form, context) {
       let method: ClientAuthMethodName | 'none' = 'none';

@@ -1,6 +1,6 @@
 import type { BanksQuery, JwksResponse, LoginRequest, RefreshRequest } from '@partner-gateway/contract/public-api';
 import type { AuthenticationDependencies } from '../auth/steps/authenticate-partner.js';
-import { readBanksCredentials } from '../auth/steps/read-banks-credentials.js';
+import { readBanksCredentials, type BanksCredentials } from '../auth/steps/read-banks-credentials.js';
 import type { BankCatalog } from '../banks/cached-bank-repository.js';
 import type { KeyStore } from '../keys/key-store.js';
 import type { DpopProofSettings } from '../oauth/claim-dpop-proof.js';
@@ -19,7 +19,7 @@ export interface PartnerApi {
   /** A refresh token spent for a new access token and refresh token (a bound family's refresh needs its key's proof). */
   refresh(body: RefreshRequest, clientAddress: string, dpop?: string | string[], onAuthenticated?: (login: string) => void): Promise<Session>;
   /** Revokes the token's family (a bound token with its proof); returns the partner's login. */
-  logout(authorization: string | undefined, dpop?: string | string[]): Promise<string>;
+  logout(authorization: string | undefined, dpop?: string | string[], certificate?: string): Promise<string>;
   /**
    * The serialized `{"banks": [...]}` body for a partner authenticated by the query's encrypted password or a
    * bearer token; `onAuthenticated` learns who proved their identity, even if a later check refuses them.
@@ -30,6 +30,8 @@ export interface PartnerApi {
     clientAddress: string,
     onAuthenticated: (login: string) => void,
     dpop?: string | string[],
+    /** The thumbprint of the connection's client certificate: a certificate-bound token needs the same one. */
+    certificate?: string,
   ): Promise<string>;
   /** The public keys: sig keys verify access tokens, enc keys encrypt partnerPassword. */
   jwks(): JwksResponse;
@@ -57,9 +59,14 @@ export function createPartnerApi(deps: PartnerApiDependencies): PartnerApi {
   return {
     login: (body, clientAddress, dpop) => loginPartner(body ?? {}, clientAddress, dpop, deps),
     refresh: (body, clientAddress, dpop, onAuthenticated) => refreshSession(body ?? {}, clientAddress, dpop, deps, onAuthenticated),
-    logout: (authorization, dpop) => logoutSession(authorization, dpop, deps),
-    listBanks: (query, authorization, clientAddress, onAuthenticated, dpop) =>
-      listBanksForPartner(readBanksCredentials(query, authorization, dpop), clientAddress, deps, onAuthenticated),
+    logout: (authorization, dpop, certificate) => logoutSession(authorization, dpop, deps, certificate),
+    listBanks: (query, authorization, clientAddress, onAuthenticated, dpop, certificate) =>
+      listBanksForPartner(withCertificate(readBanksCredentials(query, authorization, dpop), certificate), clientAddress, deps, onAuthenticated),
     jwks: () => deps.keys.jwks() as JwksResponse,
   };
+}
+
+/** A token's credentials carry the connection's certificate (RFC 8705 binding); an encrypted password has no use for it. */
+function withCertificate(credentials: BanksCredentials, certificate: string | undefined): BanksCredentials {
+  return credentials.scheme === 'password' || certificate === undefined ? credentials : { ...credentials, certificate };
 }

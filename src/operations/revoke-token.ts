@@ -1,6 +1,7 @@
 import type { RevocationRequestForm } from '@partner-gateway/contract/oauth';
 import { errors } from '../errors.js';
 import { authorizeOAuthClient, type OAuthRequestContext } from './authorize-oauth-client.js';
+import { checkCertificateBinding } from '../auth/steps/check-certificate-binding.js';
 import { ownLiveToken, type TokenIntrospectionDependencies } from './introspect-token.js';
 
 /**
@@ -14,6 +15,7 @@ export async function revokeToken(form: RevocationRequestForm, context: OAuthReq
   if (!form.token) throw errors.invalidRequest('token is missing');
   const claims = await ownLiveToken(form.token, partner, deps);
   if (!claims) return false;
+  checkCertificateBinding(claims, context.certificate?.thumbprint);
   await deps.families.revoke(claims.familyId, 'revocation');
   return true;
 }

@@ -4,12 +4,16 @@ import type { PartnerKey } from '../oauth/partner-keys.js';
 import type { Partner } from './partner.js';
 
 /** A partner to store: what the registry chooses (id, hash, normalized lists), before the database dates it. */
-export type NewPartner = Omit<Partner, 'tokenGeneration' | 'createdAt' | 'updatedAt' | 'authMethods' | 'requireBoundTokens' | 'jwks' | 'jwksUri' | 'jwksFetchedAt'> &
+export type NewPartner = Omit<
+  Partner,
+  'tokenGeneration' | 'createdAt' | 'updatedAt' | 'authMethods' | 'requireBoundTokens' | 'jwks' | 'jwksUri' | 'jwksFetchedAt' | 'certificates' | 'subjectDn'
+> &
   Partial<Pick<Partner, 'authMethods' | 'requireBoundTokens'>>;
 
 export type PartnerChanges = Partial<
   Pick<Partner, 'passwordHash' | 'status' | 'ipAllowlist' | 'rewardTypes' | 'authMethods' | 'requireBoundTokens' | 'jwks' | 'jwksUri' | 'jwksFetchedAt'>
-> & {
+> &
+  Partial<Pick<Partner, 'certificates' | 'subjectDn'>> & {
   /** Revokes every token issued so far. */
   revokeTokens?: boolean;
 };
@@ -78,6 +82,8 @@ export function createPartnerRepository(db: Kysely<Database>): PartnerRepository
           ...(changes.jwks !== undefined ? { jwks: changes.jwks === null ? null : JSON.stringify(changes.jwks) } : {}),
           ...(changes.jwksUri !== undefined ? { jwks_uri: changes.jwksUri } : {}),
           ...(changes.jwksFetchedAt !== undefined ? { jwks_fetched_at: changes.jwksFetchedAt } : {}),
+          ...(changes.certificates !== undefined ? { certificates: changes.certificates === null ? null : JSON.stringify(changes.certificates) } : {}),
+          ...(changes.subjectDn !== undefined ? { subject_dn: changes.subjectDn } : {}),
           ...(changes.revokeTokens ? { token_generation: sql<number>`token_generation + 1` } : {}),
           updated_at: new Date(),
         })
@@ -107,6 +113,8 @@ function toPartner(row: Selectable<PartnersTable>): Partner {
     jwks: row.jwks as PartnerKey[] | null,
     jwksUri: row.jwks_uri,
     jwksFetchedAt: row.jwks_fetched_at,
+    certificates: row.certificates,
+    subjectDn: row.subject_dn,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };

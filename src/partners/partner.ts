@@ -1,6 +1,8 @@
 import type { AuthMethod, PartnerStatus, PartnerView } from '@partner-gateway/contract/admin-partners';
 import type { PartnerJwksView, PartnerKeyView } from '@partner-gateway/contract/admin-partner-keys';
 import type { PartnerKey } from '../oauth/partner-keys.js';
+import type { RegisteredCertificate } from '../mtls/partner-certificates.js';
+import { toPartnerCertificatesView } from './partner-certificates-view.js';
 
 /** A partner as the domain sees it: a plain object, no SQL, no framework. */
 export interface Partner {
@@ -23,6 +25,10 @@ export interface Partner {
   jwksUri: string | null;
   /** When a fetch of `jwksUri` last succeeded. */
   jwksFetchedAt: Date | null;
+  /** Its registered client certificates (self_signed_tls_client_auth); null when it has none. */
+  certificates: RegisteredCertificate[] | null;
+  /** The subject DN (normalized RFC 4514) of its CA-issued certificates (tls_client_auth); null when none. */
+  subjectDn: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -43,6 +49,7 @@ export function toPartnerView(partner: Partner): PartnerView {
     authMethods: partner.authMethods,
     requireSenderConstrainedTokens: partner.requireBoundTokens,
     jwks: toPartnerJwksView(partner),
+    certificates: toPartnerCertificatesView(partner),
     createdAt: partner.createdAt.toISOString(),
     updatedAt: partner.updatedAt.toISOString(),
   };

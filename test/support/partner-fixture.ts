@@ -15,6 +15,8 @@ export function partnerFixture(changes: Partial<Partner> = {}): Partner {
     jwks: null,
     jwksUri: null,
     jwksFetchedAt: null,
+    certificates: null,
+    subjectDn: null,
     createdAt: new Date(),
     updatedAt: new Date(),
     ...changes,

@@ -7,6 +7,8 @@ import { errorsFrom, FormAlert, type FormErrors, noErrors } from './forms';
 const METHOD_TEXT: Record<AuthMethod, string> = {
   password: 'password: the API password (login, the encrypted-password banks call, client_secret_basic/post)',
   private_key_jwt: 'private_key_jwt: an assertion signed with one of the partner’s registered keys',
+  self_signed_tls_client_auth: 'self_signed_tls_client_auth: mutual TLS with one of the partner’s registered certificates',
+  tls_client_auth: 'tls_client_auth: mutual TLS with a certificate a configured CA issued to the partner’s subject DN',
 };
 
 /**

@@ -5,6 +5,7 @@ import { admin } from '../api';
 import { ListSettingForm } from '../components/list-setting-form';
 import { PartnerAuthForm } from '../components/partner-auth-form';
 import { PartnerKeysSection } from '../components/partner-keys-section';
+import { PartnerCertificatesSection } from '../components/partner-certificates-section';
 import { allowlistProblems, splitAllowlist } from '../cidr';
 import { AuditTable } from '../components/audit-table';
 import { ConfirmDialog } from '../components/confirm-dialog';
@@ -138,6 +139,7 @@ export function PartnerPage({ login }: { login: string }) {
           <RewardTypesForm key={`rewards-${data.updatedAt}`} partner={data} onSaved={refresh} />
           <PartnerAuthForm key={`auth-${data.updatedAt}`} partner={data} onSaved={refresh} />
           <PartnerKeysSection key={`keys-${data.updatedAt}`} partner={data} onSaved={refresh} />
+          <PartnerCertificatesSection key={`certificates-${data.updatedAt}`} partner={data} onSaved={refresh} />
 
           <section aria-labelledby="recent-calls">
             <h2 id="recent-calls">Recent calls and changes</h2>

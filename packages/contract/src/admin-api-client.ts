@@ -2,6 +2,7 @@ import type { AdminBank, AdminBankList, BankChanges, BankInput, ImportMode, Impo
 import type { AuditPage, AuditQuery } from './admin-audit.js';
 import type { KeyList, KeyUse, KeyView } from './admin-keys.js';
 import type { PartnerJwksView, SetPartnerJwksBody } from './admin-partner-keys.js';
+import type { PartnerCertificatesView, SetPartnerCertificatesBody } from './admin-partner-certificates.js';
 import type { ActivityResponse, CreatePartnerBody, PartnerList, PartnerView, UpdatePartnerBody } from './admin-partners.js';
 import {
   ADMIN_AUDIT_PATH,
@@ -14,6 +15,7 @@ import {
   adminBankPath,
   adminKeyRevokePath,
   adminPartnerJwksPath,
+  adminPartnerCertificatesPath,
   adminPartnerPath,
 } from './paths.js';
 
@@ -60,6 +62,18 @@ export interface AdminApi {
     setJwks(login: string, body: SetPartnerJwksBody): Promise<PartnerJwksView>;
     /** Removes the partner's public keys (DELETE /admin/v1/partners/{login}/jwks, 204). */
     deleteJwks(login: string): Promise<void>;
+    /**
+     * Registers the partner's client certificates (self_signed_tls_client_auth) or its subject DN (tls_client_auth)
+     * (PUT /admin/v1/partners/{login}/certificates); an expired certificate, a non-certificate or a private key is a 422.
+     *
+     * @example
+     * ```ts
+     * await admin.partners.setCertificates('acme', { subjectDn: 'CN=acme-payouts,O=Acme,C=RU' });
+     * ```
+     */
+    setCertificates(login: string, body: SetPartnerCertificatesBody): Promise<PartnerCertificatesView>;
+    /** Removes the partner's certificates and subject DN (DELETE /admin/v1/partners/{login}/certificates, 204). */
+    deleteCertificates(login: string): Promise<void>;
     /** The last successful partner API call of each login. */
     activity(logins: readonly string[]): Promise<ActivityResponse>;
   };
@@ -93,6 +107,8 @@ export function createAdminApi(send: AdminTransport): AdminApi {
       remove: (login) => call({ method: 'DELETE', path: adminPartnerPath(login) }),
       setJwks: (login, body) => call({ method: 'PUT', path: adminPartnerJwksPath(login), json: body }),
       deleteJwks: (login) => call({ method: 'DELETE', path: adminPartnerJwksPath(login) }),
+      setCertificates: (login, body) => call({ method: 'PUT', path: adminPartnerCertificatesPath(login), json: body }),
+      deleteCertificates: (login) => call({ method: 'DELETE', path: adminPartnerCertificatesPath(login) }),
       activity: (logins) => call({ method: 'GET', path: withQuery(ADMIN_PARTNER_ACTIVITY_PATH, { logins: logins.join(',') }) }),
     },
     banks: {

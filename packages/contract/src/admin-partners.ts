@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { PartnerJwksView } from './admin-partner-keys.js';
+import { PartnerCertificatesView } from './admin-partner-certificates.js';
 import { CIDR_MAX_LENGTH, LOGIN_PATTERN, REWARD_TYPE_PATTERN } from './patterns.js';
 
 /** The admin API's partner registry shapes. */
@@ -19,12 +20,19 @@ const RewardTypes = Type.Array(Type.String({ pattern: REWARD_TYPE_PATTERN }), {
 
 /**
  * How a partner may authenticate: `password` (the seed's login and encrypted-password banks call, and
- * `client_secret_basic`/`client_secret_post` at the token endpoint) and `private_key_jwt` (a JWT signed with
- * one of the partner's registered keys, RFC 7523).
+ * `client_secret_basic`/`client_secret_post` at the token endpoint), `private_key_jwt` (a JWT signed with
+ * one of the partner's registered keys, RFC 7523), and mutual TLS at the token endpoint (RFC 8705):
+ * `self_signed_tls_client_auth` (one of its registered certificates) or `tls_client_auth` (a certificate
+ * issued by a configured CA to its registered subject DN).
  */
-export const AuthMethod = Type.Union([Type.Literal('password'), Type.Literal('private_key_jwt')]);
+export const AuthMethod = Type.Union([
+  Type.Literal('password'),
+  Type.Literal('private_key_jwt'),
+  Type.Literal('self_signed_tls_client_auth'),
+  Type.Literal('tls_client_auth'),
+]);
 export type AuthMethod = Static<typeof AuthMethod>;
-export const AUTH_METHODS: readonly AuthMethod[] = ['password', 'private_key_jwt'];
+export const AUTH_METHODS: readonly AuthMethod[] = ['password', 'private_key_jwt', 'self_signed_tls_client_auth', 'tls_client_auth'];
 
 const AuthMethods = Type.Array(AuthMethod, {
   minItems: 1,
@@ -81,6 +89,8 @@ export const PartnerView = Type.Object({
   requireSenderConstrainedTokens: Type.Boolean(),
   /** The partner's public keys for private_key_jwt (registered, or published at its jwksUri); null when none. */
   jwks: Type.Union([PartnerJwksView, Type.Null()]),
+  /** The partner's client certificates and subject DN (mutual TLS); null when it has neither. */
+  certificates: Type.Union([PartnerCertificatesView, Type.Null()]),
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
 });

@@ -13,6 +13,8 @@ export const ADMIN_ACTIONS = [
   'partner.delete',
   'partner.jwks.set',
   'partner.jwks.delete',
+  'partner.certificates.set',
+  'partner.certificates.delete',
   'bank.add',
   'bank.remove',
   'banks.replace',
@@ -65,6 +67,18 @@ export const AUTH_FAILURE_REASONS = [
   'no_client_authentication',
   'multiple_client_authentications',
   'jwks_unavailable',
+  // Mutual TLS (RFC 8705): verifyClientCertificate's reasons, the method policy, and a bound token's connection.
+  'no_client_certificate',
+  'certificate_not_registered',
+  'certificate_not_valid_now',
+  'no_subject_registered',
+  'certificate_not_issued_by_trusted_ca',
+  'issuer_not_valid_now',
+  'certificate_not_for_client_auth',
+  'subject_mismatch',
+  'self_signed_tls_client_auth_not_allowed',
+  'tls_client_auth_not_allowed',
+  'certificate_binding_mismatch',
 ] as const;
 export type AuthFailureReason = (typeof AUTH_FAILURE_REASONS)[number];
 
@@ -94,5 +108,8 @@ export const COMMON_AUDIT_REASONS = [
   'client_assertion_invalid',
   'client_assertion_replayed',
   'dpop_proof_replayed',
+  'certificate_not_registered',
+  'subject_mismatch',
+  'certificate_binding_mismatch',
   'validation_failed',
 ] as const;

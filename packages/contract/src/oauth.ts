@@ -128,6 +128,12 @@ export const AuthorizationServerMetadata = Type.Object(
     introspection_endpoint_auth_signing_alg_values_supported: Type.Array(Type.String()),
     revocation_endpoint_auth_methods_supported: Type.Array(Type.String()),
     revocation_endpoint_auth_signing_alg_values_supported: Type.Array(Type.String()),
+    /** RFC 8705: present (true) only when the gateway takes client certificates (TLS_PORT or PUBLIC_TLS_URL). */
+    tls_client_certificate_bound_access_tokens: Type.Optional(Type.Boolean()),
+    /** RFC 8705 section 5: the HTTPS addresses to use with a client certificate; present with mutual TLS only. */
+    mtls_endpoint_aliases: Type.Optional(
+      Type.Object({ token_endpoint: Type.String(), introspection_endpoint: Type.String(), revocation_endpoint: Type.String() }, { additionalProperties: true }),
+    ),
   },
   { additionalProperties: true },
 );

@@ -31,11 +31,13 @@ export const ADMIN_KEY_REVOKE_PATH = '/admin/v1/keys/:kid/revoke';
 export const ADMIN_AUDIT_PATH = '/admin/v1/audit';
 export const ADMIN_PARTNER_ACTIVITY_PATH = '/admin/v1/partner-activity';
 export const ADMIN_PARTNER_JWKS_PATH = '/admin/v1/partners/:login/jwks';
+export const ADMIN_PARTNER_CERTIFICATES_PATH = '/admin/v1/partners/:login/certificates';
 
 export const adminPartnerPath = (login: string) => `${ADMIN_PARTNERS_PATH}/${encodeURIComponent(login)}`;
 export const adminBankPath = (bic: string) => `${ADMIN_BANKS_PATH}/${encodeURIComponent(bic)}`;
 export const adminKeyRevokePath = (kid: string) => `${ADMIN_KEYS_PATH}/${encodeURIComponent(kid)}/revoke`;
 export const adminPartnerJwksPath = (login: string) => `${adminPartnerPath(login)}/jwks`;
+export const adminPartnerCertificatesPath = (login: string) => `${adminPartnerPath(login)}/certificates`;
 
 /** OAuth 2.0 for partners without a shared secret (client credentials, RFC 6749 section 4.4). */
 export const OAUTH_TOKEN_PATH = '/api/v1/oauth/token';

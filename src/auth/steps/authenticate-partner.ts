@@ -35,7 +35,9 @@ export async function authenticatePartner(credentials: BanksCredentials, clientA
       credentials.token,
       credentials.partnerName,
       deps,
-      credentials.scheme === 'dpop' ? { scheme: 'dpop', proof: credentials.proof, method: 'POST', url: banksUrl } : { scheme: 'bearer' },
+      credentials.scheme === 'dpop'
+        ? { scheme: 'dpop', proof: credentials.proof, method: 'POST', url: banksUrl, certificate: credentials.certificate }
+        : { scheme: 'bearer', certificate: credentials.certificate },
     );
   } catch (error) {
     // A valid token is never throttled (it is not a guess); each refused one counts under the address's

@@ -35,8 +35,9 @@ async function checkToken(
   presentation: TokenPresentation,
 ): Promise<Partner & { familyId: string }> {
   const claims = await deps.tokens.verify(token);
-  // The bearer path's common case (an unbound token as Bearer) costs one property check, not an await.
-  if (presentation.scheme !== 'bearer' || claims.jkt !== undefined) await checkTokenBinding(claims, token, presentation, deps.dpop);
+  // The bearer path's common case (an unbound token as Bearer) costs two property checks, not an await. A
+  // certificate-bound token (x5t) must reach checkTokenBinding too: it compares the connection's certificate.
+  if (presentation.scheme !== 'bearer' || claims.jkt !== undefined || claims.x5t !== undefined) await checkTokenBinding(claims, token, presentation, deps.dpop);
   const [partner, family] = await Promise.all([deps.partners.findById(claims.partnerId), deps.families.find(claims.familyId)]);
   if (!partner) throw errors.unauthorized('unknown_partner', invalidTokenHeader);
   if (partner.tokenGeneration !== claims.generation || !family || family.revokedAt !== null || family.partnerId !== partner.id) {

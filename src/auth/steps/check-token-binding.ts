@@ -1,9 +1,13 @@
 import { AppError, errors } from '../../errors.js';
 import { checkDpopProof, readDpopHeader, spendDpopProof, type DpopProofSettings } from '../../oauth/claim-dpop-proof.js';
 import type { AccessTokenClaims } from '../tokens/access-tokens.js';
+import { checkCertificateBinding } from './check-certificate-binding.js';
 
 /** How a token came: as `Authorization: Bearer`, or as `Authorization: DPoP` with the request's `DPoP` header. */
-export type TokenPresentation = { scheme: 'bearer' } | { scheme: 'dpop'; proof: string | string[] | undefined; method: string; url: string };
+export type TokenPresentation = ({ scheme: 'bearer' } | { scheme: 'dpop'; proof: string | string[] | undefined; method: string; url: string }) & {
+  /** The thumbprint of the connection's client certificate, if any (a certificate-bound token needs the same one). */
+  certificate?: string | undefined;
+};
 
 export const DPOP_INVALID_TOKEN = { 'www-authenticate': 'DPoP error="invalid_token"' };
 export const DPOP_INVALID_PROOF = { 'www-authenticate': 'DPoP error="invalid_dpop_proof"' };
@@ -16,6 +20,7 @@ export const DPOP_INVALID_PROOF = { 'www-authenticate': 'DPoP error="invalid_dpo
  * seed's 401 with `WWW-Authenticate: DPoP error="invalid_token"` (or `"invalid_dpop_proof"`) and its own reason.
  */
 export async function checkTokenBinding(claims: AccessTokenClaims, token: string, presentation: TokenPresentation, dpop: DpopProofSettings): Promise<void> {
+  checkCertificateBinding(claims, presentation.certificate);
   if (presentation.scheme === 'bearer') {
     if (claims.jkt !== undefined) throw errors.unauthorized('dpop_bound_token_as_bearer', DPOP_INVALID_TOKEN);
     return;

@@ -8,8 +8,8 @@ import type { BanksQuery } from '@partner-gateway/contract/public-api';
 
 /** The credentials a banks request carries, after the 422 checks. */
 export type BanksCredentials =
-  | { scheme: 'bearer'; token: string; partnerName?: string }
-  | { scheme: 'dpop'; token: string; proof: string | string[] | undefined; partnerName?: string }
+  | { scheme: 'bearer'; token: string; partnerName?: string; certificate?: string | undefined }
+  | { scheme: 'dpop'; token: string; proof: string | string[] | undefined; partnerName?: string; certificate?: string | undefined }
   | { scheme: 'password'; partnerName: string; jwe: string };
 
 /** `Authorization: DPoP <token>` (RFC 9449 section 7.1), read like a bearer token. */

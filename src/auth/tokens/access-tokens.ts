@@ -36,16 +36,24 @@ export interface AccessTokenClaims {
   issuedAt: number;
   /** RFC 9449 `cnf.jkt`: the thumbprint of the DPoP key the token is bound to; absent for a bearer token. */
   jkt?: string;
+  /** RFC 8705 `cnf["x5t#S256"]`: the thumbprint of the client certificate the token is bound to; absent when unbound. */
+  x5t?: string;
 }
 
 export interface AccessTokens {
   /** Signs a token for the partner in `familyId`; with `jkt`, bound to that DPoP key (`cnf.jkt`, RFC 9449 section 6). */
-  issue(partner: Pick<Partner, 'id' | 'login' | 'tokenGeneration'>, familyId: string, binding?: { jkt?: string | undefined }): Promise<IssuedToken>;
+  issue(partner: Pick<Partner, 'id' | 'login' | 'tokenGeneration'>, familyId: string, binding?: TokenBinding): Promise<IssuedToken>;
   /** The `iss` and `aud` every token carries (for introspection answers). */
   readonly issuer: string;
   readonly audience: string;
   /** Verifies a bearer token; throws the 401 (with `WWW-Authenticate: Bearer error="invalid_token"`) otherwise. */
   verify(token: string): Promise<AccessTokenClaims>;
+}
+
+/** What a token is bound to: a DPoP key (`jkt`, RFC 9449) and/or a client certificate (`x5t`, RFC 8705); both may be set. */
+export interface TokenBinding {
+  jkt?: string | undefined;
+  x5t?: string | undefined;
 }
 
 /** Far longer than any token we issue (about 600 bytes); longer input is refused before any parsing. */
@@ -72,7 +80,7 @@ export function createAccessTokens(options: AccessTokenOptions): AccessTokens {
     async issue(partner, familyId, binding) {
       const issuedAt = Math.floor(now() / 1000);
       const signing = options.keys.signing();
-      const claims = { client_id: partner.login, sid: familyId, gen: partner.tokenGeneration, ...(binding?.jkt ? { cnf: { jkt: binding.jkt } } : {}) };
+      const claims = { client_id: partner.login, sid: familyId, gen: partner.tokenGeneration, ...cnfOf(binding) };
       const accessToken = await new SignJWT(claims)
         .setProtectedHeader({ alg: SIGNING_ALG, typ: 'at+jwt', kid: signing.kid })
         .setIssuer(options.issuer)
@@ -115,6 +123,7 @@ export function createAccessTokens(options: AccessTokenOptions): AccessTokens {
           generation: payload.gen as number,
           issuedAt: payload.iat!,
           ...(jktOf(payload.cnf) ? { jkt: jktOf(payload.cnf)! } : {}),
+          ...(x5tOf(payload.cnf) ? { x5t: x5tOf(payload.cnf)! } : {}),
         };
         if (options.verifiedCacheSize !== 0) verified.set(token, claims, claims.expiresAt * 1000 - now());
         return claims;
@@ -129,4 +138,16 @@ export function createAccessTokens(options: AccessTokenOptions): AccessTokens {
 function jktOf(cnf: unknown): string | undefined {
   const jkt = typeof cnf === 'object' && cnf !== null ? (cnf as { jkt?: unknown }).jkt : undefined;
   return typeof jkt === 'string' && jkt.length > 0 ? jkt : undefined;
+}
+
+/** The `cnf` claim of a bound token (absent for a bearer token). */
+function cnfOf(binding: TokenBinding | undefined): { cnf?: Record<string, string> } {
+  const cnf = { ...(binding?.jkt ? { jkt: binding.jkt } : {}), ...(binding?.x5t ? { 'x5t#S256': binding.x5t } : {}) };
+  return Object.keys(cnf).length > 0 ? { cnf } : {};
+}
+
+/** The `cnf["x5t#S256"]` of a token's claims, when it is a string. */
+function x5tOf(cnf: unknown): string | undefined {
+  const x5t = typeof cnf === 'object' && cnf !== null ? (cnf as Record<string, unknown>)['x5t#S256'] : undefined;
+  return typeof x5t === 'string' && x5t.length > 0 ? x5t : undefined;
 }

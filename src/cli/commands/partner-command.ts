@@ -4,6 +4,7 @@ import { CliError, print, table, type CliIo } from '../cli-io.js';
 import { parseCommand, splitList } from '../parse-command.js';
 import { readPassword } from '../read-password.js';
 import { describeAuth, PARTNER_AUTH_EXAMPLES, PARTNER_AUTH_USAGE, partnerAuthCommand } from './partner-auth-command.js';
+import { describeCertificates, PARTNER_CERTIFICATE_EXAMPLES, PARTNER_CERTIFICATE_USAGE, partnerCertificateCommand } from './partner-certificate-command.js';
 
 export const PARTNER_USAGE = `Usage: partner-gateway partner <command> [options]
 
@@ -20,11 +21,13 @@ Commands:
                                   set a new API password
   remove <login>                  delete the partner
 ${PARTNER_AUTH_USAGE}
+${PARTNER_CERTIFICATE_USAGE}
 
 Examples:
   printf '%s' "$PASSWORD" | partner-gateway partner add acme --ips 203.0.113.0/24 --rewards sbp --password-stdin
   partner-gateway partner set-ips acme 203.0.113.0/24 2001:db8::/32
-${PARTNER_AUTH_EXAMPLES}`;
+${PARTNER_AUTH_EXAMPLES}
+${PARTNER_CERTIFICATE_EXAMPLES}`;
 
 const usageOf = (line: string) => `Usage: partner-gateway partner ${line}`;
 
@@ -113,6 +116,7 @@ export async function partnerCommand(args: string[], io: CliIo, admin: AdminApi)
       return print(io, PARTNER_USAGE);
     default:
       if (await partnerAuthCommand(command, rest, io, admin)) return;
+      if (await partnerCertificateCommand(command, rest, io, admin)) return;
       throw new CliError(`Unknown partner command ${command}\n\n${PARTNER_USAGE}`, 2);
   }
 }
@@ -124,6 +128,7 @@ function describe(partner: PartnerView): string {
     `  IP allowlist: ${partner.ipAllowlist.join(', ') || '(none: no address may call)'}`,
     `  reward types: ${partner.rewardTypes.join(', ') || '(none)'}`,
     describeAuth(partner),
+    partner.certificates === null ? '  certificates: (none)' : describeCertificates(partner.certificates),
     `  created:      ${partner.createdAt}`,
     `  updated:      ${partner.updatedAt}`,
   ].join('\n');

@@ -60,6 +60,7 @@ export async function banksRoutes(app: FastifyInstance, { gateway }: { gateway: 
           request.auditPartner = login;
         },
         request.headers.dpop,
+        request.clientCertificate?.thumbprint,
       );
       return reply.type('application/json; charset=utf-8').send(body);
     },

@@ -48,7 +48,9 @@ const CLIENT_AUTH_TEXT =
   'Authenticate the client with one of: `private_key_jwt` (client_assertion_type + client_assertion, RFC 7523: a JWT signed ES256, EdDSA or PS256 by a registered key, ' +
   '`iss` = `sub` = the login, `aud` = the issuer or the token endpoint URL, `exp` at most 5 minutes ahead, `jti` used once), ' +
   '`client_secret_basic` (Authorization: Basic, login and API password form-urlencoded first) or `client_secret_post` (client_id + client_secret), ' +
-  'the last two only for partners allowed to use their password.';
+  'the last two only for partners allowed to use their password. ' +
+  'Over a connection with a client certificate (the `mtls_endpoint_aliases` address), `client_id` alone authenticates by that certificate (RFC 8705: ' +
+  '`self_signed_tls_client_auth`, a registered certificate; `tls_client_auth`, issued by a configured CA to the registered subject DN); the token is then bound to it (`cnf.x5t#S256`).';
 
 /** POST /api/v1/oauth/token, /introspect, /revoke (form bodies) and GET /.well-known/oauth-authorization-server. */
 export async function oauthRoutes(app: FastifyInstance, { gateway }: { gateway: Gateway }): Promise<void> {
@@ -77,7 +79,7 @@ export async function oauthRoutes(app: FastifyInstance, { gateway }: { gateway: 
     },
     async (request, reply) => {
       const token = await gateway.oauth.token(request.body as TokenRequestForm, oauthContext(request));
-      request.auditDetails = { ...request.auditDetails, bound: token.tokenType === 'DPoP' };
+      request.auditDetails = { ...request.auditDetails, bound: token.tokenType === 'DPoP' || token.certificateThumbprint !== undefined };
       reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
       return { access_token: token.accessToken, token_type: token.tokenType, expires_in: token.expiresIn } satisfies OAuthTokenResponse;
     },
@@ -160,6 +162,7 @@ function oauthContext(request: FastifyRequest): OAuthRequestContext {
     authorization: request.headers.authorization,
     dpop: request.headers.dpop,
     clientAddress: request.ip,
+    certificate: request.clientCertificate,
     onClient: (login, method) => {
       request.auditPartner = login;
       // Whether a token was bound is the token route's to add, once it is issued.

@@ -56,7 +56,7 @@ export async function sessionRoutes(app: FastifyInstance, { gateway }: { gateway
       },
     },
     async (request, reply) => {
-      request.auditPartner = await gateway.partnerApi.logout(request.headers.authorization, request.headers.dpop);
+      request.auditPartner = await gateway.partnerApi.logout(request.headers.authorization, request.headers.dpop, request.clientCertificate?.thumbprint);
       return reply.code(204).send();
     },
   );
