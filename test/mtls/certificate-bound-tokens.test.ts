@@ -12,6 +12,9 @@ import { freePort } from '../support/free-port.js';
 import { startGatewayProcess, stopGatewayProcess, type GatewayProcess } from '../support/gateway-process.js';
 import { createTestPki, type IssuedCertificate } from '../support/openssl-certificates.js';
 import { call, jwtClaims, type CallOptions } from './mtls-client.js';
+import { PartnerApiError, PartnerClient } from '@partner-gateway/client';
+import { runCli } from '../../src/cli/run-cli.js';
+import { cliHarness } from '../support/cli-harness.js';
 
 // RFC 8705 end to end, over real TLS connections to the gateway as operators run it (src/main.ts, its own process):
 // certificates made by openssl, the HTTPS listener from TLS_PORT, TLS_CLIENT_CA_FILE for CA-issued certificates, and
@@ -211,6 +214,33 @@ describe('certificate-bound tokens over real TLS (RFC 8705)', () => {
     const answer = JSON.parse(stdout);
     assert.equal(answer.token_type, 'Bearer');
     assert.ok(answer.banks > 0, stdout);
+  });
+
+  it('the SDK with tls and auth.tlsClientAuth gets a certificate-bound token and the bank list, and is refused with an unregistered certificate', async () => {
+    const sdk = (certificate: IssuedCertificate) =>
+      new PartnerClient({ authUrl: tlsBase, apiUrl: tlsBase, login: selfLogin, auth: { tlsClientAuth: true }, tls: { cert: certificate.cert, key: certificate.key, ca: serverCa.cert }, retries: 0 });
+    const client = sdk(selfSigned);
+    const { accessToken, tokenType } = await client.login();
+    assert.equal(tokenType, 'Bearer');
+    assert.deepEqual(jwtClaims(accessToken).cnf, { 'x5t#S256': readClientCertificate(selfSigned.cert).thumbprint });
+    assert.ok((await client.banks()).length > 0);
+    await assert.rejects(sdk(anotherSelfSigned).banks(), (error: PartnerApiError) => error.kind === 'unauthorized' && error.status === 401);
+  });
+
+  it('the partner CLI with --cert and --key alone gets a certificate-bound token and lists the banks', async () => {
+    const run = async (args: string[]) => {
+      const { io, stdout, stderr } = cliHarness({});
+      const code = await runCli(['client', ...args, '--auth-url', tlsBase, '--api-url', tlsBase, '--login', selfLogin, '--ca', serverCa.certPath], io);
+      return { code, out: stdout(), err: stderr() };
+    };
+    const banks = await run(['banks', '--cert', selfSigned.certPath, '--key', selfSigned.keyPath, '--json']);
+    assert.equal(banks.code, 0, banks.err);
+    assert.ok(JSON.parse(banks.out).banks.length > 0);
+    const refused = await run(['banks', '--cert', anotherSelfSigned.certPath, '--key', anotherSelfSigned.keyPath]);
+    assert.equal(refused.code, 1);
+    assert.match(refused.err, /unauthorized \(HTTP 401\)/);
+    assert.doesNotMatch(refused.err, /PRIVATE KEY/);
+    assert.equal((await run(['banks', '--cert', selfSigned.certPath])).code, 2, '--cert without --key is a usage error');
   });
 
   // Last: it changes the CAs for the rest of the suite.

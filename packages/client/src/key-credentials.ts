@@ -6,7 +6,7 @@ import type { GatewayRequest } from './send-request.js';
 import { signingKey, type SigningKey } from './signing-key.js';
 
 /**
- * A partner's private_key_jwt credentials and the OAuth requests made with them. Every request signs a new
+ * A partner's private_key_jwt credentials (or its TLS client certificate) and the OAuth requests made with them. Every request signs a new
  * client assertion (a new `jti`: the gateway accepts each once), so a request is built afresh for every
  * attempt, retries included. The assertion's audience is the token endpoint's URL (RFC 7523 section 3) at
  * the revocation endpoint too: the gateway accepts it (or the issuer) at each of its OAuth endpoints.
@@ -19,17 +19,19 @@ import { signingKey, type SigningKey } from './signing-key.js';
  */
 export class KeyCredentials {
   readonly #login: string;
-  readonly #key: SigningKey;
-  readonly #kid: string;
+  /** The signing key and its kid; undefined for a client authenticated by its TLS certificate (RFC 8705). */
+  readonly #key: { key: SigningKey; kid: string } | undefined;
   readonly #urls: { token: URL; revoke: URL };
   readonly #now: () => number;
 
-  /** Reads the key at once, so that an unsupported one is refused when the client is built. */
-  constructor(login: string, privateKeyJwt: PrivateKeyJwt, urls: { token: URL; revoke: URL }, now: () => number) {
-    if (typeof privateKeyJwt.kid !== 'string' || !privateKeyJwt.kid) throw new TypeError('auth.privateKeyJwt needs the kid of the registered key');
+  /**
+   * Reads the key at once, so that an unsupported one is refused when the client is built. `'tls'`: the client
+   * authenticates by the certificate its connections present, and the form names only its `client_id`.
+   */
+  constructor(login: string, privateKeyJwt: PrivateKeyJwt | 'tls', urls: { token: URL; revoke: URL }, now: () => number) {
+    if (privateKeyJwt !== 'tls' && (typeof privateKeyJwt.kid !== 'string' || !privateKeyJwt.kid)) throw new TypeError('auth.privateKeyJwt needs the kid of the registered key');
     this.#login = login;
-    this.#key = signingKey(privateKeyJwt.privateKey);
-    this.#kid = privateKeyJwt.kid;
+    this.#key = privateKeyJwt === 'tls' ? undefined : { key: signingKey(privateKeyJwt.privateKey), kid: privateKeyJwt.kid };
     this.#urls = urls;
     this.#now = now;
   }
@@ -48,8 +50,9 @@ export class KeyCredentials {
     return { operation: 'revoke', method: 'POST', url: this.#urls.revoke, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString() };
   }
 
-  async #authentication() {
-    const assertion = await clientAssertion({ login: this.#login, audience: this.#urls.token.href, key: this.#key, kid: this.#kid, nowMs: this.#now() });
+  async #authentication(): Promise<{ client_id: string; client_assertion_type?: string; client_assertion?: string }> {
+    if (!this.#key) return { client_id: this.#login };
+    const assertion = await clientAssertion({ login: this.#login, audience: this.#urls.token.href, key: this.#key.key, kid: this.#key.kid, nowMs: this.#now() });
     return { client_id: this.#login, client_assertion_type: CLIENT_ASSERTION_TYPE_JWT_BEARER, client_assertion: assertion };
   }
 }

@@ -1,5 +1,6 @@
 import type { DpopKeyPair } from './dpop-proofs.js';
 import type { PrivateKeyInput } from './signing-key.js';
+import type { ClientTls } from './tls-fetch.js';
 import type { Sleep } from './with-retries.js';
 
 
@@ -62,7 +63,14 @@ export interface PartnerClientOptions {
    * Authenticate with a private key instead of the password: tokens come from the OAuth token endpoint
    * (client credentials with a private_key_jwt assertion), and the gateway never sees a shared secret.
    */
-  auth?: { privateKeyJwt: PrivateKeyJwt };
+  auth?: { privateKeyJwt: PrivateKeyJwt } | { tlsClientAuth: true };
+  /**
+   * The partner's client certificate (mutual TLS, RFC 8705): every connection presents it. With
+   * `auth: { tlsClientAuth: true }` the certificate is the credential: tokens come from the token endpoint of
+   * the gateway's mutual-TLS address (give that address as `authUrl` and `apiUrl`) and are bound to the
+   * certificate, so that they work only over a connection made with it.
+   */
+  tls?: ClientTls;
   /**
    * Bind every token to a DPoP key (RFC 9449), so that a copied token is worthless without it: `true`
    * generates an ES256 key pair for this client, or pass a key pair of your own. Each call then carries a

@@ -2,6 +2,7 @@ import { PartnerApiError } from './partner-api-error.js';
 import { banksPath, JWKS_PATH, LOGIN_PATH, LOGOUT_PATH, OAUTH_REVOKE_PATH, OAUTH_TOKEN_PATH, REFRESH_PATH } from '@partner-gateway/contract/paths';
 import type { LoginRequest, RefreshRequest } from '@partner-gateway/contract/public-api';
 import { DpopProofs } from './dpop-proofs.js';
+import { createTlsFetch } from './tls-fetch.js';
 import { KeyCredentials } from './key-credentials.js';
 import type { Bank } from '@partner-gateway/contract/public-api';
 import type { CallOptions, PartnerClientOptions } from './partner-client-options.js';
@@ -16,6 +17,7 @@ import { sleep, withRetries, type Sleep } from './with-retries.js';
 export { PartnerApiError, type PartnerApiErrorKind, type PartnerApiOperation } from './partner-api-error.js';
 export type { CallOptions, PartnerClientInternals, PartnerClientOptions, PrivateKeyJwt } from './partner-client-options.js';
 export type { DpopKeyPair } from './dpop-proofs.js';
+export type { ClientTls } from './tls-fetch.js';
 export type { PrivateKeyInput, SigningAlgorithm } from './signing-key.js';
 export type { Bank } from '@partner-gateway/contract/public-api';
 export type { AccessToken } from './token-manager.js';
@@ -51,8 +53,13 @@ export class PartnerClient {
   readonly #encryptor: PasswordEncryptor;
 
   constructor(options: PartnerClientOptions) {
-    const privateKeyJwt = options.auth?.privateKeyJwt;
-    if (!options.login || !(options.password || privateKeyJwt)) throw new TypeError('PartnerClient needs a login and a password (or auth.privateKeyJwt)');
+    const privateKeyJwt = options.auth && 'privateKeyJwt' in options.auth ? options.auth.privateKeyJwt : undefined;
+    const tlsClientAuth = options.auth !== undefined && 'tlsClientAuth' in options.auth && options.auth.tlsClientAuth === true;
+    if (!options.login || !(options.password || privateKeyJwt || tlsClientAuth)) {
+      throw new TypeError('PartnerClient needs a login and a password (or auth.privateKeyJwt, or auth.tlsClientAuth with tls)');
+    }
+    if (tlsClientAuth && !options.tls) throw new TypeError('auth.tlsClientAuth needs tls: { cert, key }');
+    if (options.tls && options.fetch) throw new TypeError('Give either tls or your own fetch (which then presents the certificate)');
     const { retries = 2, timeoutMs = 10_000, internals = {} } = options;
     if (!Number.isInteger(retries) || retries < 0) throw new TypeError('retries must be a whole number, 0 or more');
     if (!(timeoutMs > 0)) throw new TypeError('timeoutMs must be a positive number of milliseconds');
@@ -75,9 +82,10 @@ export class PartnerClient {
     this.#sleep = internals.sleep ?? sleep;
     this.#random = internals.random ?? Math.random;
     this.#now = internals.now ?? Date.now;
-    this.#key = privateKeyJwt ? new KeyCredentials(this.#login, privateKeyJwt, { token: this.#urls.token, revoke: this.#urls.revoke }, this.#now) : undefined;
+    const keyed = privateKeyJwt ?? (tlsClientAuth ? 'tls' : undefined);
+    this.#key = keyed ? new KeyCredentials(this.#login, keyed, { token: this.#urls.token, revoke: this.#urls.revoke }, this.#now) : undefined;
     this.#dpop = options.dpop ? new DpopProofs(options.dpop === true ? undefined : options.dpop, this.#now) : undefined;
-    const fetch = options.fetch ?? globalThis.fetch;
+    const fetch = options.fetch ?? (options.tls ? createTlsFetch(options.tls) : globalThis.fetch);
     this.#fetch = async (input, init) => {
       const response = await fetch(input, init);
       // RFC 9449 section 8: a server may ask for its nonce in proofs; the gateway does not today.

@@ -1,10 +1,10 @@
-import { readFileSync } from 'node:fs';
-import { PartnerApiError, PartnerClient, type PartnerApiErrorKind, type PrivateKeyInput } from '@partner-gateway/client';
+import { PartnerApiError, type PartnerApiErrorKind } from '@partner-gateway/client';
 import { CliError, print, table, type CliIo } from '../cli-io.js';
 import { parseCommand } from '../parse-command.js';
-import { readPassword } from '../read-password.js';
+import { connect, required } from './client-connection.js';
 
-const CONNECTION = '--auth-url <url> --api-url <url> [--provider provider] --login <login> [--password-stdin | --private-key <file> --kid <kid>] [--dpop] [--json]';
+const CONNECTION =
+  '--auth-url <url> --api-url <url> [--provider provider] --login <login> [--password-stdin | --private-key <file> --kid <kid>] [--cert <file> --key <file> [--ca <file>]] [--dpop] [--json]';
 
 export const CLIENT_USAGE = `Usage: partner-gateway client <command> [options]
 
@@ -25,6 +25,11 @@ Options:
   --private-key <file>   authenticate with the partner's private key instead of the password (a PEM or a
                          private JWK file; EC P-256, Ed25519 or RSA): client credentials with private_key_jwt
   --kid <kid>            the kid under which the public key is registered (with --private-key)
+  --cert <file>          present this client certificate (PEM) on every connection (mutual TLS); alone, without
+                         a password or --private-key, the certificate is the credential (tls_client_auth or
+                         self_signed_tls_client_auth) and the token is bound to it: use the gateway's https address
+  --key <file>           the certificate's private key (PEM), with --cert
+  --ca <file>            CA certificates (PEM) that issued the gateway's own certificate, if not a system one
   --dpop                 bind the token to a DPoP key generated for this run and send a proof with every call
   --json                 print JSON (login: the access token too, which is otherwise never printed;
                          the refresh token never leaves the client)
@@ -45,6 +50,9 @@ const CONNECTION_OPTIONS = {
   'password-stdin': { type: 'boolean' },
   'private-key': { type: 'string' },
   kid: { type: 'string' },
+  cert: { type: 'string' },
+  key: { type: 'string' },
+  ca: { type: 'string' },
   dpop: { type: 'boolean' },
   json: { type: 'boolean' },
 } as const;
@@ -115,54 +123,6 @@ export async function clientCommand(args: string[], io: CliIo): Promise<void> {
   }
 }
 
-function required(values: Record<string, unknown>, name: string, usage: string): string {
-  const value = values[name];
-  if (typeof value !== 'string' || value === '') throw new CliError(`--${name} is required\n${usage}`, 2);
-  return value;
-}
-
-async function connect(io: CliIo, values: Record<string, unknown>, authUrl: string, apiUrl: string): Promise<PartnerClient> {
-  const login = required(values, 'login', 'Usage: partner-gateway client --help');
-  // Checked before the password prompt, so that a typo does not cost the operator a password entry.
-  for (const [flag, url] of [['--auth-url', authUrl], ['--api-url', apiUrl]] as const) {
-    if (!/^https?:\/\/[^/]/i.test(url) || !URL.canParse(url)) throw new CliError(`${flag} must be an http or https URL, not ${url}`, 2);
-  }
-  const provider = values.provider as string | undefined;
-  const common = { authUrl, apiUrl, login, ...(provider ? { provider } : {}), ...(values.dpop ? { dpop: true } : {}) };
-  const keyFile = values['private-key'] as string | undefined;
-  const kid = values.kid as string | undefined;
-  if (keyFile === undefined && kid !== undefined) throw new CliError('--kid goes with --private-key', 2);
-  if (keyFile === undefined) {
-    const password = await readPassword(io, Boolean(values['password-stdin']), `API password of ${login}: `);
-    return new PartnerClient({ ...common, password });
-  }
-  if (values['password-stdin']) throw new CliError('Use --password-stdin or --private-key, not both', 2);
-  if (!kid) throw new CliError('--private-key needs --kid <kid>: the kid under which its public key is registered', 2);
-  try {
-    return new PartnerClient({ ...common, auth: { privateKeyJwt: { privateKey: readPrivateKey(keyFile), kid } } });
-  } catch (error) {
-    // The SDK's key errors name the key type, never its material.
-    if (error instanceof TypeError) throw new CliError(`--private-key ${keyFile}: ${error.message}`, 2);
-    throw error;
-  }
-}
-
-/** A PEM file as it is, or a JSON file as a private JWK. */
-function readPrivateKey(file: string): PrivateKeyInput {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new CliError(`Cannot read --private-key ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`, 2);
-  }
-  if (!text.trimStart().startsWith('{')) return text;
-  try {
-    return JSON.parse(text) as PrivateKeyInput;
-  } catch {
-    throw new CliError(`--private-key ${file} is neither a PEM nor a JSON Web Key`, 2);
-  }
-}
-
 async function call<T>(operation: () => Promise<T>, values: Record<string, unknown>): Promise<T> {
   try {
     return await operation();
@@ -170,9 +130,11 @@ async function call<T>(operation: () => Promise<T>, values: Record<string, unkno
     if (!(error instanceof PartnerApiError)) throw error;
     const status = error.status ? `HTTP ${error.status}` : 'no answer';
     const wait = error.retryAfterSeconds === undefined ? '' : ` (the gateway asks to wait ${error.retryAfterSeconds} s)`;
-    const hint = error.kind === 'unauthorized' && values['private-key'] ? KEY_HINT : HINTS[error.kind];
+    const certificateOnly = values.cert !== undefined && !values['private-key'] && !values['password-stdin'];
+    const hint = error.kind !== 'unauthorized' ? HINTS[error.kind] : values['private-key'] ? KEY_HINT : certificateOnly ? CERTIFICATE_HINT : HINTS[error.kind];
     throw new CliError(`Error: ${error.kind} (${status}): ${error.description}\n${hint}${wait}`, error.kind === 'network' ? 3 : 1);
   }
 }
 
+const CERTIFICATE_HINT = 'Check the login and the certificate: is it registered for the partner (or issued by a CA the provider trusts, to its subject), with its method among the partner\'s?';
 const KEY_HINT = 'Check the login, the key and --kid: is its public key registered for the partner, with private_key_jwt among its methods?';
