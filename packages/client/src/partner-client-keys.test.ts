@@ -154,9 +154,15 @@ describe('PartnerClient key options', () => {
 
   it('refuses neither password nor key, a key without kid, and an unsupported key, at construction', async () => {
     const key = await partnerKey('ES256');
-    assert.throws(() => new PartnerClient(base), /login and a password \(or auth\.privateKeyJwt\)/);
+    assert.throws(() => new PartnerClient(base), /login and a password \(or auth\.privateKeyJwt, or auth\.tlsClientAuth with tls\)/);
     assert.throws(() => new PartnerClient({ ...base, auth: { privateKeyJwt: { privateKey: key.privateJwk, kid: '' } } }), /needs the kid/);
     assert.throws(() => new PartnerClient({ ...base, auth: { privateKeyJwt: { privateKey: key.publicJwk, kid: 'k' } } }), /not a private key/);
+  });
+
+  it('refuses a certificate credential without a certificate, and a certificate beside a fetch of its own', () => {
+    assert.throws(() => new PartnerClient({ ...base, auth: { tlsClientAuth: true } }), /auth\.tlsClientAuth needs tls/);
+    const tls = { cert: 'cert', key: 'key' };
+    assert.throws(() => new PartnerClient({ ...base, auth: { tlsClientAuth: true }, tls, fetch: globalThis.fetch }), /either tls or your own fetch/);
   });
 
   it('refuses banksWithPassword() without a password', async () => {
