@@ -393,6 +393,8 @@ describe('admin console in Chromium', { skip, timeout: 120_000 }, () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Revoke now' }).click();
     await textOf(status(), new RegExp(`The signing key ${retired} is revoked\\.`));
     assert.ok(!(await api('GET', '/admin/v1/keys')).body.keys.some((key: { kid: string }) => key.kid === retired));
+    // The status line can show before the table re-renders from the reloaded list: wait for the row to go.
+    await page.getByRole('row', { name: new RegExp(retired) }).waitFor({ state: 'detached', timeout: 5_000 });
     assert.equal(await page.getByRole('row', { name: new RegExp(retired) }).count(), 0);
   });
 
