@@ -1,4 +1,5 @@
 import { ErrorBody, Problem } from '@partner-gateway/contract/error-body';
+import type { FastifyReply } from 'fastify';
 import { Type, type TSchema } from 'typebox';
 import { errors, texts } from '../../errors.js';
 
@@ -11,6 +12,11 @@ const HEADERS_BY_STATUS: Record<string, Record<string, TSchema>> = {
   429: { 'Retry-After': Type.Integer({ description: 'Seconds to wait before trying again' }) },
   503: { 'Retry-After': Type.Integer({ description: 'Seconds to wait before trying again' }) },
 };
+
+/** Sets the headers NO_STORE_HEADERS documents, on every answer that carries a token. */
+export function noStore(reply: FastifyReply): void {
+  reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+}
 
 /** The headers that keep a token response out of every cache. */
 export const NO_STORE_HEADERS = {

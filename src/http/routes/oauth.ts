@@ -16,7 +16,7 @@ import type { Gateway } from '../../gateway.js';
 import type { OAuthRequestContext } from '../../operations/authorize-oauth-client.js';
 import { formBody, formErrorFormatter } from '../plugins/form-body.js';
 import { claimedClient } from './claimed-client.js';
-import { NO_STORE_HEADERS, partnerCallErrors } from './error-body.js';
+import { NO_STORE_HEADERS, noStore, partnerCallErrors } from './error-body.js';
 
 /**
  * The OAuth 2.0 refusals (RFC 6749 section 5.2's `error` and `error_description` beside `description_status`);
@@ -52,17 +52,27 @@ const CLIENT_AUTH_TEXT =
   'Over a connection with a client certificate (the `mtls_endpoint_aliases` address), `client_id` alone authenticates by that certificate (RFC 8705: ' +
   '`self_signed_tls_client_auth`, a registered certificate; `tls_client_auth`, issued by a configured CA to the registered subject DN); the token is then bound to it (`cnf.x5t#S256`).';
 
+/**
+ * What the three client-authenticated endpoints share: their audit action, form errors in the OAuth shape, and
+ * the client a request claims recorded before validation, so that a refused form is still audited under it.
+ */
+function clientAuthenticated(action: 'token' | 'introspect' | 'revoke') {
+  return {
+    config: { audit: action },
+    schemaErrorFormatter: formErrorFormatter,
+    preValidation: async (request: FastifyRequest) => {
+      request.auditPartner = claimedClient(request.body, request.headers.authorization);
+    },
+  };
+}
+
 /** POST /api/v1/oauth/token, /introspect, /revoke (form bodies) and GET /.well-known/oauth-authorization-server. */
 export async function oauthRoutes(app: FastifyInstance, { gateway }: { gateway: Gateway }): Promise<void> {
   formBody(app);
   app.post(
     OAUTH_TOKEN_PATH,
     {
-      config: { audit: 'token' },
-      schemaErrorFormatter: formErrorFormatter,
-      preValidation: async (request) => {
-        request.auditPartner = claimedClient(request.body, request.headers.authorization);
-      },
+      ...clientAuthenticated('token'),
       schema: {
         operationId: 'oauthToken',
         tags: ['OAuth'],
@@ -80,18 +90,14 @@ export async function oauthRoutes(app: FastifyInstance, { gateway }: { gateway: 
     async (request, reply) => {
       const token = await gateway.oauth.token(request.body as TokenRequestForm, oauthContext(request));
       request.auditDetails = { ...request.auditDetails, bound: token.tokenType === 'DPoP' || token.certificateThumbprint !== undefined };
-      reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+      noStore(reply);
       return { access_token: token.accessToken, token_type: token.tokenType, expires_in: token.expiresIn } satisfies OAuthTokenResponse;
     },
   );
   app.post(
     OAUTH_INTROSPECT_PATH,
     {
-      config: { audit: 'introspect' },
-      schemaErrorFormatter: formErrorFormatter,
-      preValidation: async (request) => {
-        request.auditPartner = claimedClient(request.body, request.headers.authorization);
-      },
+      ...clientAuthenticated('introspect'),
       schema: {
         operationId: 'oauthIntrospect',
         tags: ['OAuth'],
@@ -106,18 +112,14 @@ export async function oauthRoutes(app: FastifyInstance, { gateway }: { gateway: 
     async (request, reply) => {
       const answer = await gateway.oauth.introspect(request.body as IntrospectionRequestForm, oauthContext(request));
       request.auditDetails = { ...request.auditDetails, active: answer.active };
-      reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+      noStore(reply);
       return answer;
     },
   );
   app.post(
     OAUTH_REVOKE_PATH,
     {
-      config: { audit: 'revoke' },
-      schemaErrorFormatter: formErrorFormatter,
-      preValidation: async (request) => {
-        request.auditPartner = claimedClient(request.body, request.headers.authorization);
-      },
+      ...clientAuthenticated('revoke'),
       schema: {
         operationId: 'oauthRevoke',
         tags: ['OAuth'],
