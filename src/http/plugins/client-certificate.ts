@@ -77,8 +77,7 @@ export const clientCertificate = fp(
       request.log.warn({ reason: 'untrusted_client_certificate_header', address, header }, 'ignored a client certificate header from an address not in TRUST_PROXY');
     };
 
-    app.decorateRequest('clientCertificate', undefined);
-    app.addHook('onRequest', async (request) => {
+    const readCertificate = (request: FastifyRequest): void => {
       const socket = request.raw.socket;
       const address = socket.remoteAddress ?? '';
       const value = header === undefined ? undefined : request.headers[header];
@@ -99,6 +98,18 @@ export const clientCertificate = fp(
         if (!(error instanceof CertificateReadError)) throw error;
         request.log.warn({ reason: 'unreadable_client_certificate_header', header }, `client certificate header ${error.message}`);
       }
+    };
+
+    app.decorateRequest('clientCertificate', undefined);
+    // A callback hook, as the other hooks every request passes (no promise per call on the bearer path).
+    app.addHook('onRequest', (request, _reply, done) => {
+      try {
+        readCertificate(request);
+      } catch (error) {
+        done(error as Error);
+        return;
+      }
+      done();
     });
   },
   { name: 'client-certificate', fastify: '5.x' },
