@@ -110,7 +110,8 @@ export async function benchOAuth(options: {
   );
 }
 
-async function registerKeyPartner(gateway: GatewayProcess, adminToken: string): Promise<BenchKey> {
+/** Registers `bench-key` (an ES256 key, private_key_jwt only) through the admin API; also used by bench/profile.ts. */
+export async function registerKeyPartner(gateway: GatewayProcess, adminToken: string): Promise<BenchKey> {
   const key = await benchKey();
   const admin = async (method: string, path: string, body: unknown) => {
     const response = await fetch(`${gateway.admin}${path}`, { method, headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -123,7 +124,7 @@ async function registerKeyPartner(gateway: GatewayProcess, adminToken: string): 
 }
 
 /** A token for `bench-key` from the gateway's token endpoint, bound to `proofs`' key when given. */
-async function token(tokenUrl: string, key: BenchKey, proofs?: DpopProofs): Promise<string> {
+export async function token(tokenUrl: string, key: BenchKey, proofs?: DpopProofs): Promise<string> {
   const { headers, body } = await tokenRequest({ tokenUrl, login: 'bench-key', key, proofs });
   const response = await fetch(tokenUrl, { method: 'POST', headers, body });
   if (!response.ok) throw new Error(`token request: ${response.status} ${await response.text()}`);

@@ -1,6 +1,8 @@
 /**
  * `node --import tsx bench/profile.ts [path/to/dist/src/main.js]`: a CPU profile of the gateway serving
- * bearer banks calls (32 connections, BENCH_DURATION seconds, default 10) on BENCH_BACKEND (pglite or
+ * BENCH_SCENARIO (`bearer`, the default: bearer banks calls; `dpop`: banks calls with a DPoP-bound token and a
+ * fresh proof each; `tokens`: private_key_jwt client-credentials tokens) for BENCH_DURATION seconds (default
+ * 10; 32 connections, 16 for tokens) on BENCH_BACKEND (pglite or
  * postgres, default postgres), and a summary of it: self time by function and by area (the socket write,
  * Fastify, the audit trail, logging, metrics, the database, garbage collection, idle). Used for the
  * before/after profiles in docs/performance.md; the .cpuprofile stays in the printed directory for a viewer.
@@ -13,8 +15,13 @@ import type { DatabaseKind } from '../src/db/database.js';
 import { startGatewayProcess, stopGatewayProcess } from '../test/support/gateway-process.js';
 import { openBenchBackend } from './support/bench-backend.js';
 import { runLoad } from './support/run-load.js';
+import type { LoadSpec } from './load.js';
+import { registerKeyPartner, token as oauthToken } from './oauth-scenarios.js';
+import { benchProofs, writeDpopBanksRequests, writeTokenRequests } from './support/oauth-requests.js';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+// Warmed up first, as in the bench (BENCH_WARMUP seconds, default 3): the window below is the warm path.
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
 const KIND = (process.env.BENCH_BACKEND ?? 'postgres') as DatabaseKind;
 const main = process.argv[2];
 const workDir = mkdtempSync(join(tmpdir(), 'profile-'));
@@ -34,10 +41,39 @@ await fetch(`${gateway.admin}/admin/v1/partners`, {
 const { access_token: token } = (await (
   await fetch(`${gateway.base}/api/v1/login/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login: 'profile', password: PASSWORD }) })
 ).json()) as { access_token: string };
-const spec = { url: `${gateway.base}/partner/provider/sbp/banks/`, method: 'POST', headers: { authorization: `Bearer ${token}` }, connections: 32 } as const;
-// Warmed up first, as in the bench (BENCH_WARMUP seconds, default 3): the window below is the warm path.
-const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
-if (WARMUP > 0) await runLoad({ ...spec, durationSec: WARMUP });
+const SCENARIO = process.env.BENCH_SCENARIO ?? 'bearer';
+const phase = await scenarioPhases(SCENARIO);
+// Warmed up first, as in the bench: the window below is the warm path. Single-use requests get their own set per phase.
+if (WARMUP > 0) await runLoad({ ...(await phase('warm-up', WARMUP)), durationSec: WARMUP });
+const spec = await phase('measured', DURATION);
+
+/**
+ * The load of the scenario, per phase; `dpop` and `tokens` register `bench-key` once and write the single-use
+ * requests (assertions, proofs) each phase needs, at well above the rate expected.
+ */
+async function scenarioPhases(scenario: string): Promise<(name: string, seconds: number) => Promise<Omit<LoadSpec, 'durationSec'>>> {
+  const banksUrl = `${gateway.base}/partner/provider/sbp/banks/`;
+  if (scenario === 'bearer') return async () => ({ url: banksUrl, method: 'POST', headers: { authorization: `Bearer ${token}` }, connections: 32 });
+  if (scenario !== 'dpop' && scenario !== 'tokens') throw new Error(`BENCH_SCENARIO: bearer, dpop or tokens, not ${scenario}`);
+  const key = await registerKeyPartner(gateway, ADMIN_TOKEN);
+  const tokenUrl = `${gateway.base}/api/v1/oauth/token`;
+  if (scenario === 'tokens') {
+    return async (name, seconds) => ({
+      url: tokenUrl,
+      method: 'POST',
+      connections: 16,
+      requestsFile: await writeTokenRequests(join(workDir, `tokens-${name}.jsonl`), { tokenUrl, login: 'bench-key', key, count: 3_000 * seconds }),
+    });
+  }
+  const proofs = benchProofs(20);
+  const accessToken = await oauthToken(tokenUrl, key, proofs);
+  return async (name, seconds) => ({
+    url: banksUrl,
+    method: 'POST',
+    connections: 32,
+    requestsFile: await writeDpopBanksRequests(join(workDir, `dpop-banks-${name}.jsonl`), { banksUrl, accessToken, proofs, count: 8_000 * seconds }),
+  });
+}
 const loadStart = Date.now();
 const result = await runLoad({ ...spec, durationSec: DURATION });
 const loadEnd = Date.now();
@@ -89,7 +125,7 @@ for (const node of profile.nodes) {
   byArea.set(area(node), (byArea.get(area(node)) ?? 0) + time);
 }
 const pct = (value: number) => `${((value / total) * 100).toFixed(1)}%`.padStart(6);
-console.log(`${KIND}, ${main ?? 'dist/src/main.js'}: ${result.rps} req/s, p99 ${result.p99} ms; profile ${workDir}/${file}`);
+console.log(`${KIND}, ${SCENARIO}, ${main ?? 'dist/src/main.js'}: ${result.rps} req/s, p99 ${result.p99} ms; profile ${workDir}/${file}`);
 console.log(`self time by area, while the load ran (${Math.round((windowEnd - windowStart) / 1e6)} s of samples):`);
 for (const [name, time] of [...byArea].sort((a, b) => b[1] - a[1])) console.log(`  ${pct(time)} ${name}`);
 console.log('top functions by self time:');
