@@ -22,6 +22,19 @@ for (const backend of testBackends()) {
       assert.equal(results.filter(Boolean).length, 1);
     });
 
+    it('puts the claims of one turn of the event loop in one statement', async () => {
+      const repository = createJtiReplayRepository(handle.db);
+      const sizes: number[] = [];
+      const claim = createBatchedClaims(async (entries) => {
+        sizes.push(entries.length);
+        const fresh = await repository.recordAll(entries);
+        return new Set(entries.map((entry) => entry.jti).filter((jti) => !fresh.includes(jti)));
+      });
+      const jtis = Array.from({ length: 20 }, (_, index) => `one-turn-${index}`);
+      assert.deepEqual(await Promise.all(jtis.map((jti) => claim(jti, until()))), jtis.map(() => true));
+      assert.deepEqual(sizes, [20]);
+    });
+
     it('grants every distinct jti once, in far fewer statements than claims, and refuses each again afterwards', async () => {
       const repository = createJtiReplayRepository(handle.db);
       let statements = 0;
@@ -37,7 +50,7 @@ for (const backend of testBackends()) {
       assert.deepEqual(await Promise.all(jtis.map((jti) => repository.claim(jti, until()))), jtis.map(() => false));
     });
 
-    it('writes a claim alone at once when nothing else is in flight', async () => {
+    it('writes a claim alone when nothing else is in flight', async () => {
       const repository = createJtiReplayRepository(handle.db);
       assert.equal(await repository.claim('alone', until()), true);
       assert.equal(await repository.claim('alone', until()), false);
