@@ -113,6 +113,8 @@ export interface GatewayOptions {
   onReplayConflict?: (jtis: string[]) => void;
   /** Told of replay journal entries dropped because the database could not hold them (how many). */
   onReplayJournalDrop?: (count: number) => void;
+  /** Told when the embedded database's replay cache could not write its table behind (retried at its next turn). */
+  onReplayWriteError?: (error: unknown) => void;
   /** Told when shutting down loses something: replay journal entries not written down in time. */
   onCloseError?: (error: unknown) => void;
   /**
@@ -167,6 +169,7 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
     ...(options.onRedisError ? { onRedisError: options.onRedisError } : {}),
     ...(options.onReplayConflict ? { onReplayConflict: options.onReplayConflict } : {}),
     ...(options.onReplayJournalDrop ? { onReplayJournalDrop: options.onReplayJournalDrop } : {}),
+    ...(options.onReplayWriteError ? { onReplayWriteError: options.onReplayWriteError } : {}),
   });
   const passwords = createPasswordVerifier({
     concurrency: config.ARGON2_CONCURRENCY ?? availableParallelism(),

@@ -70,6 +70,7 @@ export async function startServer(config: Config, logger: Logger, print: (text: 
       onRedisError: everyTenSeconds((error) => logger.warn({ err: error }, 'Redis unavailable; using the database')),
       onReplayConflict: (jtis) => logger.error({ count: jtis.length }, 'JWEs accepted twice across a Redis failover'),
       onReplayJournalDrop: (count) => logger.error({ count }, 'replay journal entries the database cannot hold were dropped'),
+      onReplayWriteError: everyTenSeconds((error) => logger.warn({ err: error }, 'replay cache: writing the table behind failed; retried')),
       onCloseError: (error) => logger.error({ err: error }, 'shutdown: replay journal not fully written'),
       ...(tlsFiles ? { trustedCas: () => tlsFiles.trustedCas() } : {}),
     });

@@ -1,11 +1,12 @@
 import { Redis } from 'ioredis';
 import { withTimeout } from '../async/with-timeout.js';
 import type { Config } from '../config.js';
-import type { DatabaseHandle } from '../db/database.js';
+import { isSoleWriter, type DatabaseHandle } from '../db/database.js';
 import type { ChangeFeed } from '../db/change-feed.js';
 import { createJournaledReplayStore, type JournaledReplayStore } from './replay/journaled-replay-store.js';
 import { createJtiReplayRepository, type JtiReplayRepository } from './replay/jti-replay-repository.js';
 import { createRedisJtiReplayStore } from './replay/redis-jti-replay-store.js';
+import { createWriteBehindReplayCache, type WriteBehindReplayCache } from './replay/write-behind-replay-cache.js';
 import type { ThrottlePolicy } from './throttle/throttle-policy.js';
 import { createRedisThrottleStore } from './throttle/redis-throttle-store.js';
 import { createDatabaseThrottleStore, type ThrottleStore } from './throttle/throttle-store.js';
@@ -31,12 +32,45 @@ export interface SharedStoreOptions {
   onReplayConflict?: (jtis: string[]) => void;
   /** Told of replay journal entries dropped because the database could not hold them (how many). */
   onReplayJournalDrop?: (count: number) => void;
+  /** Told when the embedded database's replay cache fails to write its table behind (it retries). */
+  onReplayWriteError?: (error: unknown) => void;
+}
+
+/** The write-behind replay caches of sole-writer databases, one per database and shared by its gateways, with their users. */
+const writeBehind = new WeakMap<DatabaseHandle['db'], { cache: WriteBehindReplayCache; users: number }>();
+
+/**
+ * The replay cache of a database this process alone writes (the embedded PGlite): in memory, the table written
+ * behind (see createWriteBehindReplayCache). Every gateway of this process over that database shares one, so
+ * that a jti accepted by one is refused by the others at once; the last to close writes what is pending.
+ */
+function soleWriterReplay(handle: DatabaseHandle, table: ReturnType<typeof createJtiReplayRepository>, options: SharedStoreOptions): { replay: JtiReplayRepository; close(): Promise<void> } {
+  let entry = writeBehind.get(handle.db);
+  if (!entry) {
+    entry = { cache: createWriteBehindReplayCache({ table, now: options.now, ...(options.onReplayWriteError ? { onWriteError: options.onReplayWriteError } : {}) }), users: 0 };
+    writeBehind.set(handle.db, entry);
+  }
+  entry.users += 1;
+  const shared = entry;
+  let closed = false;
+  return {
+    replay: shared.cache,
+    async close() {
+      if (closed) return;
+      closed = true;
+      shared.users -= 1;
+      if (shared.users > 0) return;
+      writeBehind.delete(handle.db);
+      await shared.cache.close();
+    },
+  };
 }
 
 /**
  * The throttle counters and the JWE replay cache: in the database (PostgreSQL, shared by every instance, or
- * the embedded PGlite: there too the replay cache is the database table, so that a restart does not forget
- * which JWEs were accepted and a captured one cannot be replayed once more after it), or with REDIS_URL in Redis, each
+ * the embedded PGlite: there the replay cache answers from memory and writes the table behind it, reloading
+ * it at start, so that a restart does not forget which JWEs were accepted and a captured one cannot be
+ * replayed once more after it), or with REDIS_URL in Redis, each
  * call falling back to the database when Redis fails. The replay cache keeps a journal in the database and
  * announces its outages over the change feed, so that failing over does not reopen accepted JWEs (see
  * createJournaledReplayStore). Throttle counters are not journaled: across a Redis outage an address may get
@@ -46,6 +80,10 @@ export function createSharedStores(config: Config, handle: DatabaseHandle, feed:
   const { now } = options;
   const databaseThrottle = createDatabaseThrottleStore(handle.db, policy);
   const databaseReplay = createJtiReplayRepository(handle.db);
+  if (!config.REDIS_URL && isSoleWriter(handle.db)) {
+    const sole = soleWriterReplay(handle, databaseReplay, options);
+    return { throttle: databaseThrottle, replay: sole.replay, replayConflicts: () => 0, replayJournalDropped: () => 0, close: () => sole.close() };
+  }
   if (!config.REDIS_URL) return { throttle: databaseThrottle, replay: databaseReplay, replayConflicts: () => 0, replayJournalDropped: () => 0, close: async () => {} };
 
   // Fail fast rather than queue: a command Redis cannot take now goes to the database instead.

@@ -10,10 +10,12 @@ export interface JtiReplayRepository {
   purgeExpired(now?: Date): Promise<number>;
 }
 
-/** Writes down jtis already accepted elsewhere (through Redis), so that the database knows them too. */
+/** Writes down jtis already accepted elsewhere (through Redis, or in memory on PGlite), so that the database knows them too. */
 export interface JtiJournal {
   /** Records every jti not recorded yet; returns those that were recorded already (claimed through this store). */
   recordAll(entries: ReadonlyArray<{ jti: string; rememberUntil: Date }>): Promise<string[]>;
+  /** Up to `limit` jtis still remembered at `now`, the longest-remembered first (a restart reloads them). */
+  live(now: Date, limit: number): Promise<Array<{ jti: string; rememberUntil: Date }>>;
 }
 
 export function createJtiReplayRepository(db: Kysely<Database>): JtiReplayRepository & JtiJournal {
@@ -36,6 +38,10 @@ export function createJtiReplayRepository(db: Kysely<Database>): JtiReplayReposi
       return entries.map((entry) => entry.jti).filter((jti) => !fresh.has(jti));
     },
     claim,
+    async live(now, limit) {
+      const rows = await db.selectFrom('jwe_replay').select(['jti', 'expires_at']).where('expires_at', '>', now).orderBy('expires_at', 'desc').limit(limit).execute();
+      return rows.map((row) => ({ jti: row.jti, rememberUntil: new Date(row.expires_at) }));
+    },
     async purgeExpired(now = new Date()) {
       const rows = await db.deleteFrom('jwe_replay').where('expires_at', '<', now).returning('jti').execute();
       return rows.length;
