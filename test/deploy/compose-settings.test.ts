@@ -246,7 +246,11 @@ describe('Dockerfile', () => {
     assert.match(all('HEALTHCHECK').join(' '), /\/healthz/);
     assert.ok(all('ENV').some((env) => /\bNODE_ENV[= ]production\b/.test(env)));
     assert.deepEqual(all('EXPOSE').join(' ').split(/\s+/).sort(), ['8080', '8081']);
-    assert.match(all('CMD').at(-1) ?? '', /^\[\s*"node"\s*,\s*"dist\/src\/main\.js"\s*\]$|^node dist\/src\/main\.js$/);
+    // The image runs exactly what `npm start` runs, node's options included.
+    const start = (JSON.parse(read('package.json')) as { scripts: { start: string } }).scripts.start;
+    const cmd = all('CMD').at(-1) ?? '';
+    assert.equal(cmd.startsWith('[') ? (JSON.parse(cmd) as string[]).join(' ') : cmd, start);
+    assert.match(start, /^node (--\S+ )*dist\/src\/main\.js$/);
   });
 });
 

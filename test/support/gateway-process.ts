@@ -1,7 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { projectFile } from '../../src/project-root.js';
 import { freePort } from './free-port.js';
+
+/** The node options of package.json's `start` script (`node <options> dist/src/main.js`). */
+function npmStartNodeOptions(): string[] {
+  const start = (JSON.parse(readFileSync(projectFile('package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+  return start.split(/\s+/).filter((word) => word.startsWith('--'));
+}
 
 /**
  * Every gateway process still running, killed when this process exits. They do not keep it alive (they are
@@ -72,7 +79,9 @@ async function startOnce(env: Record<string, string>, options: GatewayProcessOpt
   const port = options.port ?? (await freePort());
   const adminPort = options.adminPort ?? (await freePort());
   const main = typeof options.build === 'string' ? [options.build] : options.build ? [projectFile('dist/src/main.js')] : ['--import', 'tsx', projectFile('src/main.ts')];
-  const entry = [...(options.nodeArgs ?? []), ...main];
+  // A production build runs with `npm start`'s node options, so that the benchmarks measure what runs in production.
+  const startOptions = options.build ? npmStartNodeOptions() : [];
+  const entry = [...startOptions, ...(options.nodeArgs ?? []), ...main];
   const inherited = options.inheritEnv === false ? { PATH: process.env.PATH ?? '' } : process.env;
   const child = spawn(process.execPath, entry, {
     env: { ...inherited, NODE_ENV: 'production', PUBLIC_URL: `http://127.0.0.1:${port}`, HOST: '127.0.0.1', ADMIN_HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env, PORT: String(port), ADMIN_PORT: String(adminPort) },
