@@ -22,7 +22,7 @@ export async function logoutSession(
   const token = bound ?? BEARER_REGEXP.exec(authorization ?? '')?.[1];
   if (!token) throw errors.unauthorized('malformed_authorization', { 'www-authenticate': 'Bearer error="invalid_token"' });
   const presentation: TokenPresentation = bound ? { scheme: 'dpop', proof: dpop, method: 'POST', url: deps.urls.logout, certificate } : { scheme: 'bearer', certificate };
-  const partner = await authenticateWithToken(token, undefined, deps, presentation);
-  await deps.families.revoke(partner.familyId, 'logout');
+  const { partner, familyId } = await authenticateWithToken(token, undefined, deps, presentation);
+  await deps.families.revoke(familyId, 'logout');
   return partner.login;
 }

@@ -31,7 +31,7 @@ export interface AuthenticationDependencies {
 export async function authenticatePartner(credentials: BanksCredentials, clientAddress: string, deps: AuthenticationDependencies, banksUrl = ''): Promise<Partner> {
   if (credentials.scheme === 'password') return authenticateWithEncryptedPassword(credentials.partnerName, credentials.jwe, clientAddress, deps);
   try {
-    return await authenticateWithToken(
+    const holder = await authenticateWithToken(
       credentials.token,
       credentials.partnerName,
       deps,
@@ -39,6 +39,7 @@ export async function authenticatePartner(credentials: BanksCredentials, clientA
         ? { scheme: 'dpop', proof: credentials.proof, method: 'POST', url: banksUrl, certificate: credentials.certificate }
         : { scheme: 'bearer', certificate: credentials.certificate },
     );
+    return holder.partner;
   } catch (error) {
     // A valid token is never throttled (it is not a guess); each refused one counts under the address's
     // garbage key, which never locks a password.

@@ -4,6 +4,12 @@ import { invalidTokenHeader } from '../tokens/access-tokens.js';
 import type { AuthenticationDependencies } from './authenticate-partner.js';
 import { DPOP_INVALID_TOKEN, checkTokenBinding, type TokenPresentation } from './check-token-binding.js';
 
+/** Who a token authenticated, and the family it belongs to (logout revokes it). */
+export interface TokenHolder {
+  partner: Partner;
+  familyId: string;
+}
+
 /**
  * An access token: a valid signature is not enough. Its binding must match how it came (checkTokenBinding: a
  * DPoP-bound token only with a proof of its key), the partner must still exist with the token generation
@@ -15,7 +21,7 @@ export async function authenticateWithToken(
   partnerName: string | undefined,
   deps: Pick<AuthenticationDependencies, 'tokens' | 'partners' | 'families' | 'dpop'>,
   presentation: TokenPresentation = { scheme: 'bearer' },
-): Promise<Partner & { familyId: string }> {
+): Promise<TokenHolder> {
   if (presentation.scheme === 'bearer') return checkToken(token, partnerName, deps, presentation);
   try {
     return await checkToken(token, partnerName, deps, presentation);
@@ -33,7 +39,7 @@ async function checkToken(
   partnerName: string | undefined,
   deps: Pick<AuthenticationDependencies, 'tokens' | 'partners' | 'families' | 'dpop'>,
   presentation: TokenPresentation,
-): Promise<Partner & { familyId: string }> {
+): Promise<TokenHolder> {
   const claims = await deps.tokens.verify(token);
   // The bearer path's common case (an unbound token as Bearer) costs two property checks, not an await. A
   // certificate-bound token (x5t) must reach checkTokenBinding too: it compares the connection's certificate.
@@ -46,5 +52,7 @@ async function checkToken(
   if (partnerName !== undefined && partnerName !== partner.login) {
     throw errors.unauthorized('partner_mismatch', invalidTokenHeader);
   }
-  return { ...partner, familyId: family.id };
+  // The cached partner itself, not a copy with the family id spread into it: a copy of every field per call
+  // was the bearer path's largest function of its own (3.4 % of the serving thread, docs/performance.md).
+  return { partner, familyId: family.id };
 }
