@@ -84,6 +84,7 @@ export function createGatewayMetrics(sources: MetricSources): GatewayMetrics {
     labelNames: ['listener', 'route', 'method', 'status'] as const,
     registers: [registry],
   });
+  const requestChildren = new Map<string, { count: { inc(): void }; duration: { observe(value: number): void } }>();
   const latency = new Histogram({
     name: 'partner_gateway_http_request_duration_seconds',
     help: 'Time from the first byte of a request to the end of its answer, by listener, route template and method.',
@@ -207,8 +208,16 @@ export function createGatewayMetrics(sources: MetricSources): GatewayMetrics {
     contentType: registry.contentType,
     render: () => Registry.merge([processMetrics(), registry]).metrics(),
     observeRequest(listener, method, route, status, seconds) {
-      requests.inc({ listener, route, method, status: String(status) });
-      latency.observe({ listener, route, method }, seconds);
+      // prom-client hashes a label object (sorting its keys) on every inc and observe; the children for one
+      // combination are looked up once and kept. Routes are templates and statuses few, so the map stays small.
+      const key = `${listener} ${method} ${route} ${status}`;
+      let children = requestChildren.get(key);
+      if (!children) {
+        children = { count: requests.labels({ listener, route, method, status: String(status) }), duration: latency.labels({ listener, route, method }) };
+        requestChildren.set(key, children);
+      }
+      children.count.inc();
+      children.duration.observe(seconds);
     },
     countAuthFailure(listener, reason) {
       authFailures.inc({ listener, reason });
