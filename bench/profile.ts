@@ -1,6 +1,6 @@
 /**
  * `node --import tsx bench/profile.ts [path/to/dist/src/main.js]`: a CPU profile of the gateway serving
- * BENCH_SCENARIO (`bearer`, the default: bearer banks calls; `dpop`: banks calls with a DPoP-bound token and a
+ * BENCH_SCENARIO (`bearer`, the default: bearer banks calls; `encrypted`: banks calls with an encrypted password; `login`: logins, 16 connections; `dpop`: banks calls with a DPoP-bound token and a
  * fresh proof each; `tokens`: private_key_jwt client-credentials tokens) for BENCH_DURATION seconds (default
  * 10; 32 connections, 16 for tokens) on BENCH_BACKEND (pglite or
  * postgres, default postgres), and a summary of it: self time by function and by area (the socket write,
@@ -18,6 +18,7 @@ import { runLoad } from './support/run-load.js';
 import type { LoadSpec } from './load.js';
 import { registerKeyPartner, token as oauthToken } from './oauth-scenarios.js';
 import { benchProofs, writeDpopBanksRequests, writeTokenRequests } from './support/oauth-requests.js';
+import { writeJwePaths } from './support/jwe-paths.js';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 // Warmed up first, as in the bench (BENCH_WARMUP seconds, default 3): the window below is the warm path.
@@ -54,7 +55,25 @@ const spec = await phase('measured', DURATION);
 async function scenarioPhases(scenario: string): Promise<(name: string, seconds: number) => Promise<Omit<LoadSpec, 'durationSec'>>> {
   const banksUrl = `${gateway.base}/partner/provider/sbp/banks/`;
   if (scenario === 'bearer') return async () => ({ url: banksUrl, method: 'POST', headers: { authorization: `Bearer ${token}` }, connections: 32 });
-  if (scenario !== 'dpop' && scenario !== 'tokens') throw new Error(`BENCH_SCENARIO: bearer, dpop or tokens, not ${scenario}`);
+  if (scenario === 'login') {
+    const body = JSON.stringify({ login: 'profile', password: PASSWORD });
+    return async () => ({ url: `${gateway.base}/api/v1/login/`, method: 'POST', headers: { 'content-type': 'application/json' }, body, connections: 16 });
+  }
+  if (scenario === 'encrypted') {
+    return async (name, seconds) => ({
+      url: gateway.base,
+      method: 'POST',
+      connections: 32,
+      pathsFile: await writeJwePaths(join(workDir, `jwes-${name}.txt`), {
+        jwksUrl: `${gateway.base}/.well-known/jwks.json`,
+        password: PASSWORD,
+        count: 4_000 * seconds,
+        iatOffsetSec: 20,
+        pathOf: (jwe) => `/partner/provider/sbp/banks/?partnerName=profile&partnerPassword=${jwe}&useAuthByCert=Y`,
+      }),
+    });
+  }
+  if (scenario !== 'dpop' && scenario !== 'tokens') throw new Error(`BENCH_SCENARIO: bearer, encrypted, login, dpop or tokens, not ${scenario}`);
   const key = await registerKeyPartner(gateway, ADMIN_TOKEN);
   const tokenUrl = `${gateway.base}/api/v1/oauth/token`;
   if (scenario === 'tokens') {
