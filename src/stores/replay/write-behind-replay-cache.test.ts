@@ -88,6 +88,21 @@ for (const backend of testBackends()) {
       await cache.close();
     });
 
+    it('claims in the table itself when the table could not be read at start', async () => {
+      const { table, counts } = countedTable();
+      const errors: unknown[] = [];
+      const cache = createWriteBehindReplayCache({
+        table: { ...table, live: () => Promise.reject(new Error('database away')) },
+        now: Date.now,
+        onWriteError: (error) => errors.push(error),
+      });
+      assert.equal(await cache.claim('wb-unread', until()), true);
+      assert.equal(await cache.claim('wb-unread', until()), false);
+      assert.equal(counts.claims, 2, 'both went to the table');
+      assert.equal(errors.length, 1);
+      await cache.close();
+    });
+
     it('remembers a jti no longer than asked, in memory as in the table', async () => {
       let clock = Date.now();
       const cache = createWriteBehindReplayCache({ table: createJtiReplayRepository(handle.db), now: () => clock });

@@ -63,10 +63,16 @@ export function createWriteBehindReplayCache(options: WriteBehindReplayOptions):
   let lastSweep = 0;
 
   const ready = (async () => {
-    const live = await table.live(new Date(now()), maxEntries);
-    for (const { jti, rememberUntil } of live) seen.set(jti, rememberUntil.getTime());
-    // A full load may have left some out: the table stays the authority until the longest of them expires.
-    if (live.length >= maxEntries) tableAuthorityUntil = live[0]!.rememberUntil.getTime();
+    try {
+      const live = await table.live(new Date(now()), maxEntries);
+      for (const { jti, rememberUntil } of live) seen.set(jti, rememberUntil.getTime());
+      // A full load may have left some out: the table stays the authority until the longest of them expires.
+      if (live.length >= maxEntries) tableAuthorityUntil = live[0]!.rememberUntil.getTime();
+    } catch (error) {
+      // Memory knows nothing of what the table holds: every claim goes to the table, as without this cache.
+      tableAuthorityUntil = Number.POSITIVE_INFINITY;
+      options.onWriteError?.(error);
+    }
   })();
 
   function sweep(at: number): void {
