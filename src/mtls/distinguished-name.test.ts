@@ -58,6 +58,8 @@ describe('distinguished names (RFC 4514)', () => {
     const refusals: Array<[string, RegExp]> = [
       ['Partner', /unknown attribute type "Partner"/],
       ['CN Partner', /character 4: expected "=" after CN/],
+      ['c', /expected "=" after c/],
+      ['CN=a,O', /expected "=" after O/],
       ['XYZ=1', /unknown attribute type "XYZ"/],
       ['CN=a;b', /";" must be escaped/],
       ['CN=a\\', /must be followed by/],

@@ -178,8 +178,10 @@ class Reader {
   done(): boolean {
     return this.at >= this.text.length;
   }
+  /** The next character, or '' at the end (a name cut short, such as "CN", is refused by the caller, not thrown as a RangeError). */
   peek(): string {
-    return String.fromCodePoint(this.text.codePointAt(this.at)!);
+    const code = this.text.codePointAt(this.at);
+    return code === undefined ? '' : String.fromCodePoint(code);
   }
   next(): string {
     const char = this.peek();
