@@ -88,7 +88,9 @@ function requests(path: string, method: string, operation: Operation, auth: fc.A
   const body: fc.Arbitrary<{ value: unknown; documentValid: boolean; form?: boolean } | undefined> = bodySchema
     ? fc.oneof(
         { weight: 4, arbitrary: valid(bodySchema).map((value) => ({ value, documentValid: true })) },
-        { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }).map((value) => ({ value, documentValid: Value.Check(bodySchema, value) })) },
+        // The gateway refuses any body with a __proto__ or constructor key (prototype poisoning; api-documents.test.ts),
+        // whatever the schema says of it: such a body is not one the document calls valid.
+        { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }).map((value) => ({ value, documentValid: Value.Check(bodySchema, value) && !hasPoisonKey(value) })) },
       )
     : formSchema
       ? fc.oneof(
@@ -189,4 +191,11 @@ for (const backend of testBackends().slice(0, 1)) {
       }
     });
   });
+}
+
+/** True when a JSON value holds a `__proto__` or `constructor` key at any depth. */
+function hasPoisonKey(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(hasPoisonKey);
+  if (value === null || typeof value !== 'object') return false;
+  return Object.keys(value).some((key) => key === '__proto__' || key === 'constructor' || hasPoisonKey((value as Record<string, unknown>)[key]));
 }
