@@ -1,8 +1,8 @@
 /**
  * Groups the writes asked for in one turn of the event loop into one call of `writeAll` (a multi-row
- * statement), made at the end of that turn; writes asked for while it runs form the next group. Each caller's
- * promise settles with its own row's fate: when a group fails, its rows are written one by one, so that one
- * row the database refuses fails only its own caller.
+ * statement), made at the end of that turn; writes asked for while it runs form the next group. `writeAll`
+ * answers one result per item, in order, and each caller's promise settles with its own: when a group
+ * fails, its items are written one by one, so that one row the database refuses fails only its own caller.
  *
  * Why a turn: the embedded PGlite runs a statement synchronously on the thread that serves requests, so a
  * statement per call cost its whole fixed price (about 0.5 ms, most of it the commit) per call, and nothing
@@ -10,19 +10,22 @@
  *
  * @example
  * ```ts
- * const open = createTurnBatch((rows: Row[]) => db.insertInto('token_families').values(rows).execute().then(() => {}));
+ * const open = createTurnBatch(async (rows: Row[]) => {
+ *   await db.insertInto('token_families').values(rows).execute();
+ *   return rows.map(() => undefined);
+ * });
  * await Promise.all([open(a), open(b)]); // one INSERT of two rows
  * ```
  */
-export function createTurnBatch<T>(writeAll: (items: T[]) => Promise<void>, maxBatch = 500): (item: T) => Promise<void> {
-  let queue: Array<{ item: T; resolve(): void; reject(error: unknown): void }> = [];
+export function createTurnBatch<T, R>(writeAll: (items: T[]) => Promise<readonly R[]>, maxBatch = 500): (item: T) => Promise<R> {
+  let queue: Array<{ item: T; resolve(result: R): void; reject(error: unknown): void }> = [];
   let running = false;
   let scheduled = false;
 
   async function write(batch: typeof queue): Promise<void> {
     try {
-      await writeAll(batch.map((entry) => entry.item));
-      for (const entry of batch) entry.resolve();
+      const results = await writeAll(batch.map((entry) => entry.item));
+      batch.forEach((entry, index) => entry.resolve(results[index]!));
     } catch (error) {
       if (batch.length === 1) {
         batch[0]!.reject(error);
@@ -44,7 +47,7 @@ export function createTurnBatch<T>(writeAll: (items: T[]) => Promise<void>, maxB
   }
 
   return (item) =>
-    new Promise<void>((resolve, reject) => {
+    new Promise<R>((resolve, reject) => {
       queue.push({ item, resolve, reject });
       if (scheduled) return;
       scheduled = true;

@@ -55,6 +55,7 @@ export function createTokenFamilyRepository(db: Kysely<Database>): TokenFamilyRe
   // Client-credentials tokens come in bursts of many clients: their families are written a turn's worth a statement.
   const openFamilies = createTurnBatch(async (rows: Array<{ id: string; partner_id: string; generation: number; expires_at: Date; jkt: string | null }>) => {
     await db.insertInto('token_families').values(rows).execute();
+    return rows.map(() => undefined);
   });
   return {
     async start(family, refresh) {
