@@ -13,8 +13,6 @@ export interface WriteBehindReplayOptions {
 }
 
 export interface WriteBehindReplayCache extends JtiReplayRepository {
-  /** Resolves once the table's live jtis are in memory (claims wait for it themselves). */
-  ready: Promise<void>;
   /** Writes what memory holds and the table does not yet, and stops writing on a timer; rejects when some could not be written. */
   close(): Promise<void>;
   /** jtis accepted in memory and not yet written to the table. */
@@ -110,8 +108,8 @@ export function createWriteBehindReplayCache(options: WriteBehindReplayOptions):
   }
 
   return {
-    ready,
     async claim(jti, rememberUntil) {
+      // The table's live jtis are in memory before the first claim is answered.
       await ready;
       const at = now();
       const known = seen.get(jti);
