@@ -241,7 +241,6 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
     now,
     tokens,
     families,
-    tokenTtlSeconds: config.TOKEN_TTL,
     dpop,
     tokenEndpoint: urls.token,
     urls: { ...urls, mtls: mtlsUrls },

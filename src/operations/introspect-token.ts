@@ -1,6 +1,7 @@
 import type { IntrospectionRequestForm, IntrospectionResponse } from '@partner-gateway/contract/oauth';
 import type { AccessTokenClaims, AccessTokens } from '../auth/tokens/access-tokens.js';
 import type { TokenFamilyRepository } from '../auth/tokens/token-family-repository.js';
+import { familyAdmits } from '../auth/tokens/token-family-state.js';
 import { AppError, errors } from '../errors.js';
 import type { ClientAuthenticationDependencies } from '../oauth/authenticate-client.js';
 import type { Partner } from '../partners/partner.js';
@@ -47,6 +48,6 @@ export async function ownLiveToken(token: string, partner: Partner, deps: Pick<T
   }
   if (claims.partnerId !== partner.id || claims.generation !== partner.tokenGeneration) return undefined;
   const family = await deps.families.find(claims.familyId);
-  if (!family || family.revokedAt !== null || family.partnerId !== partner.id) return undefined;
+  if (!familyAdmits(claims, family, partner.id)) return undefined;
   return claims;
 }

@@ -1,7 +1,6 @@
 import type { TokenRequestForm } from '@partner-gateway/contract/oauth';
 import type { AccessTokens } from '../auth/tokens/access-tokens.js';
-import { startAccessOnlyFamily } from '../auth/tokens/refresh-tokens.js';
-import type { TokenFamilyRepository } from '../auth/tokens/token-family-repository.js';
+import { randomUUID } from 'node:crypto';
 import { errors } from '../errors.js';
 import type { ClientAuthenticationDependencies } from '../oauth/authenticate-client.js';
 import { checkDpopProof, readDpopHeader, spendDpopProof, type DpopProofSettings } from '../oauth/claim-dpop-proof.js';
@@ -10,9 +9,6 @@ import { certificateBinding } from '../oauth/certificate-binding.js';
 
 export interface ClientTokenDependencies extends ClientAuthenticationDependencies {
   tokens: AccessTokens;
-  families: TokenFamilyRepository;
-  /** TOKEN_TTL: the token's lifetime, and its family's. */
-  tokenTtlSeconds: number;
   dpop: DpopProofSettings;
   /** The token endpoint's public URL: a proof's `htu`. */
   tokenEndpoint: string;
@@ -33,7 +29,8 @@ export interface ClientToken {
  * checked first (400 `invalid_dpop_proof`), then the client (authorizeOAuthClient). A partner requiring bound
  * tokens without a proof is `invalid_request` (never a bearer token). The proof's jti is spent only once the
  * client is proven, so a refused client cannot burn a partner's proofs. Each token gets a family of its own
- * without refresh tokens: logout, revocation, blocking and a new password reach it as they reach a login's.
+ * without refresh tokens, stored only once revoked (token-family-state.ts): logout, revocation, blocking and a
+ * new password reach it as they reach a login's.
  */
 export async function issueClientToken(form: TokenRequestForm, context: OAuthRequestContext, deps: ClientTokenDependencies): Promise<ClientToken> {
   if (!form.grant_type) throw errors.invalidRequest('grant_type is missing');
@@ -45,7 +42,6 @@ export async function issueClientToken(form: TokenRequestForm, context: OAuthReq
   const x5t = certificateBinding(method, context.certificate);
   if (!proof && !x5t && partner.requireBoundTokens) throw errors.invalidRequest('a DPoP proof is required for this client', 'dpop_required');
   if (proof) await spendDpopProof(proof, deps.dpop);
-  const familyId = await startAccessOnlyFamily(partner, deps.families, deps.tokenTtlSeconds, deps.now(), proof?.jkt);
-  const issued = await deps.tokens.issue(partner, familyId, { jkt: proof?.jkt, x5t });
+  const issued = await deps.tokens.issue(partner, randomUUID(), { jkt: proof?.jkt, x5t }, true);
   return { accessToken: issued.accessToken, tokenType: proof ? 'DPoP' : 'Bearer', expiresIn: issued.expiresIn, partnerLogin: partner.login, ...(x5t ? { certificateThumbprint: x5t } : {}) };
 }

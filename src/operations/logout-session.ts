@@ -3,6 +3,7 @@ import { errors } from '../errors.js';
 import type { AuthenticationDependencies } from '../auth/steps/authenticate-partner.js';
 import { authenticateWithToken } from '../auth/steps/authenticate-with-token.js';
 import type { TokenPresentation } from '../auth/steps/check-token-binding.js';
+import { revokeFamilyOf } from '../auth/tokens/token-family-state.js';
 
 /** `Authorization: DPoP <token>`: a bound token logs out with a proof, as it calls banks. */
 const DPOP_SCHEME_REGEXP = /^DPoP +(\S+) *$/i;
@@ -22,7 +23,7 @@ export async function logoutSession(
   const token = bound ?? BEARER_REGEXP.exec(authorization ?? '')?.[1];
   if (!token) throw errors.unauthorized('malformed_authorization', { 'www-authenticate': 'Bearer error="invalid_token"' });
   const presentation: TokenPresentation = bound ? { scheme: 'dpop', proof: dpop, method: 'POST', url: deps.urls.logout, certificate } : { scheme: 'bearer', certificate };
-  const { partner, familyId } = await authenticateWithToken(token, undefined, deps, presentation);
-  await deps.families.revoke(familyId, 'logout');
+  const { partner, claims } = await authenticateWithToken(token, undefined, deps, presentation);
+  await revokeFamilyOf(claims, deps.families, 'logout');
   return partner.login;
 }

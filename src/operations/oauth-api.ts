@@ -2,7 +2,7 @@ import type { AuthorizationServerMetadata, IntrospectionRequestForm, Introspecti
 import { ACCEPTED_JWS_ALGS } from '../oauth/partner-keys.js';
 import type { ClientAuthMethodName } from '../oauth/read-client-credentials.js';
 import type { OAuthRequestContext } from './authorize-oauth-client.js';
-import { introspectToken } from './introspect-token.js';
+import { introspectToken, type TokenIntrospectionDependencies } from './introspect-token.js';
 import { issueClientToken, type ClientToken, type ClientTokenDependencies } from './issue-client-token.js';
 import { revokeToken } from './revoke-token.js';
 import { withMutualTls, type MutualTlsUrls } from '../oauth/mutual-tls-metadata.js';
@@ -18,7 +18,7 @@ export interface OAuthUrls {
   mtls?: MutualTlsUrls | undefined;
 }
 
-export type OAuthApiDependencies = ClientTokenDependencies & {
+export type OAuthApiDependencies = ClientTokenDependencies & Pick<TokenIntrospectionDependencies, 'families'> & {
   urls: OAuthUrls;
   /** Told of every token request: how the client authenticated (`none` when unreadable) and the outcome. */
   onTokenRequest?(method: ClientAuthMethodName | 'none', outcome: 'issued' | 'refused'): void;

@@ -2,6 +2,7 @@ import type { RevocationRequestForm } from '@partner-gateway/contract/oauth';
 import { errors } from '../errors.js';
 import { authorizeOAuthClient, type OAuthRequestContext } from './authorize-oauth-client.js';
 import { checkCertificateBinding } from '../auth/steps/check-certificate-binding.js';
+import { revokeFamilyOf } from '../auth/tokens/token-family-state.js';
 import { ownLiveToken, type TokenIntrospectionDependencies } from './introspect-token.js';
 
 /**
@@ -16,6 +17,6 @@ export async function revokeToken(form: RevocationRequestForm, context: OAuthReq
   const claims = await ownLiveToken(form.token, partner, deps);
   if (!claims) return false;
   checkCertificateBinding(claims, context.certificate?.thumbprint);
-  await deps.families.revoke(claims.familyId, 'revocation');
+  await revokeFamilyOf(claims, deps.families, 'revocation');
   return true;
 }

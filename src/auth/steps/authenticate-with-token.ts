@@ -1,20 +1,21 @@
 import { AppError, errors } from '../../errors.js';
 import type { Partner } from '../../partners/partner.js';
-import { invalidTokenHeader } from '../tokens/access-tokens.js';
+import { invalidTokenHeader, type AccessTokenClaims } from '../tokens/access-tokens.js';
+import { familyAdmits } from '../tokens/token-family-state.js';
 import type { AuthenticationDependencies } from './authenticate-partner.js';
 import { DPOP_INVALID_TOKEN, checkTokenBinding, type TokenPresentation } from './check-token-binding.js';
 
-/** Who a token authenticated, and the family it belongs to (logout revokes it). */
+/** Who a token authenticated, and what the token says (logout revokes its family). */
 export interface TokenHolder {
   partner: Partner;
-  familyId: string;
+  claims: AccessTokenClaims;
 }
 
 /**
  * An access token: a valid signature is not enough. Its binding must match how it came (checkTokenBinding: a
  * DPoP-bound token only with a proof of its key), the partner must still exist with the token generation
  * the token was issued under (blocking, deleting and a new password move it on), and the token's family
- * must not be revoked (logout, refresh-token reuse, revocation).
+ * must not be revoked (logout, refresh-token reuse, revocation; familyAdmits).
  */
 export async function authenticateWithToken(
   token: string,
@@ -46,13 +47,13 @@ async function checkToken(
   if (presentation.scheme !== 'bearer' || claims.jkt !== undefined || claims.x5t !== undefined) await checkTokenBinding(claims, token, presentation, deps.dpop);
   const [partner, family] = await Promise.all([deps.partners.findById(claims.partnerId), deps.families.find(claims.familyId)]);
   if (!partner) throw errors.unauthorized('unknown_partner', invalidTokenHeader);
-  if (partner.tokenGeneration !== claims.generation || !family || family.revokedAt !== null || family.partnerId !== partner.id) {
+  if (partner.tokenGeneration !== claims.generation || !familyAdmits(claims, family, partner.id)) {
     throw errors.unauthorized('token_revoked', invalidTokenHeader);
   }
   if (partnerName !== undefined && partnerName !== partner.login) {
     throw errors.unauthorized('partner_mismatch', invalidTokenHeader);
   }
-  // The cached partner itself, not a copy with the family id spread into it: a copy of every field per call
-  // was the bearer path's largest function of its own (3.4 % of the serving thread, docs/performance.md).
-  return { partner, familyId: family.id };
+  // The cached partner and claims themselves, not a copy merging them: a copy of every field per call was the
+  // bearer path's largest function of its own (3.4 % of the serving thread, docs/performance.md).
+  return { partner, claims };
 }

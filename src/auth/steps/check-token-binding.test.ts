@@ -17,6 +17,7 @@ const claims = (jkt?: string): AccessTokenClaims => ({
   familyId: 'f',
   generation: 0,
   issuedAt: 0,
+  accessOnly: false,
   ...(jkt ? { jkt } : {}),
 });
 const settings = () => {

@@ -38,11 +38,19 @@ export interface AccessTokenClaims {
   jkt?: string;
   /** RFC 8705 `cnf["x5t#S256"]`: the thumbprint of the client certificate the token is bound to; absent when unbound. */
   x5t?: string;
+  /**
+   * A client-credentials token (`gty: "client-credentials"`): its family is access-only and stored only once
+   * revoked, so no stored family means a live one (token-family-state.ts). False for a login's token.
+   */
+  accessOnly: boolean;
 }
 
 export interface AccessTokens {
-  /** Signs a token for the partner in `familyId`; with `jkt`, bound to that DPoP key (`cnf.jkt`, RFC 9449 section 6). */
-  issue(partner: Pick<Partner, 'id' | 'login' | 'tokenGeneration'>, familyId: string, binding?: TokenBinding): Promise<IssuedToken>;
+  /**
+   * Signs a token for the partner in `familyId`; with `jkt`, bound to that DPoP key (`cnf.jkt`, RFC 9449 section
+   * 6); with `accessOnly`, a client-credentials token whose family is stored only once revoked.
+   */
+  issue(partner: Pick<Partner, 'id' | 'login' | 'tokenGeneration'>, familyId: string, binding?: TokenBinding, accessOnly?: boolean): Promise<IssuedToken>;
   /** The `iss` and `aud` every token carries (for introspection answers). */
   readonly issuer: string;
   readonly audience: string;
@@ -59,13 +67,17 @@ export interface TokenBinding {
 /** Far longer than any token we issue (about 600 bytes); longer input is refused before any parsing. */
 const MAX_TOKEN_LENGTH = 4096;
 
+/** The `gty` of a client-credentials token. */
+const CLIENT_CREDENTIALS_GTY = 'client-credentials';
+
 export const invalidTokenHeader = { 'www-authenticate': 'Bearer error="invalid_token"' };
 
 /**
  * Access tokens in the RFC 9068 profile: a JWT with header `typ: at+jwt` and the active `kid`, signed with
  * ES256, carrying `iss`, `aud`, `sub` (the partner's id), `client_id` (its login), `iat`, `exp`, `jti`, and
- * `sid` (the token family) and `gen` (the partner's token generation) for revocation, and `cnf.jkt` when the
- * token is bound to a DPoP key.
+ * `sid` (the token family) and `gen` (the partner's token generation) for revocation, `cnf.jkt` when the
+ * token is bound to a DPoP key, and `gty: "client-credentials"` (Auth0's claim for the grant) on a
+ * client-credentials token, whose family is stored only once revoked.
  * Verification follows RFC 8725: only ES256, only our issuer and audience, only `typ: at+jwt`, only keys
  * we hold, and `crit` headers refused.
  */
@@ -77,10 +89,10 @@ export function createAccessTokens(options: AccessTokenOptions): AccessTokens {
   return {
     issuer: options.issuer,
     audience: options.audience,
-    async issue(partner, familyId, binding) {
+    async issue(partner, familyId, binding, accessOnly = false) {
       const issuedAt = Math.floor(now() / 1000);
       const signing = options.keys.signing();
-      const claims = { client_id: partner.login, sid: familyId, gen: partner.tokenGeneration, ...cnfOf(binding) };
+      const claims = { client_id: partner.login, sid: familyId, gen: partner.tokenGeneration, ...cnfOf(binding), ...(accessOnly ? { gty: CLIENT_CREDENTIALS_GTY } : {}) };
       const accessToken = await new SignJWT(claims)
         .setProtectedHeader({ alg: SIGNING_ALG, typ: 'at+jwt', kid: signing.kid })
         .setIssuer(options.issuer)
@@ -122,6 +134,7 @@ export function createAccessTokens(options: AccessTokenOptions): AccessTokens {
           familyId: payload.sid,
           generation: payload.gen as number,
           issuedAt: payload.iat!,
+          accessOnly: payload.gty === CLIENT_CREDENTIALS_GTY,
           ...(jktOf(payload.cnf) ? { jkt: jktOf(payload.cnf)! } : {}),
           ...(x5tOf(payload.cnf) ? { x5t: x5tOf(payload.cnf)! } : {}),
         };

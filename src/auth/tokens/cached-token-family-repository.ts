@@ -19,7 +19,6 @@ export function createCachedTokenFamilyRepository(
   const cache = new TtlCache<string, TokenFamily | null>(ttlMs, 200_000, now, STALE_IF_ERROR_MS);
   return {
     start: (family, refresh) => inner.start(family, refresh),
-    open: (family, expiresAt) => inner.open(family, expiresAt),
     async spend(hash, next, at) {
       const result = await inner.spend(hash, next, at);
       if (result.outcome === 'reused') {
@@ -36,14 +35,15 @@ export function createCachedTokenFamilyRepository(
         cache.set(id, family ?? null);
         return family;
       } catch (error) {
+        // Null is a family seen absent: for an access-only family that is a live one, served stale like the rest.
         const stale = cache.getStale(id);
-        if (stale) return stale;
+        if (stale !== undefined) return stale ?? undefined;
         throw error;
       }
     },
-    async revoke(id, reason) {
+    async revoke(id, reason, unstored) {
       cache.delete(id);
-      await inner.revoke(id, reason);
+      await inner.revoke(id, reason, unstored);
       cache.delete(id);
       onRevoked(id);
     },

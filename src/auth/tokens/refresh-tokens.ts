@@ -39,25 +39,6 @@ export async function startTokenFamily(
 }
 
 /**
- * Starts a token family without refresh tokens, for one client-credentials access token living `ttlSeconds`:
- * the family is what revocation, logout, blocking and a new password act on, so such a token is revoked
- * exactly like a login's. Returns the family's id.
- */
-export async function startAccessOnlyFamily(
-  partner: Pick<Partner, 'id' | 'tokenGeneration'>,
-  families: TokenFamilyRepository,
-  ttlSeconds: number,
-  now: number,
-  jkt?: string,
-): Promise<string> {
-  const familyId = randomUUID();
-  // A minute beyond the token's expiry, so that the purge never forgets a family whose token still verifies
-  // within the clock tolerance.
-  await families.open({ id: familyId, partnerId: partner.id, generation: partner.tokenGeneration, jkt: jkt ?? null }, new Date(now + (ttlSeconds + 60) * 1000));
-  return familyId;
-}
-
-/**
  * Spends a refresh token and returns its successor in the same family. Unknown, expired, revoked and spent
  * tokens are all the same 401; a spent one also revokes the whole family, since either the partner or a
  * thief is replaying it and we cannot tell which.

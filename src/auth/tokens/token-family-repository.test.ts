@@ -45,18 +45,27 @@ for (const backend of testBackends()) {
       assert.equal(spent.outcome === 'rotated' ? spent.family.jkt : undefined, 'thumbprint-1');
     });
 
-    it('opens a family without refresh tokens (client credentials) that can be revoked and is purged after its expiry', async () => {
+    it('writes an access-only family only when it is revoked, once whoever revokes it, and purges it after its expiry', async () => {
       const families = createTokenFamilyRepository(handle.db);
       const id = randomUUID();
       const gone = randomUUID();
-      await families.open({ id, partnerId, generation: 0, jkt: 'thumbprint-2' }, later());
-      await families.open({ id: gone, partnerId, generation: 0 }, new Date(Date.now() - 1_000));
-      assert.deepEqual(await families.find(id), { id, partnerId, generation: 0, revokedAt: null, jkt: 'thumbprint-2' });
-      await families.revoke(id, 'revocation');
-      assert.ok((await families.find(id))?.revokedAt instanceof Date);
-      await families.purgeExpired(new Date());
+      assert.equal(await families.find(id), undefined);
+      const unstored = { partnerId, generation: 3, jkt: 'thumbprint-2', expiresAt: later() };
+      await Promise.all([families.revoke(id, 'revocation', unstored), families.revoke(id, 'logout', unstored)]);
+      const revoked = await families.find(id);
+      assert.deepEqual({ ...revoked, revokedAt: undefined }, { id, partnerId, generation: 3, revokedAt: undefined, jkt: 'thumbprint-2' });
+      assert.ok(revoked?.revokedAt instanceof Date);
+      await families.revoke(gone, 'revocation', { ...unstored, expiresAt: new Date(Date.now() - 1_000) });
+      assert.equal(await families.purgeExpired(new Date()) >= 1, true);
       assert.equal(await families.find(gone), undefined);
       assert.ok(await families.find(id));
+    });
+
+    it("writes nothing when an access-only family's partner is gone (its tokens died with it)", async () => {
+      const families = createTokenFamilyRepository(handle.db);
+      const id = randomUUID();
+      await families.revoke(id, 'revocation', { partnerId: randomUUID(), generation: 0, jkt: null, expiresAt: later() });
+      assert.equal(await families.find(id), undefined);
     });
 
     it('creates neither the family nor the token when the token cannot be stored', async () => {

@@ -1,5 +1,4 @@
 import type { Kysely } from 'kysely';
-import { createTurnBatch } from '../../async/turn-batch.js';
 import type { Database } from '../../db/schema.js';
 
 export interface TokenFamily {
@@ -25,21 +24,31 @@ export type SpendResult =
   | { outcome: 'unknown' | 'expired' | 'revoked' };
 
 /**
+ * An access-only family (one client-credentials token; RFC 6749 section 4.4.3 issues no refresh token): never
+ * stored while it is live, written only when revoked, and kept until `expiresAt` (its token's expiry).
+ */
+export interface UnstoredTokenFamily {
+  partnerId: string;
+  generation: number;
+  jkt: string | null;
+  expiresAt: Date;
+}
+
+/**
  * Token families: one per login, holding its refresh tokens (stored only as SHA-256 hashes). A refresh
  * token is spent exactly once; presenting a spent one revokes its whole family (RFC 9700 reuse detection).
+ * Client-credentials tokens have access-only families, stored only once revoked (token-family-state.ts).
  */
 export interface TokenFamilyRepository {
   start(family: NewTokenFamily, refresh: { hash: string; expiresAt: Date }): Promise<void>;
-  /**
-   * A family without refresh tokens (a client-credentials token: RFC 6749 section 4.4.3 issues none), kept until
-   * `expiresAt` (its one access token's expiry) so that revocation, logout, blocking and a new password reach
-   * its token exactly as they reach a login's.
-   */
-  open(family: NewTokenFamily, expiresAt: Date): Promise<void>;
   /** Spends `hash` and stores `next` in the same family, atomically; a concurrent second spend is a reuse. */
   spend(hash: string, next: { hash: string; expiresAt: Date }, now: Date): Promise<SpendResult>;
   find(id: string): Promise<TokenFamily | undefined>;
-  revoke(id: string, reason: string): Promise<void>;
+  /**
+   * Revokes family `id`. An access-only family (`unstored`) is written revoked, in one statement whichever
+   * instance or request got there first, and not at all once its partner is gone (its tokens died with it).
+   */
+  revoke(id: string, reason: string, unstored?: UnstoredTokenFamily): Promise<void>;
   /** Forgets families whose every refresh token has expired. */
   purgeExpired(now: Date): Promise<number>;
 }
@@ -51,11 +60,6 @@ export function createTokenFamilyRepository(db: Kysely<Database>): TokenFamilyRe
     generation: row.generation,
     revokedAt: row.revoked_at,
     jkt: row.jkt,
-  });
-  // Client-credentials tokens come in bursts of many clients: their families are written a turn's worth a statement.
-  const openFamilies = createTurnBatch(async (rows: Array<{ id: string; partner_id: string; generation: number; expires_at: Date; jkt: string | null }>) => {
-    await db.insertInto('token_families').values(rows).execute();
-    return rows.map(() => undefined);
   });
   return {
     async start(family, refresh) {
@@ -73,9 +77,6 @@ export function createTokenFamilyRepository(db: Kysely<Database>): TokenFamilyRe
           eb.selectFrom('family').select((select) => [select.val(refresh.hash).as('token_hash'), 'family.id as family_id', select.val(refresh.expiresAt).as('expires_at')]),
         )
         .execute();
-    },
-    async open(family, expiresAt) {
-      await openFamilies({ id: family.id, partner_id: family.partnerId, generation: family.generation, expires_at: expiresAt, jkt: family.jkt ?? null });
     },
     async spend(hash, next, now) {
       return db.transaction().execute(async (trx) => {
@@ -112,7 +113,30 @@ export function createTokenFamilyRepository(db: Kysely<Database>): TokenFamilyRe
       const row = await db.selectFrom('token_families').select(['id', 'partner_id', 'generation', 'revoked_at', 'jkt']).where('id', '=', id).executeTakeFirst();
       return row && toFamily(row);
     },
-    async revoke(id, reason) {
+    async revoke(id, reason, unstored) {
+      if (unstored) {
+        const revokedAt = new Date();
+        await db
+          .insertInto('token_families')
+          .columns(['id', 'partner_id', 'generation', 'expires_at', 'jkt', 'revoked_at', 'revoked_reason'])
+          .expression((eb) =>
+            eb
+              .selectFrom('partners')
+              .select((select) => [
+                select.val(id).as('id'),
+                'partners.id as partner_id',
+                select.val(unstored.generation).as('generation'),
+                select.val(unstored.expiresAt).as('expires_at'),
+                select.val(unstored.jkt).as('jkt'),
+                select.val(revokedAt).as('revoked_at'),
+                select.val(reason).as('revoked_reason'),
+              ])
+              .where('partners.id', '=', unstored.partnerId),
+          )
+          .onConflict((conflict) => conflict.column('id').doNothing())
+          .execute();
+        return;
+      }
       await db.updateTable('token_families').set({ revoked_at: new Date(), revoked_reason: reason }).where('id', '=', id).where('revoked_at', 'is', null).execute();
     },
     async purgeExpired(now) {

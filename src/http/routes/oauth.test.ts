@@ -145,6 +145,27 @@ for (const backend of testBackends()) {
       assert.equal((await revoke(mine)).statusCode, 200);
     });
 
+    it('stores no family per client-credentials token: one is written, revoked, only when its token is revoked or logged out', async () => {
+      const familiesOfPartner = async () =>
+        Number((await t.handle.db.selectFrom('token_families').select((eb) => eb.fn.countAll().as('n')).where('partner_id', '=', partner.id).executeTakeFirstOrThrow()).n);
+      const before = await familiesOfPartner();
+      const tokens: string[] = [];
+      for (let i = 0; i < 5; i += 1) tokens.push((await post('/api/v1/oauth/token', await assertionForm())).json().access_token);
+      assert.equal(await familiesOfPartner(), before);
+      const banks = (token: string) => t.app.inject({ method: 'POST', url: '/partner/provider/sbp/banks/', headers: { authorization: `Bearer ${token}` } });
+      // Seen live first, so that a remembered "no family" cannot outlive the revocation.
+      for (const token of tokens) assert.equal((await banks(token)).statusCode, 200);
+      assert.equal((await revoke(tokens[0]!)).statusCode, 200);
+      const logout = await t.app.inject({ method: 'POST', url: '/api/v1/logout/', headers: { authorization: `Bearer ${tokens[1]}` } });
+      assert.equal(logout.statusCode, 204, logout.body);
+      assert.equal(await familiesOfPartner(), before + 2);
+      assert.equal((await banks(tokens[0]!)).statusCode, 401);
+      assert.equal((await banks(tokens[1]!)).statusCode, 401);
+      assert.deepEqual((await introspect(tokens[1]!)).json(), { active: false });
+      assert.equal((await banks(tokens[2]!)).statusCode, 200);
+      assert.equal((await introspect(tokens[2]!)).json().active, true);
+    });
+
     it('binds a login to a DPoP key: banks, refresh (same key only) and logout all need its proofs', async () => {
       const dpopKey = await testKey();
       const loginUrl = `${BASE}/api/v1/login/`;
