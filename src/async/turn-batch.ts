@@ -10,11 +10,11 @@
  *
  * @example
  * ```ts
- * const open = createTurnBatch(async (rows: Row[]) => {
- *   await db.insertInto('token_families').values(rows).execute();
+ * const claimAll = createTurnBatch(async (rows: Row[]) => {
+ *   await db.insertInto('jwe_replay').values(rows).execute();
  *   return rows.map(() => undefined);
  * });
- * await Promise.all([open(a), open(b)]); // one INSERT of two rows
+ * await Promise.all([claimAll(a), claimAll(b)]); // one INSERT of two rows
  * ```
  */
 export function createTurnBatch<T, R>(writeAll: (items: T[]) => Promise<readonly R[]>, maxBatch = 500): (item: T) => Promise<R> {

@@ -14,16 +14,17 @@ export interface AuditEntry {
   /** For admin changes: what changed, before and after. */
   details: Record<string, unknown> | null;
   /**
-   * Set on a successful bearer banks call: such calls by one partner with one token within one second may
-   * be recorded as one entry that counts them (see createAuditWriter). `token` identifies the token without
-   * being it: the first 16 hex digits of its SHA-256.
+   * Set on a successful call the trail counts rather than lists (see createAuditWriter): a bearer banks call,
+   * `key` being its token's hash (the first 16 hex digits of its SHA-256, never the token), or a
+   * client-credentials grant, `key` being how the client authenticated and whether the token is bound. Such
+   * calls of one action, partner, client address, key and status within one second may share one entry.
    */
-  aggregate?: { token: string };
+  aggregate?: { key: string };
 }
 
 export interface StoredAuditEntry extends Omit<AuditEntry, 'aggregate'> {
   id: string;
-  /** The calls this entry stands for: 1, or more for aggregated successful bearer banks calls. */
+  /** The calls this entry stands for: 1, or more for aggregated successful bearer banks calls and grants. */
   count: number;
   /** For an aggregated entry, the last call's request id (`requestId` is the first's); null otherwise. */
   lastRequestId: string | null;

@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { encryptPassword } from '../../test/support/encrypt-password.js';
 import { testBackends } from '../../test/support/test-databases.js';
 import { startTestGateway, TEST_ADMIN_TOKEN, type TestGateway } from '../../test/support/test-gateway.js';
+import { CLIENT_ASSERTION_TYPE, FORM_HEADERS, clientAssertion, dpopProof, form, registerKeys, testKey } from '../../test/support/oauth-client.js';
 
 interface Entry {
   id: string;
@@ -203,6 +204,56 @@ for (const backend of testBackends()) {
       assert.equal(failures.length, 3, 'each failure keeps its own entry');
       assert.ok(failures.every((entry) => entry.count === 1 && entry.reason === 'ip_not_allowed'));
       assert.equal(entries.filter((entry) => entry.action === 'login').length, 2);
+    });
+  });
+}
+
+for (const backend of testBackends()) {
+  describe(`aggregated client-credentials grants on ${backend.name}`, () => {
+    let t: TestGateway;
+    before(async () => {
+      t = await startTestGateway(backend, { env: { PUBLIC_URL: 'http://127.0.0.1:8080' } });
+    });
+    after(() => t.close());
+
+    it('counts successful grants of one method and binding within a second in one entry, and keeps every refusal apart', async () => {
+      const partner = await t.addPartner();
+      const key = await testKey();
+      await registerKeys(t.gateway, partner.login, [key]);
+      const grant = async (options: { assertion?: string; dpop?: boolean; remoteAddress?: string } = {}) =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/v1/oauth/token',
+          remoteAddress: options.remoteAddress ?? '127.0.0.1',
+          headers: { ...FORM_HEADERS, ...(options.dpop ? { dpop: await dpopProof(await testKey(), 'POST', 'http://127.0.0.1:8080/api/v1/oauth/token') } : {}) },
+          payload: form({
+            grant_type: 'client_credentials',
+            client_assertion_type: CLIENT_ASSERTION_TYPE,
+            client_assertion: options.assertion ?? (await clientAssertion(key, partner.login, 'http://127.0.0.1:8080')),
+          }),
+        });
+      const replayed = await clientAssertion(key, partner.login, 'http://127.0.0.1:8080');
+      const requests = [
+        ...Array.from({ length: 30 }, () => grant()),
+        ...Array.from({ length: 10 }, () => grant({ dpop: true })),
+        grant({ assertion: replayed }),
+        grant({ assertion: replayed }),
+        grant({ remoteAddress: '192.0.2.1' }),
+      ];
+      const answers = await Promise.all(requests);
+      assert.equal(answers.filter((answer) => answer.statusCode === 200).length, 41);
+      await t.gateway.runtime.auditTrail.flush();
+      const entries = (await t.gateway.admin.audit.query({ partner: partner.login, action: 'token', limit: 1000 })).filter((entry) => entry.action === 'token');
+      assert.equal(entries.reduce((sum, entry) => sum + entry.count, 0), answers.length, 'the counts add up to the grants answered');
+      const successes = entries.filter((entry) => entry.outcome === 'success');
+      assert.ok(successes.length >= 2 && successes.length < 41, `grants were aggregated (${successes.length} entries for 41 grants)`);
+      assert.equal(successes.filter((entry) => entry.details?.bound === true).reduce((sum, entry) => sum + entry.count, 0), 10, 'bound grants counted apart');
+      assert.ok(successes.every((entry) => entry.details?.method === 'private_key_jwt'));
+      const failures = entries.filter((entry) => entry.outcome === 'failure');
+      assert.deepEqual(failures.map((entry) => [entry.count, entry.reason, entry.clientAddress]).sort(), [
+        [1, 'ip_not_allowed', '192.0.2.1'],
+        [1, 'client_assertion_replayed', '127.0.0.1'],
+      ].sort());
     });
   });
 }

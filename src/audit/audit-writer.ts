@@ -45,12 +45,13 @@ export interface AuditWriterOptions {
  * fail the same way for ever and hold up everything behind it: its entries are then written one by one, and
  * only those refused are dropped, each reported to `onError`.
  *
- * Successful bearer banks calls (entries carrying `aggregate`) are counted rather than written one by one:
- * the calls of one partner with one token, one status and within one second become one entry whose `count`
- * says how many calls it stands for, `requestId` the first and `lastRequestId` the last of them. An entry is
+ * Successful bearer banks calls and client-credentials grants (entries carrying `aggregate`) are counted
+ * rather than written one by one: the calls of one action, partner, client address, aggregation key (the
+ * token; the grant's method and binding) and status within one second become one entry whose `count` says how
+ * many calls it stands for, `requestId` the first and `lastRequestId` the last of them. An entry is
  * counted into only while it waits in the queue; once a batch is taken for writing, later calls start a new
  * entry, so a second may be split over a few entries but every call is counted exactly once. Failures,
- * logins, refreshes, logouts and admin changes keep an entry each.
+ * logins, refreshes, logouts, introspections, revocations and admin changes keep an entry each.
  */
 export function createAuditWriter(repository: AuditRepository, options: AuditWriterOptions = {}): AuditWriter {
   const intervalMs = options.intervalMs ?? 250;
@@ -120,15 +121,16 @@ export function createAuditWriter(repository: AuditRepository, options: AuditWri
   return {
     record(entry) {
       if (entry.aggregate) {
-        const key = `${entry.partner}\u0000${entry.aggregate.token}\u0000${Math.floor(entry.at.getTime() / 1000)}\u0000${entry.status}`;
+        const second = Math.floor(entry.at.getTime() / 1000);
+        const key = `${entry.action}\u0000${entry.partner}\u0000${entry.clientAddress}\u0000${entry.aggregate.key}\u0000${second}\u0000${entry.status}`;
         const counted = open.get(key);
         if (counted) {
           counted.count = (counted.count ?? 1) + 1;
           counted.lastRequestId = entry.requestId === null ? null : storableText(entry.requestId);
           return;
         }
-        const { aggregate, ...plain } = entry;
-        const fresh: CountedEntry = { ...storableAuditEntry({ ...plain, details: { token: aggregate.token } }), count: 1 };
+        const { aggregate: _counted, ...plain } = entry;
+        const fresh: CountedEntry = { ...storableAuditEntry(plain), count: 1 };
         fresh.lastRequestId = fresh.requestId;
         open.set(key, fresh);
         queue.push(fresh);
