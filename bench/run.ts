@@ -111,7 +111,7 @@ const adjacentCeiling = async (label: string, child: ChildProcess, spec: LoadSpe
 const argon2 = await firstLine([projectFile('bench/ceilings/argon2-rate.ts'), String(DURATION), String(WARMUP)]);
 const ceilingC = JSON.parse(argon2.line) as { rps: number; concurrency: number };
 rows.push({ backend: 'ceiling', scenario: `(c) raw argon2id verifications (${ceilingC.concurrency} at once)`, rps: ceilingC.rps, p50: 0, p99: 0, failed: 0 });
-const oauthCeilings = await measureOAuthCeilings({ workDir, durationSec: DURATION, record: (scenario, result) => record('ceiling', scenario, result) });
+const oauthCeilings = await measureOAuthCeilings({ workDir, durationSec: DURATION, warmupSec: WARMUP, record: (scenario, result) => record('ceiling', scenario, result) });
 
 for (const backendKind of BACKENDS) {
   if (MAINS.length === 0) await benchBackend(await openBenchBackend(backendKind, { workDir, databaseUrl: DATABASE_URL }), true, backendKind);
@@ -215,7 +215,7 @@ async function benchBackend(backend: BenchBackend, build: true | string, kind: s
   const duringRow = record(kind, '4. banks, bearer token, during the login storm', during, { peakRssMb: rssMb(gateway.process.pid!).peak });
   const steady = rssMb(gateway.process.pid!);
   // Issue 13: client-credentials tokens (d, e) and DPoP-bound banks calls, in bench/oauth-scenarios.ts.
-  await benchOAuth({ kind, gateway, adminToken: ADMIN_TOKEN, workDir, durationSec: DURATION, ceilings: oauthCeilings, measured, targets });
+  await benchOAuth({ kind, gateway, adminToken: ADMIN_TOKEN, workDir, durationSec: DURATION, warmupSec: WARMUP, ceilings: oauthCeilings, measured, targets });
 
   // Every answered call is in the audit trail: a fixed number of bearer and encrypted-password banks calls
   // and logins (autocannon's `amount`: none in flight when it ends), then the entries counted with the
