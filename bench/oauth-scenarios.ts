@@ -54,17 +54,28 @@ export async function measureOAuthCeilings(options: {
     });
     child.once('exit', (code) => reject(new Error(`bare-token-server exited with ${code}`)));
   });
-  // The bare route keeps no jti, so a few thousand requests, cycled, stand for any number.
+  // The bare route keeps no jti, so a few thousand requests, cycled, stand for any number; they are written
+  // afresh for each measurement, since an assertion lives a minute and a run lasts longer.
   const common = { tokenUrl: `${url}/token`, login: 'bench-key', key, count: 2_000 };
-  const spec = (requestsFile: string): LoadSpec => ({ url: `${url}/token`, method: 'POST', connections: TOKEN_CONNECTIONS, durationSec: options.durationSec, requestsFile });
-  const specs = {
-    withoutDpop: spec(await writeTokenRequests(join(options.workDir, 'ceiling-tokens.jsonl'), common)),
-    withDpop: spec(await writeTokenRequests(join(options.workDir, 'ceiling-dpop-tokens.jsonl'), { ...common, proofs: benchProofs(PROOF_IAT_OFFSET_SEC) })),
-  };
+  const spec = async (which: 'withoutDpop' | 'withDpop', durationSec: number): Promise<LoadSpec> => ({
+    url: `${url}/token`,
+    method: 'POST',
+    connections: TOKEN_CONNECTIONS,
+    durationSec,
+    requestsFile: await writeTokenRequests(
+      join(options.workDir, `ceiling-${which}.jsonl`),
+      which === 'withDpop' ? { ...common, proofs: benchProofs(PROOF_IAT_OFFSET_SEC) } : common,
+    ),
+  });
   if (options.warmupSec > 0) {
-    for (const warm of Object.values(specs)) await runLoad({ ...warm, durationSec: options.warmupSec });
+    for (const which of ['withoutDpop', 'withDpop'] as const) await runLoad(await spec(which, options.warmupSec));
   }
-  const again = async (which: keyof typeof specs, label: string) => options.record(label, await runLoad(specs[which]));
+  const again = async (which: 'withoutDpop' | 'withDpop', label: string) => {
+    const result = await runLoad(await spec(which, options.durationSec));
+    // A ceiling that refused its requests would make any scenario look fast beside it.
+    if (Object.keys(result.statuses).some((status) => status !== '200')) throw new Error(`${label}: answered ${JSON.stringify(result.statuses)}`);
+    return options.record(label, result);
+  };
   return {
     withoutDpop: await again('withoutDpop', '(d) bare token route: assertion + token'),
     withDpop: await again('withDpop', '(e) bare token route: assertion + proof + token'),
