@@ -7,7 +7,6 @@
  * grants a second per vCPU).
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectFile } from '../src/project-root.js';
 import type { GatewayProcess } from '../test/support/gateway-process.js';
@@ -15,7 +14,7 @@ import type { LoadSpec } from './load.js';
 import type { Row, Target } from './support/bench-report.js';
 import type { DpopProofs } from '../packages/client/src/dpop-proofs.js';
 import { benchKey, benchProofs, tokenRequest, writeDpopBanksRequests, writeTokenRequests, type BenchKey } from './support/oauth-requests.js';
-import { runLoad } from './support/run-load.js';
+import { answered, cpuMs, runLoad } from './support/run-load.js';
 
 /** Keycloak's sizing guide: client-credentials grants a second per vCPU it plans for. */
 export const KEYCLOAK_GRANTS_PER_VCPU = 120;
@@ -41,7 +40,7 @@ export async function measureOAuthCeilings(options: {
   workDir: string;
   durationSec: number;
   warmupSec: number;
-  record: (scenario: string, result: Awaited<ReturnType<typeof runLoad>>) => Row;
+  record: (scenario: string, result: Awaited<ReturnType<typeof runLoad>>, extra: Partial<Row>) => Row;
 }): Promise<OAuthCeilings> {
   const key = await benchKey();
   const child = spawn(process.execPath, ['--import', 'tsx', projectFile('bench/ceilings/bare-token-server.ts'), JSON.stringify(key.publicJwk)], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -71,10 +70,13 @@ export async function measureOAuthCeilings(options: {
     for (const which of ['withoutDpop', 'withDpop'] as const) await runLoad(await spec(which, options.warmupSec));
   }
   const again = async (which: 'withoutDpop' | 'withDpop', label: string) => {
-    const result = await runLoad(await spec(which, options.durationSec));
+    const load = await spec(which, options.durationSec);
+    const cpuBefore = cpuMs(child.pid!);
+    const result = await runLoad(load);
+    const cpuUsPerCall = Math.round(((cpuMs(child.pid!) - cpuBefore) * 1000) / Math.max(answered(result), 1));
     // A ceiling that refused its requests would make any scenario look fast beside it.
     if (Object.keys(result.statuses).some((status) => status !== '200')) throw new Error(`${label}: answered ${JSON.stringify(result.statuses)}`);
-    return options.record(label, result);
+    return options.record(label, result, { cpuUsPerCall });
   };
   return {
     withoutDpop: await again('withoutDpop', '(d) bare token route: assertion + token'),
@@ -120,16 +122,16 @@ export async function benchOAuth(options: {
 
   const plainFile = await writeTokenRequests(join(options.workDir, `tokens-${kind}.jsonl`), { tokenUrl, login: 'bench-key', key, count: enough(ceilings.withoutDpop.rps) });
   const nearD = await ceilings.again('withoutDpop', `(d) again, right before ${kind} 6.`);
-  let cpu = cpuSeconds(gateway);
+  let cpu = cpuMs(gateway.process.pid!) / 1000;
   const plain = await options.measured('6. tokens, private_key_jwt', tokenSpec(plainFile), { ceiling: '(d) again' });
-  const plainCpu = cpuSeconds(gateway) - cpu;
+  const plainCpu = cpuMs(gateway.process.pid!) / 1000 - cpu;
   plain.ratio = plain.rps / nearD.rps;
 
   const dpopFile = await writeTokenRequests(join(options.workDir, `dpop-tokens-${kind}.jsonl`), { tokenUrl, login: 'bench-key', key, count: enough(ceilings.withDpop.rps), proofs: benchProofs(PROOF_IAT_OFFSET_SEC) });
   const nearE = await ceilings.again('withDpop', `(e) again, right before ${kind} 7.`);
-  cpu = cpuSeconds(gateway);
+  cpu = cpuMs(gateway.process.pid!) / 1000;
   const bound = await options.measured('7. tokens, private_key_jwt + DPoP', tokenSpec(dpopFile), { ceiling: '(e) again' });
-  const boundCpu = cpuSeconds(gateway) - cpu;
+  const boundCpu = cpuMs(gateway.process.pid!) / 1000 - cpu;
   bound.ratio = bound.rps / nearE.rps;
 
   // Banks with this partner's bearer token, then with a DPoP-bound one, back to back.
@@ -176,13 +178,4 @@ export async function token(tokenUrl: string, key: BenchKey, proofs?: DpopProofs
   const response = await fetch(tokenUrl, { method: 'POST', headers, body });
   if (!response.ok) throw new Error(`token request: ${response.status} ${await response.text()}`);
   return ((await response.json()) as { access_token: string }).access_token;
-}
-
-/** User plus system CPU time of the gateway process so far (all its threads), in seconds. */
-function cpuSeconds(gateway: GatewayProcess): number {
-  // Fields 14 and 15 of /proc/<pid>/stat (utime, stime), counted after the command name (which may hold
-  // spaces), in clock ticks of 1/100 s (USER_HZ on Linux).
-  const stat = readFileSync(`/proc/${gateway.process.pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
 }

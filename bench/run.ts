@@ -111,7 +111,7 @@ const adjacentCeiling = async (label: string, child: ChildProcess, spec: LoadSpe
 const argon2 = await firstLine([projectFile('bench/ceilings/argon2-rate.ts'), String(DURATION), String(WARMUP)]);
 const ceilingC = JSON.parse(argon2.line) as { rps: number; concurrency: number };
 rows.push({ backend: 'ceiling', scenario: `(c) raw argon2id verifications (${ceilingC.concurrency} at once)`, rps: ceilingC.rps, p50: 0, p99: 0, failed: 0 });
-const oauthCeilings = await measureOAuthCeilings({ workDir, durationSec: DURATION, warmupSec: WARMUP, record: (scenario, result) => record('ceiling', scenario, result) });
+const oauthCeilings = await measureOAuthCeilings({ workDir, durationSec: DURATION, warmupSec: WARMUP, record: (scenario, result, extra) => record('ceiling', scenario, result, extra) });
 
 for (const backendKind of BACKENDS) {
   if (MAINS.length === 0) await benchBackend(await openBenchBackend(backendKind, { workDir, databaseUrl: DATABASE_URL }), true, backendKind);
