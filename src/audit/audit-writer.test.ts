@@ -56,6 +56,37 @@ for (const backend of testBackends()) {
       assert.equal((await count()) - start, 1000);
     });
 
+    it('leaves entries recorded during a write to its timer unless they fill a batch, and flush writes what was queued when called', async () => {
+      const start = await count();
+      const real = createAuditRepository(handle.db);
+      let statements = 0;
+      let next = 10_000;
+      let busy = true;
+      const repository: AuditRepository = {
+        ...real,
+        async append(entries) {
+          statements++;
+          const written = real.append(entries);
+          // Requests go on being answered while a batch is written.
+          await Promise.resolve();
+          if (busy) for (let i = 0; i < 10; i++) writer.record(entry(next++));
+          await written;
+        },
+      };
+      const writer = createAuditWriter(repository, { intervalMs: 10_000, batchSize: 50 });
+      for (let i = 0; i < 50; i++) writer.record(entry(i));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      assert.equal(statements, 1, 'one full batch written; the 10 recorded meanwhile wait');
+      assert.equal(writer.pending(), 10);
+      await writer.flush();
+      assert.equal(statements, 2, 'flush wrote the 10 it found, not the 10 recorded during its own write');
+      assert.equal(writer.pending(), 10);
+      busy = false;
+      await writer.close();
+      assert.equal(writer.pending(), 0);
+      assert.equal((await count()) - start, 70);
+    });
+
     it('keeps entries queued while the table cannot be written, and writes them once it can', async () => {
       const start = await count();
       const errors: unknown[] = [];

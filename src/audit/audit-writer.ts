@@ -64,8 +64,19 @@ export function createAuditWriter(repository: AuditRepository, options: AuditWri
   let dropped = 0;
   let failing = false;
 
-  async function writeOnce(): Promise<void> {
-    while (queue.length > 0) {
+  /**
+   * Writes the queue's first batch, then further batches while a whole one waits, and, to `drain`, until every
+   * entry queued when it started is written. Entries recorded meanwhile wait for the timer unless they fill a
+   * batch: under load, writing them at once kept one small statement after another in flight (on PostgreSQL
+   * 46 a second, 5 ms of the server each, at 1 500 grants a second), each emptying the map of entries still
+   * open to counting; and a drain that waited for an empty queue would never end while calls go on.
+   */
+  async function writeOnce(drain: boolean): Promise<void> {
+    let owed = drain ? queue.length : 0;
+    let first = true;
+    while (queue.length > 0 && (first || owed > 0 || queue.length >= batchSize)) {
+      first = false;
+      owed -= Math.min(batchSize, queue.length);
       // From here on the queued entries are serialized: none may be counted into any more.
       open.clear();
       const batch = queue.slice(0, batchSize);
@@ -96,8 +107,8 @@ export function createAuditWriter(repository: AuditRepository, options: AuditWri
     }
   }
 
-  function flush(): Promise<void> {
-    writing ??= writeOnce()
+  function write(drain: boolean): Promise<void> {
+    writing ??= writeOnce(drain)
       .then(
         () => {
           failing = false;
@@ -113,8 +124,14 @@ export function createAuditWriter(repository: AuditRepository, options: AuditWri
     return writing;
   }
 
+  async function flush(): Promise<void> {
+    // A write already in flight may stop short of the queue's end; everything queued is written after it.
+    while (writing) await writing;
+    await write(true);
+  }
+
   const timer = setInterval(() => {
-    if (queue.length > 0 && !writing) flush().catch((error: unknown) => options.onError?.(error));
+    if (queue.length > 0 && !writing) write(false).catch((error: unknown) => options.onError?.(error));
   }, intervalMs);
   timer.unref();
 
@@ -139,7 +156,7 @@ export function createAuditWriter(repository: AuditRepository, options: AuditWri
       }
       // One write at a time, and none from here while writes fail (the timer retries): during an outage each
       // request would otherwise start a write, or wait on the one in flight, and report its failure again.
-      if (queue.length >= batchSize && !writing && !failing) flush().catch((error: unknown) => options.onError?.(error));
+      if (queue.length >= batchSize && !writing && !failing) write(false).catch((error: unknown) => options.onError?.(error));
     },
     flush,
     async close(timeoutMs = 10_000) {
