@@ -72,10 +72,9 @@ export function createAuditWriter(repository: AuditRepository, options: AuditWri
    * open to counting; and a drain that waited for an empty queue would never end while calls go on.
    */
   async function writeOnce(drain: boolean): Promise<void> {
-    let owed = drain ? queue.length : 0;
-    let first = true;
-    while (queue.length > 0 && (first || owed > 0 || queue.length >= batchSize)) {
-      first = false;
+    // Entries this write must take whatever the batch size: the first one's batch at least.
+    let owed = drain ? queue.length : 1;
+    while (queue.length > 0 && (owed > 0 || queue.length >= batchSize)) {
       owed -= Math.min(batchSize, queue.length);
       // From here on the queued entries are serialized: none may be counted into any more.
       open.clear();
