@@ -14,7 +14,7 @@ import type { LoadSpec } from './load.js';
 import type { Row, Target } from './support/bench-report.js';
 import type { DpopProofs } from '../packages/client/src/dpop-proofs.js';
 import { benchKey, benchProofs, tokenRequest, writeDpopBanksRequests, writeTokenRequests, type BenchKey } from './support/oauth-requests.js';
-import { answered, cpuMs, runLoad } from './support/run-load.js';
+import { cpuMs, runLoad, runLoadWithCpu } from './support/run-load.js';
 
 /** Keycloak's sizing guide: client-credentials grants a second per vCPU it plans for. */
 export const KEYCLOAK_GRANTS_PER_VCPU = 120;
@@ -70,13 +70,10 @@ export async function measureOAuthCeilings(options: {
     for (const which of ['withoutDpop', 'withDpop'] as const) await runLoad(await spec(which, options.warmupSec));
   }
   const again = async (which: 'withoutDpop' | 'withDpop', label: string) => {
-    const load = await spec(which, options.durationSec);
-    const cpuBefore = cpuMs(child.pid!);
-    const result = await runLoad(load);
-    const cpuUsPerCall = Math.round(((cpuMs(child.pid!) - cpuBefore) * 1000) / Math.max(answered(result), 1));
+    const [result, cpu] = await runLoadWithCpu(child.pid!, await spec(which, options.durationSec));
     // A ceiling that refused its requests would make any scenario look fast beside it.
     if (Object.keys(result.statuses).some((status) => status !== '200')) throw new Error(`${label}: answered ${JSON.stringify(result.statuses)}`);
-    return options.record(label, result, { cpuUsPerCall });
+    return options.record(label, result, cpu);
   };
   return {
     withoutDpop: await again('withoutDpop', '(d) bare token route: assertion + token'),

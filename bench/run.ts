@@ -24,7 +24,7 @@ import type { LoadResult, LoadSpec } from './load.js';
 import { openBenchBackend, type BenchBackend } from './support/bench-backend.js';
 import { insertAuditRows, insertPartners } from './support/bulk-rows.js';
 import { writeJwePaths } from './support/jwe-paths.js';
-import { answered, cpuMs, resetPeakRss, rssMb, runLoad } from './support/run-load.js';
+import { answered, cpuMs, perCall, resetPeakRss, rssMb, runLoad, runLoadWithCpu } from './support/run-load.js';
 import { printReport, searchQueries, type Row, type Target } from './support/bench-report.js';
 import { benchOAuth, measureOAuthCeilings } from './oauth-scenarios.js';
 
@@ -52,9 +52,6 @@ const loadAtStart = loadavg();
 const rows: Row[] = [];
 const targets: Target[] = [];
 
-/** CPU µs per answered call. */
-const perCall = (ms: number, result: LoadResult) => (answered(result) > 0 ? Math.round((ms * 1000) / answered(result)) : undefined);
-
 function record(backend: Row['backend'], scenario: string, result: LoadResult, extra: Partial<Row> = {}): Row {
   const row: Row = { backend, scenario, rps: result.rps, p50: result.p50, p99: result.p99, failed: result.failed, ...extra };
   rows.push(row);
@@ -80,12 +77,7 @@ function firstLine(args: string[]): Promise<{ child: ChildProcess; line: string 
 const bareBanks = await firstLine([projectFile('bench/ceilings/bare-banks-server.ts')]);
 if (WARMUP > 0) await runLoad({ url: `${bareBanks.line}/banks`, method: 'POST', connections: 32, durationSec: WARMUP });
 /** A ceiling's load, with its server's CPU per call. */
-async function ceilingLoad(child: ChildProcess, spec: LoadSpec): Promise<[LoadResult, Partial<Row>]> {
-  const before = cpuMs(child.pid!);
-  const result = await runLoad(spec);
-  const cpuUsPerCall = perCall(cpuMs(child.pid!) - before, result);
-  return [result, cpuUsPerCall === undefined ? {} : { cpuUsPerCall }];
-}
+const ceilingLoad = (child: ChildProcess, spec: LoadSpec) => runLoadWithCpu(child.pid!, spec);
 const ceilingASpec: LoadSpec = { url: `${bareBanks.line}/banks`, method: 'POST', connections: 32, durationSec: DURATION };
 record('ceiling', '(a) bare route, pre-serialized bank list', ...(await ceilingLoad(bareBanks.child, ceilingASpec)));
 const bareDecrypt = await firstLine([projectFile('bench/ceilings/bare-decrypt-server.ts')]);
@@ -146,10 +138,8 @@ async function benchBackend(backend: BenchBackend, build: true | string, kind: s
   /** One scenario, with its own peak RSS. */
   const measured = async (scenario: string, spec: LoadSpec, extra: Partial<Row> = {}) => {
     resetPeakRss(gateway.process.pid!);
-    const cpuBefore = cpuMs(gateway.process.pid!);
-    const result = await runLoad(spec);
-    const cpuUsPerCall = perCall(cpuMs(gateway.process.pid!) - cpuBefore, result);
-    return record(kind, scenario, result, { peakRssMb: rssMb(gateway.process.pid!).peak, ...(cpuUsPerCall === undefined ? {} : { cpuUsPerCall }), ...extra });
+    const [result, cpu] = await runLoadWithCpu(gateway.process.pid!, spec);
+    return record(kind, scenario, result, { peakRssMb: rssMb(gateway.process.pid!).peak, ...cpu, ...extra });
   };
   const bearerSpec = async (connections = 32): Promise<LoadSpec> => ({
     url: `${gateway.base}/partner/provider/sbp/banks/`,

@@ -60,3 +60,17 @@ export function cpuMs(pid: number): number {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
+
+/** CPU µs per answered call, from the `ms` of CPU spent on `result`'s load; undefined when none was answered. */
+export const perCall = (ms: number, result: LoadResult): number | undefined => (answered(result) > 0 ? Math.round((ms * 1000) / answered(result)) : undefined);
+
+/**
+ * Runs `spec`'s load and measures the CPU process `pid` spent meanwhile: the result, and `{ cpuUsPerCall }` to
+ * spread into its row (empty when no call was answered).
+ */
+export async function runLoadWithCpu(pid: number, spec: LoadSpec): Promise<[LoadResult, { cpuUsPerCall?: number }]> {
+  const before = cpuMs(pid);
+  const result = await runLoad(spec);
+  const cpuUsPerCall = perCall(cpuMs(pid) - before, result);
+  return [result, cpuUsPerCall === undefined ? {} : { cpuUsPerCall }];
+}
