@@ -1,7 +1,7 @@
 import type { X509Certificate } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { createAccessTokens } from './auth/tokens/access-tokens.js';
-import { decryptPartnerPassword } from './auth/steps/decrypt-partner-password.js';
+import { decryptPartnerPassword } from './auth/credentials/decrypt-partner-password.js';
 import { createBankAdmin, type BankAdmin } from './banks/bank-admin.js';
 import type { Bank } from './banks/bank.js';
 import { createBankRepository } from './banks/bank-repository.js';
@@ -30,7 +30,7 @@ import { createKeySealer } from './keys/master-key.js';
 import { loadKeyStore, type KeyInfo } from './keys/key-store.js';
 import { createPartnerAdmin, type PartnerAdmin } from './partners/partner-admin.js';
 import { createPartnerCertificateAdmin, type PartnerCertificateAdmin } from './partners/partner-certificate-admin.js';
-import { createRemoteJwks } from './oauth/remote-jwks.js';
+import { createRemoteJwks } from './partners/remote-jwks.js';
 import { createPartnerRepository } from './partners/partner-repository.js';
 import { createPartnerApi, type PartnerApi } from './operations/partner-api.js';
 import { createOAuthApi, type OAuthApi } from './operations/oauth-api.js';

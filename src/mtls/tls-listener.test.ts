@@ -17,7 +17,7 @@ import { clientErrorHandler } from '../http/plugins/error-handler.js';
 import { readClientCertificate } from './client-certificate.js';
 import { loadTlsFiles, type TlsFiles } from './tls-files.js';
 import { startTlsListener, type TlsListener } from './tls-listener.js';
-import { verifyClientCertificate } from './verify-client-certificate.js';
+import { verifyClientCertificate } from '../auth/credentials/verify-client-certificate.js';
 
 const pki = createTestPki();
 const serverCa = pki.issue({ subject: '/CN=Server CA', extensions: pki.caExtensions });

@@ -3,10 +3,10 @@ import type { AccessTokenClaims, AccessTokens } from '../auth/tokens/access-toke
 import type { TokenFamilyRepository } from '../auth/tokens/token-family-repository.js';
 import { familyAdmits } from '../auth/tokens/token-family-state.js';
 import { AppError, errors } from '../errors.js';
-import type { ClientAuthenticationDependencies } from '../oauth/authenticate-client.js';
+import type { ClientAuthenticationDependencies } from '../auth/credentials/authenticate-client.js';
 import type { Partner } from '../partners/partner.js';
-import { authorizeOAuthClient, type OAuthRequestContext } from './authorize-oauth-client.js';
-import { checkCertificateBinding } from '../auth/steps/check-certificate-binding.js';
+import { authorizeOAuthClient, type OAuthRequestContext } from '../auth/steps/authorize-oauth-client.js';
+import { checkCertificateBinding } from '../auth/binding/check-certificate-binding.js';
 
 export interface TokenIntrospectionDependencies extends ClientAuthenticationDependencies {
   tokens: AccessTokens;

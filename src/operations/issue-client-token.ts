@@ -2,10 +2,10 @@ import type { TokenRequestForm } from '@partner-gateway/contract/oauth';
 import type { AccessTokens } from '../auth/tokens/access-tokens.js';
 import { randomUUID } from 'node:crypto';
 import { errors } from '../errors.js';
-import type { ClientAuthenticationDependencies } from '../oauth/authenticate-client.js';
-import { checkDpopProof, readDpopHeader, spendDpopProof, type DpopProofSettings } from '../oauth/claim-dpop-proof.js';
-import { authorizeOAuthClient, type OAuthRequestContext } from './authorize-oauth-client.js';
-import { certificateBinding } from '../oauth/certificate-binding.js';
+import type { ClientAuthenticationDependencies } from '../auth/credentials/authenticate-client.js';
+import { checkDpopProof, readDpopHeader, spendDpopProof, type DpopProofSettings } from '../auth/binding/claim-dpop-proof.js';
+import { authorizeOAuthClient, type OAuthRequestContext } from '../auth/steps/authorize-oauth-client.js';
+import { certificateBinding } from '../auth/binding/certificate-binding.js';
 
 export interface ClientTokenDependencies extends ClientAuthenticationDependencies {
   tokens: AccessTokens;

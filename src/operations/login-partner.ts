@@ -2,14 +2,14 @@ import type { PartnerRepository } from '../partners/partner-repository.js';
 import type { PasswordVerifier } from '../partners/password-verifier.js';
 import type { BruteForceGuard } from '../auth/steps/brute-force-guard.js';
 import type { AccessTokens } from '../auth/tokens/access-tokens.js';
-import { authenticateWithPassword } from '../auth/steps/authenticate-with-password.js';
+import { authenticateWithPassword } from '../auth/credentials/authenticate-with-password.js';
 import { checkIpAllowed } from '../auth/steps/check-ip-allowed.js';
 import { checkPartnerActive } from '../auth/steps/check-partner-active.js';
 import { startTokenFamily } from '../auth/tokens/refresh-tokens.js';
 import { requireParameters } from '../auth/steps/require-parameters.js';
 import type { TokenFamilyRepository } from '../auth/tokens/token-family-repository.js';
-import { readSessionProof, spendSessionProof } from '../auth/steps/read-session-proof.js';
-import type { DpopProofSettings } from '../oauth/claim-dpop-proof.js';
+import { readSessionProof, spendSessionProof } from '../auth/binding/read-session-proof.js';
+import type { DpopProofSettings } from '../auth/binding/claim-dpop-proof.js';
 import { errors } from '../errors.js';
 
 export interface LoginInput {

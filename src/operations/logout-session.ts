@@ -2,7 +2,7 @@ import { BEARER_REGEXP } from '@partner-gateway/contract/patterns';
 import { errors } from '../errors.js';
 import type { AuthenticationDependencies } from '../auth/steps/authenticate-partner.js';
 import { authenticateWithToken } from '../auth/steps/authenticate-with-token.js';
-import type { TokenPresentation } from '../auth/steps/check-token-binding.js';
+import type { TokenPresentation } from '../auth/binding/check-token-binding.js';
 import { revokeFamilyOf } from '../auth/tokens/token-family-state.js';
 
 /** `Authorization: DPoP <token>`: a bound token logs out with a proof, as it calls banks. */

@@ -1,11 +1,11 @@
 import type { AuthorizationServerMetadata, IntrospectionRequestForm, IntrospectionResponse, RevocationRequestForm, TokenRequestForm } from '@partner-gateway/contract/oauth';
-import { ACCEPTED_JWS_ALGS } from '../oauth/partner-keys.js';
-import type { ClientAuthMethodName } from '../oauth/read-client-credentials.js';
-import type { OAuthRequestContext } from './authorize-oauth-client.js';
+import { ACCEPTED_JWS_ALGS } from '../partners/partner-keys.js';
+import type { ClientAuthMethodName } from '../auth/credentials/read-client-credentials.js';
+import type { OAuthRequestContext } from '../auth/steps/authorize-oauth-client.js';
 import { introspectToken, type TokenIntrospectionDependencies } from './introspect-token.js';
 import { issueClientToken, type ClientToken, type ClientTokenDependencies } from './issue-client-token.js';
 import { revokeToken } from './revoke-token.js';
-import { withMutualTls, type MutualTlsUrls } from '../oauth/mutual-tls-metadata.js';
+import { withMutualTls, type MutualTlsUrls } from './mutual-tls-metadata.js';
 
 /** The public URLs the metadata document names. */
 export interface OAuthUrls {

@@ -3,7 +3,7 @@ import type { AuthenticationDependencies } from '../auth/steps/authenticate-part
 import { readBanksCredentials, type BanksCredentials } from '../auth/steps/read-banks-credentials.js';
 import type { BankCatalog } from '../banks/cached-bank-repository.js';
 import type { KeyStore } from '../keys/key-store.js';
-import type { DpopProofSettings } from '../oauth/claim-dpop-proof.js';
+import type { DpopProofSettings } from '../auth/binding/claim-dpop-proof.js';
 import { listBanksForPartner } from './list-banks-for-partner.js';
 import { loginPartner, type LoginDependencies, type Session } from './login-partner.js';
 import { logoutSession } from './logout-session.js';

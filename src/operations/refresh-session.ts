@@ -4,8 +4,8 @@ import { checkPartnerActive } from '../auth/steps/check-partner-active.js';
 import type { LoginDependencies, Session } from './login-partner.js';
 import { rotateRefreshToken } from '../auth/tokens/refresh-tokens.js';
 import { requireParameters } from '../auth/steps/require-parameters.js';
-import { readSessionProof, spendSessionProof } from '../auth/steps/read-session-proof.js';
-import { DPOP_INVALID_PROOF } from '../auth/steps/check-token-binding.js';
+import { readSessionProof, spendSessionProof } from '../auth/binding/read-session-proof.js';
+import { DPOP_INVALID_PROOF } from '../auth/binding/check-token-binding.js';
 
 /**
  * The refresh operation: spends the refresh token for a new access token and a new refresh token in the same

@@ -1,7 +1,7 @@
 import type { RevocationRequestForm } from '@partner-gateway/contract/oauth';
 import { errors } from '../errors.js';
-import { authorizeOAuthClient, type OAuthRequestContext } from './authorize-oauth-client.js';
-import { checkCertificateBinding } from '../auth/steps/check-certificate-binding.js';
+import { authorizeOAuthClient, type OAuthRequestContext } from '../auth/steps/authorize-oauth-client.js';
+import { checkCertificateBinding } from '../auth/binding/check-certificate-binding.js';
 import { revokeFamilyOf } from '../auth/tokens/token-family-state.js';
 import { ownLiveToken, type TokenIntrospectionDependencies } from './introspect-token.js';
 

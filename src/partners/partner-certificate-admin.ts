@@ -1,6 +1,6 @@
 import type { SetPartnerCertificatesBody } from '@partner-gateway/contract/admin-partner-certificates';
 import { errors } from '../errors.js';
-import { validatePartnerCertificates, validateSubjectDn, type RegisteredCertificate } from '../mtls/partner-certificates.js';
+import { validatePartnerCertificates, validateSubjectDn, type RegisteredCertificate } from './partner-certificates.js';
 import type { PartnerChange } from './partner-admin.js';
 import { toPartnerView } from './partner.js';
 import type { PartnerChanges, PartnerRepository } from './partner-repository.js';

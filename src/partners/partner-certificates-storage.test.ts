@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import type { DatabaseHandle } from '../db/database.js';
 import { createTestPki } from '../../test/support/openssl-certificates.js';
 import { testBackends } from '../../test/support/test-databases.js';
-import { validatePartnerCertificates } from '../mtls/partner-certificates.js';
+import { validatePartnerCertificates } from './partner-certificates.js';
 import { createPartnerRepository, type PartnerRepository } from './partner-repository.js';
 
 const pki = createTestPki();

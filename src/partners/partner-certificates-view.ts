@@ -1,5 +1,5 @@
 import type { PartnerCertificatesView } from '@partner-gateway/contract/admin-partner-certificates';
-import type { RegisteredCertificate } from '../mtls/partner-certificates.js';
+import type { RegisteredCertificate } from './partner-certificates.js';
 
 /**
  * A partner's certificates and subject DN as the admin API shows them (thumbprint, names, validity; never the

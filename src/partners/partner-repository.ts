@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, PartnersTable } from '../db/schema.js';
-import type { PartnerKey } from '../oauth/partner-keys.js';
+import type { PartnerKey } from './partner-keys.js';
 import type { Partner } from './partner.js';
 
 /** A partner to store: what the registry chooses (id, hash, normalized lists), before the database dates it. */

@@ -1,7 +1,7 @@
 import type { AuthMethod, PartnerStatus, PartnerView } from '@partner-gateway/contract/admin-partners';
 import type { PartnerJwksView, PartnerKeyView } from '@partner-gateway/contract/admin-partner-keys';
-import type { PartnerKey } from '../oauth/partner-keys.js';
-import type { RegisteredCertificate } from '../mtls/partner-certificates.js';
+import type { PartnerKey } from './partner-keys.js';
+import type { RegisteredCertificate } from './partner-certificates.js';
 import { toPartnerCertificatesView } from './partner-certificates-view.js';
 
 /** A partner as the domain sees it: a plain object, no SQL, no framework. */

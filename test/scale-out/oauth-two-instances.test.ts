@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes, randomInt } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
-import { validatePartnerJwks } from '../../src/oauth/partner-keys.js';
+import { validatePartnerJwks } from '../../src/partners/partner-keys.js';
 import { startGatewayProcesses, stopGatewayProcess, type GatewayProcess } from '../support/gateway-process.js';
 import { CLIENT_ASSERTION_TYPE, clientAssertion, dpopProof, form, testKey, type TestKey } from '../support/oauth-client.js';
 

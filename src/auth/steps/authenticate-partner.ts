@@ -5,12 +5,12 @@ import type { PasswordVerifier } from '../../partners/password-verifier.js';
 import type { JtiReplayRepository } from '../../stores/replay/jti-replay-repository.js';
 import type { AccessTokens } from '../tokens/access-tokens.js';
 import type { TokenFamilyRepository } from '../tokens/token-family-repository.js';
-import { authenticateWithEncryptedPassword } from './authenticate-with-encrypted-password.js';
+import { authenticateWithEncryptedPassword } from '../credentials/authenticate-with-encrypted-password.js';
 import { authenticateWithToken } from './authenticate-with-token.js';
 import type { BruteForceGuard } from './brute-force-guard.js';
-import type { DecryptedPassword } from './decrypt-partner-password.js';
+import type { DecryptedPassword } from '../credentials/decrypt-partner-password.js';
 import type { BanksCredentials } from './read-banks-credentials.js';
-import type { DpopProofSettings } from '../../oauth/claim-dpop-proof.js';
+import type { DpopProofSettings } from '../binding/claim-dpop-proof.js';
 
 export interface AuthenticationDependencies {
   partners: PartnerRepository;

@@ -3,7 +3,7 @@ import type { Partner } from '../../partners/partner.js';
 import { invalidTokenHeader, type AccessTokenClaims } from '../tokens/access-tokens.js';
 import { familyAdmits } from '../tokens/token-family-state.js';
 import type { AuthenticationDependencies } from './authenticate-partner.js';
-import { DPOP_INVALID_TOKEN, checkTokenBinding, type TokenPresentation } from './check-token-binding.js';
+import { DPOP_INVALID_TOKEN, checkTokenBinding, type TokenPresentation } from '../binding/check-token-binding.js';
 
 /** Who a token authenticated, and what the token says (logout revokes its family). */
 export interface TokenHolder {

@@ -1,7 +1,7 @@
 import { BEARER_REGEXP } from '@partner-gateway/contract/patterns';
 import { errors } from '../../errors.js';
 import { invalidTokenHeader } from '../tokens/access-tokens.js';
-import { isCompactJwe } from './decrypt-partner-password.js';
+import { isCompactJwe } from '../credentials/decrypt-partner-password.js';
 import { requireParameters } from './require-parameters.js';
 
 import type { BanksQuery } from '@partner-gateway/contract/public-api';

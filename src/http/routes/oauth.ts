@@ -13,7 +13,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { errors, texts } from '../../errors.js';
 import type { Gateway } from '../../gateway.js';
-import type { OAuthRequestContext } from '../../operations/authorize-oauth-client.js';
+import type { OAuthRequestContext } from '../../auth/steps/authorize-oauth-client.js';
 import { formBody, formErrorFormatter } from '../plugins/form-body.js';
 import { claimedClient } from './claimed-client.js';
 import { NO_STORE_HEADERS, noStore, partnerCallErrors } from './error-body.js';

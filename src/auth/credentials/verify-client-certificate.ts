@@ -1,6 +1,6 @@
 import { X509Certificate } from 'node:crypto';
-import { x509NameText, type ClientCertificate } from './client-certificate.js';
-import { fromX509Name, parseDistinguishedName, sameDistinguishedName } from './distinguished-name.js';
+import { x509NameText, type ClientCertificate } from '../../mtls/client-certificate.js';
+import { fromX509Name, parseDistinguishedName, sameDistinguishedName } from '../../mtls/distinguished-name.js';
 
 /** Why a client certificate does not authenticate a partner; for the audit trail, never for the partner. */
 export type ClientCertificateFailure =

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { X509Certificate } from 'node:crypto';
 import { after, describe, it } from 'node:test';
-import { createTestPki } from '../../test/support/openssl-certificates.js';
-import { readClientCertificate } from './client-certificate.js';
+import { createTestPki } from '../../../test/support/openssl-certificates.js';
+import { readClientCertificate } from '../../mtls/client-certificate.js';
 import { verifyClientCertificate } from './verify-client-certificate.js';
 
 const pki = createTestPki();

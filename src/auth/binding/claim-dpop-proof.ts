@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { errors } from '../errors.js';
-import type { JtiReplayRepository } from '../stores/replay/jti-replay-repository.js';
+import { errors } from '../../errors.js';
+import type { JtiReplayRepository } from '../../stores/replay/jti-replay-repository.js';
 import { verifyDpopProof, type VerifiedDpopProof } from './verify-dpop-proof.js';
 
 export interface DpopProofSettings {

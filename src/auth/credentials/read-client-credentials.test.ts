@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { AppError } from '../errors.js';
+import { AppError } from '../../errors.js';
 import { readClientCredentials, type ClientAuthenticationForm } from './read-client-credentials.js';
 import { CLIENT_ASSERTION_TYPE } from './verify-client-assertion.js';
 

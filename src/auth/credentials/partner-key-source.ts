@@ -1,7 +1,7 @@
-import type { Partner } from '../partners/partner.js';
-import type { PartnerRepository } from '../partners/partner-repository.js';
-import type { PartnerKey } from './partner-keys.js';
-import type { RemoteJwks } from './remote-jwks.js';
+import type { Partner } from '../../partners/partner.js';
+import type { PartnerRepository } from '../../partners/partner-repository.js';
+import type { PartnerKey } from '../../partners/partner-keys.js';
+import type { RemoteJwks } from '../../partners/remote-jwks.js';
 
 /** How long a stored copy of a published set may stand in when its jwksUri cannot be fetched (as RemoteJwks keeps its own). */
 const STORED_SET_MAX_AGE_MS = 24 * 3600_000;

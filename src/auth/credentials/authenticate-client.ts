@@ -1,15 +1,15 @@
 import { createHash } from 'node:crypto';
-import { AppError, errors } from '../errors.js';
-import type { Partner } from '../partners/partner.js';
-import type { PartnerRepository } from '../partners/partner-repository.js';
-import type { PasswordVerifier } from '../partners/password-verifier.js';
-import type { JtiReplayRepository } from '../stores/replay/jti-replay-repository.js';
-import type { BruteForceGuard } from '../auth/steps/brute-force-guard.js';
-import { authenticateWithPassword } from '../auth/steps/authenticate-with-password.js';
-import { requireAuthMethod } from '../auth/steps/require-auth-method.js';
+import { AppError, errors } from '../../errors.js';
+import type { Partner } from '../../partners/partner.js';
+import type { PartnerRepository } from '../../partners/partner-repository.js';
+import type { PasswordVerifier } from '../../partners/password-verifier.js';
+import type { JtiReplayRepository } from '../../stores/replay/jti-replay-repository.js';
+import type { BruteForceGuard } from '../steps/brute-force-guard.js';
+import { authenticateWithPassword } from './authenticate-with-password.js';
+import { requireAuthMethod } from '../steps/require-auth-method.js';
 import { partnerKeySource } from './partner-key-source.js';
 import { BASIC_CHALLENGE, type ClientAuthMethodName, type ClientCredentials } from './read-client-credentials.js';
-import type { RemoteJwks } from './remote-jwks.js';
+import type { RemoteJwks } from '../../partners/remote-jwks.js';
 import { verifyClientAssertion } from './verify-client-assertion.js';
 import type { CertificateAuthenticationDependencies } from './authenticate-with-certificate.js';
 

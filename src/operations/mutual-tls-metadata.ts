@@ -1,5 +1,5 @@
 import type { AuthorizationServerMetadata } from '@partner-gateway/contract/oauth';
-import { CERTIFICATE_AUTH_METHODS } from './authenticate-with-certificate.js';
+import { CERTIFICATE_AUTH_METHODS } from '../auth/credentials/authenticate-with-certificate.js';
 
 /** The HTTPS (mutual TLS) addresses of the endpoints a client authenticates at (RFC 8705 section 5). */
 export interface MutualTlsUrls {

@@ -1,4 +1,4 @@
-import { errors } from '../errors.js';
+import { errors } from '../../errors.js';
 import { CLIENT_ASSERTION_TYPE } from './verify-client-assertion.js';
 
 /** The client-authentication fields of an OAuth form (RFC 6749 section 2.3, RFC 7523 section 2.2). */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { AppError } from '../errors.js';
-import { dpopProof, testKey } from '../../test/support/oauth-client.js';
+import { AppError } from '../../errors.js';
+import { dpopProof, testKey } from '../../../test/support/oauth-client.js';
 import { claimDpopProof, dpopReplayKey, readDpopHeader } from './claim-dpop-proof.js';
 
 /** The replay store's contract (claim once), in memory. */

@@ -1,5 +1,5 @@
-import type { ClientCertificate } from '../mtls/client-certificate.js';
-import type { ClientAuthMethodName } from './read-client-credentials.js';
+import type { ClientCertificate } from '../../mtls/client-certificate.js';
+import type { ClientAuthMethodName } from '../credentials/read-client-credentials.js';
 
 /**
  * The `x5t#S256` a token issued now is bound to (RFC 8705 section 3): the connection's certificate when the client

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { SignJWT, UnsecuredJWT, exportJWK, generateKeyPair, type CryptoKey } from 'jose';
-import { AppError } from '../errors.js';
-import { validatePartnerJwks, type PartnerKey } from './partner-keys.js';
+import { AppError } from '../../errors.js';
+import { validatePartnerJwks, type PartnerKey } from '../../partners/partner-keys.js';
 import { verifyClientAssertion, type ClientAssertionCheck } from './verify-client-assertion.js';
 
 const ISSUER = 'https://gateway.example';

@@ -1,7 +1,7 @@
 import { errors } from '../../errors.js';
 import type { Partner } from '../../partners/partner.js';
-import type { AuthenticationDependencies } from './authenticate-partner.js';
-import { requireAuthMethod } from './require-auth-method.js';
+import type { AuthenticationDependencies } from '../steps/authenticate-partner.js';
+import { requireAuthMethod } from '../steps/require-auth-method.js';
 
 /**
  * Login and API password: the password is checked with argon2 against the partner's hash, or against a

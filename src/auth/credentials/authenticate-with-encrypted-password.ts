@@ -1,6 +1,6 @@
 import { AppError, errors } from '../../errors.js';
 import type { Partner } from '../../partners/partner.js';
-import type { AuthenticationDependencies } from './authenticate-partner.js';
+import type { AuthenticationDependencies } from '../steps/authenticate-partner.js';
 import { authenticateWithPassword } from './authenticate-with-password.js';
 import type { DecryptedPassword } from './decrypt-partner-password.js';
 

@@ -2,13 +2,13 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { partnerFixture } from '../../test/support/partner-fixture.js';
-import { testKey } from '../../test/support/oauth-client.js';
-import type { Partner } from '../partners/partner.js';
-import type { PartnerChanges } from '../partners/partner-repository.js';
-import { validatePartnerJwks, type PartnerKey } from './partner-keys.js';
+import { partnerFixture } from '../../../test/support/partner-fixture.js';
+import { testKey } from '../../../test/support/oauth-client.js';
+import type { Partner } from '../../partners/partner.js';
+import type { PartnerChanges } from '../../partners/partner-repository.js';
+import { validatePartnerJwks, type PartnerKey } from '../../partners/partner-keys.js';
 import { partnerKeySource } from './partner-key-source.js';
-import { createRemoteJwks } from './remote-jwks.js';
+import { createRemoteJwks } from '../../partners/remote-jwks.js';
 
 /** The partner repository's contract for this step (find by login, update), in memory. */
 function partnersOf(...list: Partner[]) {

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { calculateJwkThumbprint, decodeProtectedHeader, importJWK, jwtVerify, type CryptoKey, type JWK } from 'jose';
-import { errors } from '../errors.js';
-import { isValidJti } from '../stores/replay/valid-jti.js';
-import { ACCEPTED_JWS_ALGS, hasPrivateMembers } from './partner-keys.js';
+import { errors } from '../../errors.js';
+import { isValidJti } from '../../stores/replay/valid-jti.js';
+import { ACCEPTED_JWS_ALGS, hasPrivateMembers } from '../../partners/partner-keys.js';
 
 export interface DpopCheck {
   /** The request's method, as the proof's `htm` must name it. */

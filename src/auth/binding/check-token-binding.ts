@@ -1,5 +1,5 @@
 import { AppError, errors } from '../../errors.js';
-import { checkDpopProof, readDpopHeader, spendDpopProof, type DpopProofSettings } from '../../oauth/claim-dpop-proof.js';
+import { checkDpopProof, readDpopHeader, spendDpopProof, type DpopProofSettings } from './claim-dpop-proof.js';
 import type { AccessTokenClaims } from '../tokens/access-tokens.js';
 import { checkCertificateBinding } from './check-certificate-binding.js';
 

@@ -1,7 +1,7 @@
 import { errors, type ErrorDetail } from '../errors.js';
-import { CertificateReadError, readClientCertificate } from './client-certificate.js';
-import { DistinguishedNameError, formatDistinguishedName, parseDistinguishedName } from './distinguished-name.js';
-import { readPemBlocks } from './pem-blocks.js';
+import { CertificateReadError, readClientCertificate } from '../mtls/client-certificate.js';
+import { DistinguishedNameError, formatDistinguishedName, parseDistinguishedName } from '../mtls/distinguished-name.js';
+import { readPemBlocks } from '../mtls/pem-blocks.js';
 
 /** A certificate a partner registered (self_signed_tls_client_auth), as stored and shown. */
 export interface RegisteredCertificate {

@@ -1,9 +1,9 @@
-import { checkIpAllowed } from '../auth/steps/check-ip-allowed.js';
-import { checkPartnerActive } from '../auth/steps/check-partner-active.js';
-import { authenticateClient, type AuthenticatedClient, type ClientAuthenticationDependencies } from '../oauth/authenticate-client.js';
-import { readClientCredentials, type ClientAuthMethodName, type ClientAuthenticationForm } from '../oauth/read-client-credentials.js';
-import type { ClientCertificate } from '../mtls/client-certificate.js';
-import { authenticateWithCertificate, certificateClientId } from '../oauth/authenticate-with-certificate.js';
+import { checkIpAllowed } from './check-ip-allowed.js';
+import { checkPartnerActive } from './check-partner-active.js';
+import { authenticateClient, type AuthenticatedClient, type ClientAuthenticationDependencies } from '../credentials/authenticate-client.js';
+import { readClientCredentials, type ClientAuthMethodName, type ClientAuthenticationForm } from '../credentials/read-client-credentials.js';
+import type { ClientCertificate } from '../../mtls/client-certificate.js';
+import { authenticateWithCertificate, certificateClientId } from '../credentials/authenticate-with-certificate.js';
 
 /** What an OAuth request carries besides its form: the headers read and the client's address. */
 export interface OAuthRequestContext {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { SignJWT, calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK } from 'jose';
-import { AppError } from '../errors.js';
+import { AppError } from '../../errors.js';
 import { verifyDpopProof, type DpopCheck } from './verify-dpop-proof.js';
 
 const URL_BANKS = 'https://gateway.example/partner/provider/sbp/banks/';

@@ -3,7 +3,7 @@ import { X509Certificate } from 'node:crypto';
 import { after, describe, it } from 'node:test';
 import { createTestPki } from '../../test/support/openssl-certificates.js';
 import { AppError } from '../errors.js';
-import { readClientCertificate } from './client-certificate.js';
+import { readClientCertificate } from '../mtls/client-certificate.js';
 import { validatePartnerCertificates, validateSubjectDn } from './partner-certificates.js';
 
 const pki = createTestPki();

@@ -1,10 +1,10 @@
 import type { X509Certificate } from 'node:crypto';
-import { AppError, errors } from '../errors.js';
-import type { ClientCertificate } from '../mtls/client-certificate.js';
-import { verifyClientCertificate, type ClientCertificateCheck, type ClientCertificateFailure } from '../mtls/verify-client-certificate.js';
-import type { Partner } from '../partners/partner.js';
-import type { PartnerRepository } from '../partners/partner-repository.js';
-import type { BruteForceGuard } from '../auth/steps/brute-force-guard.js';
+import { AppError, errors } from '../../errors.js';
+import type { ClientCertificate } from '../../mtls/client-certificate.js';
+import { verifyClientCertificate, type ClientCertificateCheck, type ClientCertificateFailure } from './verify-client-certificate.js';
+import type { Partner } from '../../partners/partner.js';
+import type { PartnerRepository } from '../../partners/partner-repository.js';
+import type { BruteForceGuard } from '../steps/brute-force-guard.js';
 import type { ClientAuthenticationForm } from './read-client-credentials.js';
 
 /** RFC 8705 section 2's two methods. */
