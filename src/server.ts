@@ -11,6 +11,7 @@ import { publicUrl as publicUrlOf, type Config } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { createGateway, type Gateway } from './gateway.js';
+import type { GatewayEvents } from './gateway-events.js';
 import { resolveMasterKey } from './keys/master-key.js';
 import { buildAdminApp } from './http/admin-app.js';
 import { buildApp, REQUEST_TIMEOUTS } from './http/app.js';
@@ -65,13 +66,7 @@ export async function startServer(config: Config, logger: Logger, print: (text: 
     await migrateToLatest(handle.db);
     gateway = await createGateway(config, handle, {
       masterKey: resolveMasterKey(config.MASTER_KEY, config.DATA_DIR),
-      onAuditError: auditErrorLog(logger, () => gateway?.runtime.auditTrail.pending() ?? 0),
-      onAuditMaintenanceError: (error) => logger.warn({ err: error }, 'audit maintenance (partitions, retention) failed; retried at the next run'),
-      onRedisError: everyTenSeconds((error) => logger.warn({ err: error }, 'Redis unavailable; using the database')),
-      onReplayConflict: (jtis) => logger.error({ count: jtis.length }, 'JWEs accepted twice across a Redis failover'),
-      onReplayJournalDrop: (count) => logger.error({ count }, 'replay journal entries the database cannot hold were dropped'),
-      onReplayWriteError: everyTenSeconds((error) => logger.warn({ err: error }, 'replay cache: writing the table behind failed; retried')),
-      onCloseError: (error) => logger.error({ err: error }, 'shutdown: replay journal not fully written'),
+      events: logGatewayEvents(logger, () => gateway?.runtime.auditTrail.pending() ?? 0),
       ...(tlsFiles ? { trustedCas: () => tlsFiles.trustedCas() } : {}),
     });
     if (await gateway.runtime.seedBanks(loadDefaultBanks())) logger.info('bank registry was empty: filled with the default SBP bank list');
@@ -179,21 +174,40 @@ function reloadFiles(files: TlsFiles, logger: Logger): void {
 }
 
 /**
- * An entry the database refused for its data is dropped: each is logged, as it is rare and loses a record.
- * A batch that could not be written (the database is down) stays queued: logged at most every ten seconds.
+ * The gateway's events as log lines. An audit entry the database refused for its data is dropped: each is logged
+ * at error level, as it is rare and loses a record. Failures the gateway survives by itself (a batch that stays
+ * queued, Redis or the change feed away, the replay cache's table written late) are logged at most once every ten
+ * seconds per kind, so that an outage does not flood the log.
  */
-function auditErrorLog(logger: Logger, pending: () => number): (error: unknown) => void {
-  const queued = everyTenSeconds((error) => logger.warn({ err: error, pending: pending() }, 'audit entries not written yet; they stay queued'));
-  return (error) => {
-    if (error instanceof AuditEntryDroppedError) logger.error({ err: error }, 'audit entry dropped: the database refused its data');
-    else queued(error);
-  };
-}
-
-/** Calls `log` at most once every ten seconds, so that an outage does not flood the log. */
-function everyTenSeconds(log: (error: unknown) => void): (error: unknown) => void {
+function logGatewayEvents(logger: Logger, auditPending: () => number): GatewayEvents {
   const mayLog = createLogGate(10_000);
-  return (error) => {
-    if (mayLog()) log(error);
+  return (event) => {
+    switch (event.type) {
+      case 'audit_write_failed':
+        if (event.error instanceof AuditEntryDroppedError) logger.error({ err: event.error }, 'audit entry dropped: the database refused its data');
+        else if (mayLog(event.type)) logger.warn({ err: event.error, pending: auditPending() }, 'audit entries not written yet; they stay queued');
+        return;
+      case 'audit_maintenance_failed':
+        logger.warn({ err: event.error }, 'audit maintenance (partitions, retention) failed; retried at the next run');
+        return;
+      case 'redis_failed':
+        if (mayLog(event.type)) logger.warn({ err: event.error }, 'Redis unavailable; using the database');
+        return;
+      case 'change_feed_failed':
+        if (mayLog(event.type)) logger.warn({ err: event.error }, 'change feed between instances lost its connection; reconnecting');
+        return;
+      case 'replay_conflict':
+        logger.error({ count: event.jtis.length }, 'JWEs accepted twice across a Redis failover');
+        return;
+      case 'replay_journal_dropped':
+        logger.error({ count: event.count }, 'replay journal entries the database cannot hold were dropped');
+        return;
+      case 'replay_write_failed':
+        if (mayLog(event.type)) logger.warn({ err: event.error }, 'replay cache: writing the table behind failed; retried');
+        return;
+      case 'close_failed':
+        logger.error({ err: event.error }, 'shutdown: replay journal not fully written');
+        return;
+    }
   };
 }

@@ -1,19 +1,14 @@
-import { clientAddress } from './plugins/client-address.js';
-import { clientCertificate } from './plugins/client-certificate.js';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { publicUrl, trustedProxies } from '../config.js';
 import type { Gateway } from '../gateway.js';
-import { auditTrail } from './plugins/audit-trail.js';
 import { clientErrorHandler, errorHandler, frameworkErrors } from './plugins/error-handler.js';
 import { openApi } from './plugins/openapi.js';
-import { drain } from './plugins/drain.js';
 import { jsonBody } from './plugins/json-body.js';
+import { newRequestId, requestContext } from './plugins/request-context.js';
+import { requestOutcome } from './plugins/request-outcome.js';
 import { methodNotAllowed } from './plugins/method-not-allowed.js';
 import { openApiDescription } from './openapi-description.js';
-import { httpMetrics } from './plugins/http-metrics.js';
-import { requestLog } from './plugins/request-log.js';
-import { securityHeaders } from './plugins/security-headers.js';
 import { banksRoutes } from './routes/banks.js';
 import { loginRoutes } from './routes/login.js';
 import { oauthRoutes } from './routes/oauth.js';
@@ -63,7 +58,7 @@ export function fastifyOptions(logger: Logger, bodyLimit: number, timeouts: Requ
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit,
     requestIdHeader: false as const,
-    genReqId: () => crypto.randomUUID(),
+    genReqId: newRequestId,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     clientErrorHandler,
     frameworkErrors,
@@ -92,14 +87,14 @@ export async function buildApp({ gateway, logger, timeouts }: AppDependencies): 
   const app = Fastify({ ...fastifyOptions(logger, PUBLIC_BODY_LIMIT, timeouts), trustProxy: trustProxySetting(gateway) });
   await app.register(errorHandler, { validation: 'parameter' });
   await app.register(jsonBody);
-  await app.register(drain);
-  await app.register(requestLog);
-  await app.register(clientAddress);
-  // request.clientCertificate: the HTTPS listener's peer certificate, or CLIENT_CERT_HEADER from a TRUST_PROXY address.
-  await app.register(clientCertificate, { ...(gateway.config.CLIENT_CERT_HEADER ? { header: gateway.config.CLIENT_CERT_HEADER } : {}), trustedProxies: trustedProxies(gateway.config) });
-  await app.register(httpMetrics, { metrics: gateway.runtime.metrics, listener: 'public' });
-  await app.register(securityHeaders);
-  await app.register(auditTrail, { writer: gateway.runtime.auditTrail });
+  await app.register(requestContext, {
+    baseUrl: publicUrl(gateway.config),
+    // The HTTPS listener's peer certificate, or CLIENT_CERT_HEADER from a TRUST_PROXY address.
+    certificates: { ...(gateway.config.CLIENT_CERT_HEADER ? { header: gateway.config.CLIENT_CERT_HEADER } : {}), trustedProxies: trustedProxies(gateway.config) },
+    checkClientAddress: true,
+    auditBacklogged: () => gateway.runtime.auditTrail.full(),
+  });
+  await app.register(requestOutcome, { metrics: gateway.runtime.metrics, listener: 'public', auditTrail: gateway.runtime.auditTrail });
   await app.register(methodNotAllowed);
   await app.register(openApi, {
     title: 'Partner Gateway: SBP payouts partner API',

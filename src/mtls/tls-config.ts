@@ -1,4 +1,13 @@
-import type { Config } from '../config.js';
+/** The settings the mutual-TLS checks read (a part of the gateway's Config). */
+export interface TlsSettings {
+  PORT: number;
+  TRUST_PROXY: string;
+  TLS_PORT?: number | undefined;
+  TLS_CERT_FILE?: string | undefined;
+  TLS_KEY_FILE?: string | undefined;
+  CLIENT_CERT_HEADER?: string | undefined;
+  PUBLIC_TLS_URL?: string | undefined;
+}
 
 /** Headers a client or the gateway already gives a meaning: naming one of them as CLIENT_CERT_HEADER is a mistake. */
 const RESERVED_HEADERS = new Set(['authorization', 'cookie', 'dpop', 'host', 'forwarded', 'x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'content-type', 'content-length']);
@@ -14,7 +23,7 @@ const RESERVED_HEADERS = new Set(['authorization', 'cookie', 'dpop', 'host', 'fo
  * tlsConfigProblem(loadConfig({ TLS_PORT: '8443' })); // throws earlier: 'TLS_PORT needs TLS_CERT_FILE and TLS_KEY_FILE'
  * ```
  */
-export function tlsConfigProblem(config: Config): string | undefined {
+export function tlsConfigProblem(config: TlsSettings): string | undefined {
   const hasFiles = config.TLS_CERT_FILE !== undefined || config.TLS_KEY_FILE !== undefined;
   if (config.TLS_PORT !== undefined && (config.TLS_CERT_FILE === undefined || config.TLS_KEY_FILE === undefined)) {
     return 'TLS_PORT needs TLS_CERT_FILE and TLS_KEY_FILE (the HTTPS listener\'s PEM certificate and key)';
@@ -37,7 +46,7 @@ export function tlsConfigProblem(config: Config): string | undefined {
  * publicTlsUrl(loadConfig({ TLS_PORT: '8443', TLS_CERT_FILE: 'c.pem', TLS_KEY_FILE: 'k.pem' })); // 'https://127.0.0.1:8443'
  * ```
  */
-export function publicTlsUrl(config: Config, port: number | undefined = config.TLS_PORT): string | undefined {
+export function publicTlsUrl(config: TlsSettings, port: number | undefined = config.TLS_PORT): string | undefined {
   if (config.PUBLIC_TLS_URL !== undefined) return config.PUBLIC_TLS_URL.replace(/\/+$/, '');
   return port === undefined ? undefined : `https://127.0.0.1:${port}`;
 }

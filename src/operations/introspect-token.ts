@@ -1,29 +1,36 @@
 import type { IntrospectionRequestForm, IntrospectionResponse } from '@partner-gateway/contract/oauth';
-import type { AccessTokenClaims, AccessTokens } from '../auth/tokens/access-tokens.js';
-import type { TokenFamilyRepository } from '../auth/tokens/token-family-repository.js';
+import type { AuthDependencies } from '../auth/auth-dependencies.js';
+import { checkCertificateBinding } from '../auth/binding/certificate-binding.js';
+import { authorizeOAuthClient } from '../auth/steps/authorize-oauth-client.js';
+import type { AccessTokenClaims } from '../auth/tokens/access-tokens.js';
 import { familyAdmits } from '../auth/tokens/token-family-state.js';
 import { AppError, errors } from '../errors.js';
-import type { ClientAuthenticationDependencies } from '../auth/credentials/authenticate-client.js';
 import type { Partner } from '../partners/partner.js';
-import { authorizeOAuthClient, type OAuthRequestContext } from '../auth/steps/authorize-oauth-client.js';
-import { checkCertificateBinding } from '../auth/binding/check-certificate-binding.js';
+import type { RequestContext } from '../request-context.js';
 
-export interface TokenIntrospectionDependencies extends ClientAuthenticationDependencies {
-  tokens: AccessTokens;
-  families: TokenFamilyRepository;
-}
+export type TokenIntrospectionDependencies = Pick<
+  AuthDependencies,
+  'partners' | 'guard' | 'passwords' | 'replay' | 'remoteJwks' | 'assertionAudiences' | 'trustedCas' | 'now' | 'tokens' | 'families'
+>;
 
 /**
  * RFC 7662 introspection, for the caller's own tokens only: another partner's token, a revoked, expired,
  * unknown or unparseable one are all `{"active": false}` and nothing else, so that no partner learns anything
  * of another's tokens. An active answer names the login as `client_id` and `sub`, and `cnf.jkt` for a bound token.
+ * The audit entry learns whether the token was active.
+ *
+ * @example
+ * ```ts
+ * const answer = await introspectToken({ token }, context, deps); // { active: false } for anything not the caller's
+ * ```
  */
-export async function introspectToken(form: IntrospectionRequestForm, context: OAuthRequestContext, deps: TokenIntrospectionDependencies): Promise<IntrospectionResponse> {
+export async function introspectToken(form: IntrospectionRequestForm, context: RequestContext, deps: TokenIntrospectionDependencies): Promise<IntrospectionResponse> {
   const { partner } = await authorizeOAuthClient(form, context, deps);
   if (!form.token) throw errors.invalidRequest('token is missing');
   const claims = await ownLiveToken(form.token, partner, deps);
+  if (claims) checkCertificateBinding(claims, context.certificate?.thumbprint);
+  context.audit.details = { ...context.audit.details, active: claims !== undefined };
   if (!claims) return { active: false };
-  checkCertificateBinding(claims, context.certificate?.thumbprint);
   return {
     active: true,
     client_id: claims.login,

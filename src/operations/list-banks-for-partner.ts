@@ -1,40 +1,35 @@
-import { authenticatePartner, type AuthenticationDependencies } from '../auth/steps/authenticate-partner.js';
-import { checkIpAllowed } from '../auth/steps/check-ip-allowed.js';
-import { checkPartnerActive } from '../auth/steps/check-partner-active.js';
-import type { BanksCredentials } from '../auth/steps/read-banks-credentials.js';
-import { requireRewardType } from '../auth/steps/require-reward-type.js';
 import { SBP_REWARD_TYPE } from '@partner-gateway/contract/patterns';
+import type { BanksQuery } from '@partner-gateway/contract/public-api';
+import type { AuthDependencies } from '../auth/auth-dependencies.js';
+import { authenticatePartner } from '../auth/steps/authenticate-partner.js';
+import { checkPartnerAccess, requireRewardType } from '../auth/steps/check-partner-access.js';
+import { readBanksCredentials } from '../auth/steps/read-banks-credentials.js';
 import type { BankCatalog } from '../banks/cached-bank-repository.js';
+import type { RequestContext } from '../request-context.js';
 
-export interface BanksDependencies extends AuthenticationDependencies {
+export type BanksDependencies = Pick<AuthDependencies, 'partners' | 'guard' | 'passwords' | 'replay' | 'decryptPassword' | 'tokens' | 'families' | 'dpop'> & {
   banks: Pick<BankCatalog, 'publicJson'>;
-  /** The banks URL a DPoP proof's `htu` must name. */
-  urls: { banks: string };
-}
-
-/** The seed's bank shape: exactly a name and a BIC. */
-export interface PublicBank {
-  name: string;
-  bic: string;
-}
+  /** The banks path, which a DPoP proof's `htu` names on the listener's public URL. */
+  paths: { banks: string };
+};
 
 /**
- * The banks operation after its 422 checks: authenticate (401), then blocked (403), address (403) and the
- * `sbp` reward type (403), in that fixed order, then the list in its stable order, as the serialized
- * `{"banks": [...]}` body. `onAuthenticated` learns
- * who proved their identity, even when a later check refuses them (for the audit trail).
+ * The banks operation: 422 for missing or unencrypted credentials, then authenticate (401), then blocked (403),
+ * address (403) and the `sbp` reward type (403), in that fixed order, then the list in its stable order, as the
+ * serialized `{"banks": [...]}` body. The context's audit entry learns who proved their identity, even when a
+ * later check refuses them.
+ *
+ * @example
+ * ```ts
+ * const body = await listBanksForPartner({ partnerName: 'acme', partnerPassword: jwe, useAuthByCert: 'Y' }, context, deps);
+ * ```
  */
-export async function listBanksForPartner(
-  credentials: BanksCredentials,
-  clientAddress: string,
-  deps: BanksDependencies,
-  onAuthenticated: (login: string) => void = () => {},
-): Promise<string> {
-  const partner = await authenticatePartner(credentials, clientAddress, deps, deps.urls.banks);
-  onAuthenticated(partner.login);
-  checkPartnerActive(partner);
-  checkIpAllowed(partner, clientAddress);
-  if (credentials.scheme === 'password') await deps.guard.succeeded(clientAddress, partner);
+export async function listBanksForPartner(query: BanksQuery, context: RequestContext, deps: BanksDependencies): Promise<string> {
+  const credentials = readBanksCredentials(query, context);
+  const partner = await authenticatePartner(credentials, context, deps.paths.banks, deps);
+  context.audit.partner = partner.login;
+  checkPartnerAccess(partner, context.clientAddress);
+  if (credentials.scheme === 'password') await deps.guard.succeeded(context.clientAddress, partner);
   requireRewardType(partner, SBP_REWARD_TYPE);
   // The response body itself, serialized once per change of the list rather than once per request.
   return deps.banks.publicJson();

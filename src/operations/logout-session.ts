@@ -1,29 +1,30 @@
-import { BEARER_REGEXP } from '@partner-gateway/contract/patterns';
-import { errors } from '../errors.js';
-import type { AuthenticationDependencies } from '../auth/steps/authenticate-partner.js';
+import type { AuthDependencies } from '../auth/auth-dependencies.js';
+import { tokenPresentation } from '../auth/binding/check-token-binding.js';
 import { authenticateWithToken } from '../auth/steps/authenticate-with-token.js';
-import type { TokenPresentation } from '../auth/binding/check-token-binding.js';
+import { readAccessToken } from '../auth/steps/read-banks-credentials.js';
+import { invalidTokenHeader } from '../auth/tokens/access-tokens.js';
 import { revokeFamilyOf } from '../auth/tokens/token-family-state.js';
-
-/** `Authorization: DPoP <token>`: a bound token logs out with a proof, as it calls banks. */
-const DPOP_SCHEME_REGEXP = /^DPoP +(\S+) *$/i;
+import { errors } from '../errors.js';
+import type { RequestContext } from '../request-context.js';
 
 /**
- * The logout operation: the token's family is revoked, so that access token and every refresh token
- * descended from its login stop working at once. A DPoP-bound token comes as `Authorization: DPoP` with a
- * proof for the logout URL.
+ * The logout operation: the token's family is revoked, so that access token and every refresh token descended
+ * from its login stop working at once, on every instance. A DPoP-bound token comes as `Authorization: DPoP` with
+ * a proof for the logout URL; a certificate-bound one over a connection with its certificate. The context's audit
+ * entry learns the partner.
+ *
+ * @example
+ * ```ts
+ * await logoutSession(context, deps);
+ * ```
  */
 export async function logoutSession(
-  authorization: string | undefined,
-  dpop: string | string[] | undefined,
-  deps: Pick<AuthenticationDependencies, 'tokens' | 'partners' | 'families' | 'dpop'> & { urls: { logout: string } },
-  certificate?: string,
-): Promise<string> {
-  const bound = DPOP_SCHEME_REGEXP.exec(authorization ?? '')?.[1];
-  const token = bound ?? BEARER_REGEXP.exec(authorization ?? '')?.[1];
-  if (!token) throw errors.unauthorized('malformed_authorization', { 'www-authenticate': 'Bearer error="invalid_token"' });
-  const presentation: TokenPresentation = bound ? { scheme: 'dpop', proof: dpop, method: 'POST', url: deps.urls.logout, certificate } : { scheme: 'bearer', certificate };
-  const { partner, claims } = await authenticateWithToken(token, undefined, deps, presentation);
+  context: RequestContext,
+  deps: Pick<AuthDependencies, 'tokens' | 'partners' | 'families' | 'dpop'> & { paths: { logout: string } },
+): Promise<void> {
+  const presented = context.authorization === undefined ? undefined : readAccessToken(context.authorization);
+  if (!presented) throw errors.unauthorized('malformed_authorization', invalidTokenHeader);
+  const { partner, claims } = await authenticateWithToken(presented.token, undefined, tokenPresentation(presented.scheme, context, deps.paths.logout), deps);
   await revokeFamilyOf(claims, deps.families, 'logout');
-  return partner.login;
+  context.audit.partner = partner.login;
 }

@@ -1,7 +1,7 @@
 import type { AuthorizationServerMetadata, IntrospectionRequestForm, IntrospectionResponse, RevocationRequestForm, TokenRequestForm } from '@partner-gateway/contract/oauth';
 import { ACCEPTED_JWS_ALGS } from '../partners/partner-keys.js';
 import type { ClientAuthMethodName } from '../auth/credentials/read-client-credentials.js';
-import type { OAuthRequestContext } from '../auth/steps/authorize-oauth-client.js';
+import type { RequestContext } from '../request-context.js';
 import { introspectToken, type TokenIntrospectionDependencies } from './introspect-token.js';
 import { issueClientToken, type ClientToken, type ClientTokenDependencies } from './issue-client-token.js';
 import { revokeToken } from './revoke-token.js';
@@ -18,7 +18,7 @@ export interface OAuthUrls {
   mtls?: MutualTlsUrls | undefined;
 }
 
-export type OAuthApiDependencies = ClientTokenDependencies & Pick<TokenIntrospectionDependencies, 'families'> & {
+export type OAuthApiDependencies = ClientTokenDependencies & TokenIntrospectionDependencies & {
   urls: OAuthUrls;
   /** Told of every token request: how the client authenticated (`none` when unreadable) and the outcome. */
   onTokenRequest?(method: ClientAuthMethodName | 'none', outcome: 'issued' | 'refused'): void;
@@ -27,11 +27,11 @@ export type OAuthApiDependencies = ClientTokenDependencies & Pick<TokenIntrospec
 /** The OAuth 2.0 endpoints' operations, as the routes call them. */
 export interface OAuthApi {
   /** Client credentials (RFC 6749 section 4.4) for an access token, DPoP-bound when a proof comes with it. */
-  token(form: TokenRequestForm, context: OAuthRequestContext): Promise<ClientToken>;
+  token(form: TokenRequestForm, context: RequestContext): Promise<ClientToken>;
   /** RFC 7662: what the caller's own token is; `active: false` for anything else. */
-  introspect(form: IntrospectionRequestForm, context: OAuthRequestContext): Promise<IntrospectionResponse>;
-  /** RFC 7009: revokes the caller's own token's family; true when something was revoked. */
-  revoke(form: RevocationRequestForm, context: OAuthRequestContext): Promise<boolean>;
+  introspect(form: IntrospectionRequestForm, context: RequestContext): Promise<IntrospectionResponse>;
+  /** RFC 7009: revokes the caller's own token's family (the answer is the same whatever the token was). */
+  revoke(form: RevocationRequestForm, context: RequestContext): Promise<void>;
   /** RFC 8414 authorization server metadata. */
   metadata(): AuthorizationServerMetadata;
 }
@@ -59,13 +59,12 @@ export function createOAuthApi(deps: OAuthApiDependencies): OAuthApi {
   }, deps.urls.mtls);
   return {
     async token(form, context) {
-      let method: ClientAuthMethodName | 'none' = 'none';
       try {
-        const token = await issueClientToken(form, { ...context, onMethod: (used) => ((method = used), context.onMethod?.(used)) }, deps);
-        deps.onTokenRequest?.(method, 'issued');
+        const token = await issueClientToken(form, context, deps);
+        deps.onTokenRequest?.(context.clientMethod ?? 'none', 'issued');
         return token;
       } catch (error) {
-        deps.onTokenRequest?.(method, 'refused');
+        deps.onTokenRequest?.(context.clientMethod ?? 'none', 'refused');
         throw error;
       }
     },

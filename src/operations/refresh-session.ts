@@ -1,11 +1,12 @@
-import { errors } from '../errors.js';
-import { checkIpAllowed } from '../auth/steps/check-ip-allowed.js';
-import { checkPartnerActive } from '../auth/steps/check-partner-active.js';
-import type { LoginDependencies, Session } from './login-partner.js';
-import { rotateRefreshToken } from '../auth/tokens/refresh-tokens.js';
-import { requireParameters } from '../auth/steps/require-parameters.js';
-import { readSessionProof, spendSessionProof } from '../auth/binding/read-session-proof.js';
+import type { RefreshRequest } from '@partner-gateway/contract/public-api';
 import { DPOP_INVALID_PROOF } from '../auth/binding/check-token-binding.js';
+import { readSessionProof, spendSessionProof } from '../auth/binding/read-session-proof.js';
+import { checkPartnerAccess } from '../auth/steps/check-partner-access.js';
+import { requireParameters } from '../auth/steps/require-parameters.js';
+import { rotateRefreshToken } from '../auth/tokens/refresh-tokens.js';
+import { errors } from '../errors.js';
+import type { RequestContext } from '../request-context.js';
+import type { Session, SessionDependencies } from './login-partner.js';
 
 /**
  * The refresh operation: spends the refresh token for a new access token and a new refresh token in the same
@@ -13,27 +14,26 @@ import { DPOP_INVALID_PROOF } from '../auth/binding/check-token-binding.js';
  * its old family is refused. A DPoP-bound family stays bound: its refresh needs a proof by the same key (the
  * presented refresh token is spent even when that proof is missing: whoever holds the token without the key
  * is a thief, and the partner's next use of it then revokes the family as a reuse). A partner required to use
- * bound tokens cannot refresh without a proof.
+ * bound tokens cannot refresh without a proof. The context's audit entry learns the partner once the refresh
+ * token names it, even if a later check refuses it.
+ *
+ * @example
+ * ```ts
+ * const session = await refreshSession({ refresh_token }, context, deps);
+ * ```
  */
-export async function refreshSession(
-  input: { refresh_token?: unknown },
-  clientAddress: string,
-  dpop: string | string[] | undefined,
-  deps: LoginDependencies,
-  onAuthenticated: (login: string) => void = () => {},
-): Promise<Session> {
+export async function refreshSession(input: Partial<RefreshRequest>, context: RequestContext, deps: SessionDependencies): Promise<Session> {
   const { refresh_token: presented } = requireParameters(input, ['refresh_token']);
-  const proof = await readSessionProof(dpop, deps.urls.refresh, deps.dpop);
+  const proof = await readSessionProof(context.dpop, context.baseUrl + deps.paths.refresh, deps.dpop);
   const rotated = await rotateRefreshToken(presented, deps.families, deps.refreshTtlSeconds, deps.now());
   const partner = await deps.partners.findById(rotated.partnerId);
   if (!partner || partner.tokenGeneration !== rotated.generation) throw errors.unauthorized('token_revoked');
-  onAuthenticated(partner.login);
-  checkPartnerActive(partner);
-  checkIpAllowed(partner, clientAddress);
+  context.audit.partner = partner.login;
+  checkPartnerAccess(partner, context.clientAddress);
   if (!proof && (rotated.jkt !== null || partner.requireBoundTokens)) throw errors.unauthorized('dpop_required');
   if (proof && rotated.jkt !== null && proof.jkt !== rotated.jkt) throw errors.unauthorized('dpop_key_mismatch', DPOP_INVALID_PROOF);
   if (proof) await spendSessionProof(proof, deps.dpop);
-  const access = await deps.tokens.issue(partner, rotated.familyId, proof ? { jkt: proof.jkt } : undefined);
+  const access = await deps.tokens.issue(partner, { familyId: rotated.familyId, jkt: proof?.jkt });
   return {
     ...access,
     refreshToken: rotated.refreshToken,

@@ -3,6 +3,7 @@ import { withTimeout } from '../async/with-timeout.js';
 import type { Config } from '../config.js';
 import { isSoleWriter, type DatabaseHandle } from '../db/database.js';
 import type { ChangeFeed } from '../db/change-feed.js';
+import type { GatewayEvents } from '../gateway-events.js';
 import { createJournaledReplayStore, type JournaledReplayStore } from './replay/journaled-replay-store.js';
 import { createJtiReplayRepository, type JtiReplayRepository } from './replay/jti-replay-repository.js';
 import { createRedisJtiReplayStore } from './replay/redis-jti-replay-store.js';
@@ -26,14 +27,11 @@ export interface SharedStores {
 
 export interface SharedStoreOptions {
   now: () => number;
-  /** Told of each Redis failure (the call went to the database) and of each failed journal write. */
-  onRedisError?: (error: unknown) => void;
-  /** Told of JWEs found accepted twice (through Redis, and through the database by an instance that fell back). */
-  onReplayConflict?: (jtis: string[]) => void;
-  /** Told of replay journal entries dropped because the database could not hold them (how many). */
-  onReplayJournalDrop?: (count: number) => void;
-  /** Told when the embedded database's replay cache fails to write its table behind (it retries). */
-  onReplayWriteError?: (error: unknown) => void;
+  /**
+   * Told of each Redis failure (the call went to the database) and failed journal write, of JWEs found accepted
+   * twice, of journal entries the database could not hold, and of the embedded replay cache's failed writes.
+   */
+  events: GatewayEvents;
 }
 
 /** The write-behind replay caches of sole-writer databases, one per database and shared by its gateways, with their users. */
@@ -47,7 +45,7 @@ const writeBehind = new WeakMap<DatabaseHandle['db'], { cache: WriteBehindReplay
 function soleWriterReplay(handle: DatabaseHandle, table: ReturnType<typeof createJtiReplayRepository>, options: SharedStoreOptions): { replay: JtiReplayRepository; close(): Promise<void> } {
   let entry = writeBehind.get(handle.db);
   if (!entry) {
-    entry = { cache: createWriteBehindReplayCache({ table, now: options.now, ...(options.onReplayWriteError ? { onWriteError: options.onReplayWriteError } : {}) }), users: 0 };
+    entry = { cache: createWriteBehindReplayCache({ table, now: options.now, onWriteError: (error) => options.events({ type: 'replay_write_failed', error }) }), users: 0 };
     writeBehind.set(handle.db, entry);
   }
   entry.users += 1;
@@ -88,7 +86,7 @@ export function createSharedStores(config: Config, handle: DatabaseHandle, feed:
 
   // Fail fast rather than queue: a command Redis cannot take now goes to the database instead.
   const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 0, enableOfflineQueue: false, connectTimeout: 1_000, commandTimeout: 1_000 });
-  const onRedisError = options.onRedisError ?? (() => {});
+  const onRedisError = (error: unknown) => options.events({ type: 'redis_failed', error });
   redis.on('error', onRedisError);
   const replay: JournaledReplayStore = createJournaledReplayStore({
     redis: createRedisJtiReplayStore(redis, now, `${config.REDIS_KEY_PREFIX}jti:`),
@@ -98,8 +96,8 @@ export function createSharedStores(config: Config, handle: DatabaseHandle, feed:
     onFallback: onRedisError,
     onJournalError: onRedisError,
     announce: (forMs) => feed.publish({ kind: 'replay-degraded', forMs }),
-    ...(options.onReplayConflict ? { onConflict: options.onReplayConflict } : {}),
-    ...(options.onReplayJournalDrop ? { onDrop: options.onReplayJournalDrop } : {}),
+    onConflict: (jtis) => options.events({ type: 'replay_conflict', jtis }),
+    onDrop: (count) => options.events({ type: 'replay_journal_dropped', count }),
   });
   feed.subscribe((change) => {
     if (change.kind === 'replay-degraded') replay.doubleCheckFor(change.forMs);

@@ -1,17 +1,19 @@
-import type { ClientCertificate } from '../../mtls/client-certificate.js';
-import type { ClientAuthMethodName } from '../credentials/read-client-credentials.js';
+import { errors } from '../../errors.js';
+import { invalidTokenHeader, type AccessTokenClaims } from '../tokens/access-tokens.js';
 
 /**
- * The `x5t#S256` a token issued now is bound to (RFC 8705 section 3): the connection's certificate when the client
- * authenticated by it (self_signed_tls_client_auth, tls_client_auth); undefined for every other method. A client
- * that authenticates otherwise over a connection with a certificate gets no certificate binding: the gateway binds
- * only what it authenticated, so a partner always knows what its token needs.
+ * RFC 8705 section 3: a token bound to a client certificate (`cnf["x5t#S256"]`) is accepted only over a connection
+ * made with that very certificate (the HTTPS listener's, or the one the trusted proxy passes on); over plain HTTP,
+ * without a certificate, or with another one, it is the seed's 401 with `WWW-Authenticate: Bearer
+ * error="invalid_token"`, reason `certificate_binding_mismatch`. An unbound token costs one property check.
+ * (Which certificate a new token is bound to is decided where the client proved it holds one:
+ * `authenticateWithCertificate` returns its thumbprint.)
  *
  * @example
  * ```ts
- * certificateBinding('tls_client_auth', request.clientCertificate); // 'bwcK0esc3ACC3DB2Y5_lESsXE8o9ltc05O89jdN-dg2'
+ * checkCertificateBinding(claims, context.certificate?.thumbprint);
  * ```
  */
-export function certificateBinding(method: ClientAuthMethodName, certificate: ClientCertificate | undefined): string | undefined {
-  return method === 'self_signed_tls_client_auth' || method === 'tls_client_auth' ? certificate?.thumbprint : undefined;
+export function checkCertificateBinding(claims: Pick<AccessTokenClaims, 'x5t'>, presentedThumbprint: string | undefined): void {
+  if (claims.x5t !== undefined && claims.x5t !== presentedThumbprint) throw errors.unauthorized('certificate_binding_mismatch', invalidTokenHeader);
 }

@@ -1,5 +1,6 @@
 import { AppError, errors } from '../../errors.js';
-import { checkDpopProof, readDpopHeader, spendDpopProof, type DpopProofSettings } from './claim-dpop-proof.js';
+import type { DpopProofSettings } from '../auth-dependencies.js';
+import { checkDpopProof, readDpopHeader, spendDpopProof } from './verify-dpop-proof.js';
 import type { VerifiedDpopProof } from './verify-dpop-proof.js';
 import { DPOP_INVALID_PROOF } from './check-token-binding.js';
 

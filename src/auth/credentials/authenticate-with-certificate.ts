@@ -1,41 +1,12 @@
-import type { X509Certificate } from 'node:crypto';
 import { AppError, errors } from '../../errors.js';
 import type { ClientCertificate } from '../../mtls/client-certificate.js';
 import { verifyClientCertificate, type ClientCertificateCheck, type ClientCertificateFailure } from './verify-client-certificate.js';
 import type { Partner } from '../../partners/partner.js';
-import type { PartnerRepository } from '../../partners/partner-repository.js';
-import type { BruteForceGuard } from '../steps/brute-force-guard.js';
-import type { ClientAuthenticationForm } from './read-client-credentials.js';
+import type { AuthDependencies, AuthenticatedClient } from '../auth-dependencies.js';
 
 /** RFC 8705 section 2's two methods. */
 export type CertificateAuthMethod = 'self_signed_tls_client_auth' | 'tls_client_auth';
 export const CERTIFICATE_AUTH_METHODS: readonly CertificateAuthMethod[] = ['self_signed_tls_client_auth', 'tls_client_auth'];
-
-export interface CertificateAuthenticationDependencies {
-  partners: Pick<PartnerRepository, 'findByLogin'>;
-  guard: Pick<BruteForceGuard, 'failCheap'>;
-  /**
-   * TLS_CLIENT_CA_FILE's CAs as last (re)loaded: asked on every check, so that a SIGHUP counts from the next request.
-   * Absent, no CA is trusted (tls_client_auth always fails).
-   */
-  trustedCas?: (() => readonly X509Certificate[]) | undefined;
-  now: () => number;
-}
-
-/**
- * The client_id of a request that authenticates by its TLS client certificate (RFC 8705 section 2): a form with
- * `client_id` and no other client authentication (no secret, no assertion, no `Authorization` header). Undefined
- * for anything else, which the other methods read (and refuse, when it is nothing at all).
- *
- * @example
- * ```ts
- * certificateClientId({ grant_type: 'client_credentials', client_id: 'acme' }, undefined); // 'acme'
- * ```
- */
-export function certificateClientId(form: ClientAuthenticationForm, authorization: string | undefined): string | undefined {
-  const other = authorization !== undefined || form.client_secret !== undefined || form.client_assertion !== undefined || form.client_assertion_type !== undefined;
-  return !other && form.client_id ? form.client_id : undefined;
-}
 
 /**
  * Authenticates `login` by the certificate of the request's connection (the HTTPS listener's, or the trusted
@@ -48,15 +19,15 @@ export function certificateClientId(form: ClientAuthenticationForm, authorizatio
  *
  * @example
  * ```ts
- * const { partner, method } = await authenticateWithCertificate('acme', request.clientCertificate, deps);
+ * const { partner, method, certificateThumbprint } = await authenticateWithCertificate('acme', context.certificate, context.clientAddress, deps);
  * ```
  */
 export async function authenticateWithCertificate(
   login: string,
   certificate: ClientCertificate | undefined,
   clientAddress: string,
-  deps: CertificateAuthenticationDependencies,
-): Promise<{ partner: Partner; method: CertificateAuthMethod }> {
+  deps: Pick<AuthDependencies, 'partners' | 'guard' | 'trustedCas' | 'now'>,
+): Promise<AuthenticatedClient & { method: CertificateAuthMethod }> {
   try {
     const partner = await deps.partners.findByLogin(login);
     if (!partner) throw errors.invalidClient('unknown_partner');
@@ -70,7 +41,8 @@ export async function authenticateWithCertificate(
     if (matched.length === 0) throw errors.invalidClient(failureReason(selfSigned, issued, partner));
     const method = matched.find((candidate) => partner.authMethods.includes(candidate));
     if (method === undefined) throw errors.invalidClient(`${matched[0]!}_not_allowed`);
-    return { partner, method };
+    // A token issued now is bound to the certificate the client proved it holds.
+    return { partner, method, ...(certificate ? { certificateThumbprint: certificate.thumbprint } : {}) };
   } catch (error) {
     if (error instanceof AppError && error.status === 401) return deps.guard.failCheap(error, clientAddress);
     throw error;

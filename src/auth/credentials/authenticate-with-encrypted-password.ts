@@ -1,8 +1,7 @@
 import { AppError, errors } from '../../errors.js';
 import type { Partner } from '../../partners/partner.js';
-import type { AuthenticationDependencies } from '../steps/authenticate-partner.js';
+import type { AuthDependencies, DecryptedPassword } from '../auth-dependencies.js';
 import { authenticateWithPassword } from './authenticate-with-password.js';
-import type { DecryptedPassword } from './decrypt-partner-password.js';
 
 /**
  * The seed's encrypted-password scheme: the JWE is decrypted (header checks first, see
@@ -12,7 +11,7 @@ export async function authenticateWithEncryptedPassword(
   partnerName: string,
   jwe: string,
   clientAddress: string,
-  deps: AuthenticationDependencies,
+  deps: Pick<AuthDependencies, 'partners' | 'guard' | 'passwords' | 'replay' | 'decryptPassword'>,
 ): Promise<Partner> {
   // No lock check here: an address's garbage (undecryptable JWEs, bad tokens) must not refuse a partner's
   // right password from it. Garbage is counted under its own key, which only ever refuses more garbage.

@@ -1,7 +1,7 @@
 import { errors } from '../../errors.js';
 import type { Partner } from '../../partners/partner.js';
-import type { AuthenticationDependencies } from '../steps/authenticate-partner.js';
-import { requireAuthMethod } from '../steps/require-auth-method.js';
+import type { AuthDependencies } from '../auth-dependencies.js';
+import { requireAuthMethod } from './require-auth-method.js';
 
 /**
  * Login and API password: the password is checked with argon2 against the partner's hash, or against a
@@ -15,7 +15,7 @@ export async function authenticateWithPassword(
   login: string,
   password: string,
   clientAddress: string,
-  deps: Pick<AuthenticationDependencies, 'partners' | 'guard' | 'passwords'>,
+  deps: Pick<AuthDependencies, 'partners' | 'guard' | 'passwords'>,
   options: { remember?: boolean } = {},
 ): Promise<Partner> {
   // PostgreSQL text cannot hold U+0000, so no partner's login contains it, and looking such a login up or

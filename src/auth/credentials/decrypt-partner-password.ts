@@ -2,6 +2,7 @@ import { compactDecrypt, decodeProtectedHeader, type CompactJWEHeaderParameters 
 import { errors } from '../../errors.js';
 import { ENCRYPTION_ALG, type KeyStore } from '../../keys/key-store.js';
 import { isValidJti } from '../../stores/replay/valid-jti.js';
+import type { DecryptedPassword } from '../auth-dependencies.js';
 
 export interface DecryptOptions {
   keys: KeyStore;
@@ -10,13 +11,6 @@ export interface DecryptOptions {
   /** Seconds an `iat` may lie in the future. */
   maxFutureSeconds: number;
   now?: () => number;
-}
-
-export interface DecryptedPassword {
-  password: string;
-  jti: string;
-  /** Until when the jti must be remembered: as long as its `iat` is inside the window. */
-  rememberUntil: Date;
 }
 
 const CONTENT_ENCRYPTION = 'A256GCM';

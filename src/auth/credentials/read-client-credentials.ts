@@ -74,3 +74,18 @@ function readBasic(authorization: string): { login: string; secret: string } {
 function formDecode(value: string): string {
   return decodeURIComponent(value.replace(/\+/g, ' '));
 }
+
+/**
+ * The client_id of a request that authenticates by its TLS client certificate (RFC 8705 section 2): a form with
+ * `client_id` and no other client authentication (no secret, no assertion, no `Authorization` header). Undefined
+ * for anything else, which the other methods read (and refuse, when it is nothing at all).
+ *
+ * @example
+ * ```ts
+ * certificateClientId({ grant_type: 'client_credentials', client_id: 'acme' }, undefined); // 'acme'
+ * ```
+ */
+export function certificateClientId(form: ClientAuthenticationForm, authorization: string | undefined): string | undefined {
+  const other = authorization !== undefined || form.client_secret !== undefined || form.client_assertion !== undefined || form.client_assertion_type !== undefined;
+  return !other && form.client_id ? form.client_id : undefined;
+}

@@ -39,7 +39,7 @@ const ANY_EXTENDED_KEY_USAGE = '2.5.29.37.0';
  *
  * @example
  * ```ts
- * const check = verifyClientCertificate(request.clientCertificate, { method: 'tls_client_auth', subjectDn: partner.subjectDn, trustedCas: tls.trustedCas() });
+ * const check = verifyClientCertificate(context.certificate, { method: 'tls_client_auth', subjectDn: partner.subjectDn, trustedCas: tls.trustedCas() });
  * if (!check.ok) throw errors.invalidClient(check.reason);
  * ```
  */

@@ -2,7 +2,7 @@ import { AppError, errors } from '../../errors.js';
 import type { Partner } from '../../partners/partner.js';
 import { invalidTokenHeader, type AccessTokenClaims } from '../tokens/access-tokens.js';
 import { familyAdmits } from '../tokens/token-family-state.js';
-import type { AuthenticationDependencies } from './authenticate-partner.js';
+import type { AuthDependencies } from '../auth-dependencies.js';
 import { DPOP_INVALID_TOKEN, checkTokenBinding, type TokenPresentation } from '../binding/check-token-binding.js';
 
 /** Who a token authenticated, and what the token says (logout revokes its family). */
@@ -20,12 +20,12 @@ export interface TokenHolder {
 export async function authenticateWithToken(
   token: string,
   partnerName: string | undefined,
-  deps: Pick<AuthenticationDependencies, 'tokens' | 'partners' | 'families' | 'dpop'>,
-  presentation: TokenPresentation = { scheme: 'bearer' },
+  presentation: TokenPresentation,
+  deps: Pick<AuthDependencies, 'tokens' | 'partners' | 'families' | 'dpop'>,
 ): Promise<TokenHolder> {
-  if (presentation.scheme === 'bearer') return checkToken(token, partnerName, deps, presentation);
+  if (presentation.scheme === 'bearer') return checkToken(token, partnerName, presentation, deps);
   try {
-    return await checkToken(token, partnerName, deps, presentation);
+    return await checkToken(token, partnerName, presentation, deps);
   } catch (error) {
     // A token sent with the DPoP scheme is refused with the DPoP challenge (RFC 9449 section 7.1).
     if (error instanceof AppError && error.status === 401 && error.extra.headers?.['www-authenticate']?.startsWith('Bearer')) {
@@ -38,8 +38,8 @@ export async function authenticateWithToken(
 async function checkToken(
   token: string,
   partnerName: string | undefined,
-  deps: Pick<AuthenticationDependencies, 'tokens' | 'partners' | 'families' | 'dpop'>,
   presentation: TokenPresentation,
+  deps: Pick<AuthDependencies, 'tokens' | 'partners' | 'families' | 'dpop'>,
 ): Promise<TokenHolder> {
   const claims = await deps.tokens.verify(token);
   // The bearer path's common case (an unbound token as Bearer) costs two property checks, not an await. A

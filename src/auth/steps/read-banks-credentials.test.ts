@@ -7,7 +7,7 @@ const JWE = 'eyJhbGciOiJSU0EtT0FFUC0yNTYifQ.a.b.c.d';
 
 function refused(query: Record<string, string>, authorization?: string): AppError {
   try {
-    readBanksCredentials(query, authorization);
+    readBanksCredentials(query, { authorization });
   } catch (error) {
     assert.ok(error instanceof AppError);
     return error;
@@ -16,31 +16,35 @@ function refused(query: Record<string, string>, authorization?: string): AppErro
 }
 
 describe('readBanksCredentials', () => {
-  it('reads the query-parameter scheme', () => {
-    assert.deepEqual(readBanksCredentials({ partnerName: 'acme', partnerPassword: JWE, useAuthByCert: 'Y' }, undefined), {
+  it('when there is no Authorization header, then it reads the query-parameter scheme', () => {
+    assert.deepEqual(readBanksCredentials({ partnerName: 'acme', partnerPassword: JWE, useAuthByCert: 'Y' }, { authorization: undefined }), {
       scheme: 'password',
       partnerName: 'acme',
       jwe: JWE,
     });
   });
 
-  it('reads a bearer token, the query parameters becoming optional', () => {
-    assert.deepEqual(readBanksCredentials({}, 'Bearer abc.def.ghi'), { scheme: 'bearer', token: 'abc.def.ghi' });
-    assert.deepEqual(readBanksCredentials({ partnerName: 'acme' }, 'bearer abc'), { scheme: 'bearer', token: 'abc', partnerName: 'acme' });
+  it('when a bearer token comes, then the query parameters become optional', () => {
+    assert.deepEqual(readBanksCredentials({}, { authorization: 'Bearer abc.def.ghi' }), { scheme: 'bearer', token: 'abc.def.ghi' });
+    assert.deepEqual(readBanksCredentials({ partnerName: 'acme' }, { authorization: 'bearer abc' }), { scheme: 'bearer', token: 'abc', partnerName: 'acme' });
   });
 
-  it('refuses an Authorization header that is not a bearer token with a 401 and WWW-Authenticate', () => {
+  it('when a DPoP-bound token comes, then it is read as such (its proof is checked with the token)', () => {
+    assert.deepEqual(readBanksCredentials({}, { authorization: 'DPoP abc.def.ghi' }), { scheme: 'dpop', token: 'abc.def.ghi' });
+  });
+
+  it('when the Authorization header is neither Bearer nor DPoP, then it is a 401 with WWW-Authenticate', () => {
     const error = refused({}, 'Basic abc');
     assert.equal(error.status, 401);
     assert.equal(error.extra.headers?.['www-authenticate'], 'Bearer error="invalid_token"');
   });
 
-  it('treats useAuthByCert=N as an unencrypted password and other values as invalid', () => {
+  it('when useAuthByCert is N, then the password is not encrypted; any other value but Y is invalid', () => {
     assert.equal(refused({ partnerName: 'a', partnerPassword: JWE, useAuthByCert: 'N' }).description, texts.notEncrypted);
     assert.match(refused({ partnerName: 'a', partnerPassword: JWE, useAuthByCert: 'y' }).description, /useAuthByCert has an invalid value/);
   });
 
-  it('refuses a password that is not a five-part compact JWE as not encrypted', () => {
+  it('when the password is not a five-part compact JWE, then it is not encrypted', () => {
     for (const password of ['secret', 'a.b.c', 'a.b.c.d.e.f', '.a.b.c.d', 'a b.c.d.e.f']) {
       assert.equal(refused({ partnerName: 'a', partnerPassword: password, useAuthByCert: 'Y' }).description, texts.notEncrypted, password);
     }

@@ -47,10 +47,11 @@ export interface AccessTokenClaims {
 
 export interface AccessTokens {
   /**
-   * Signs a token for the partner in `familyId`; with `jkt`, bound to that DPoP key (`cnf.jkt`, RFC 9449 section
-   * 6); with `accessOnly`, a client-credentials token whose family is stored only once revoked.
+   * Signs a token for the partner in the grant's family; bound to a DPoP key (`cnf.jkt`, RFC 9449 section 6)
+   * and/or a client certificate (`cnf["x5t#S256"]`, RFC 8705) when the grant names them; with `accessOnly`, a
+   * client-credentials token whose family is stored only once revoked.
    */
-  issue(partner: Pick<Partner, 'id' | 'login' | 'tokenGeneration'>, familyId: string, binding?: TokenBinding, accessOnly?: boolean): Promise<IssuedToken>;
+  issue(partner: Pick<Partner, 'id' | 'login' | 'tokenGeneration'>, grant: TokenGrant): Promise<IssuedToken>;
   /** The `iss` and `aud` every token carries (for introspection answers). */
   readonly issuer: string;
   readonly audience: string;
@@ -58,10 +59,16 @@ export interface AccessTokens {
   verify(token: string): Promise<AccessTokenClaims>;
 }
 
-/** What a token is bound to: a DPoP key (`jkt`, RFC 9449) and/or a client certificate (`x5t`, RFC 8705); both may be set. */
-export interface TokenBinding {
+/** What a token is issued under: its family, what it is bound to (a DPoP key and/or a client certificate), and its kind. */
+export interface TokenGrant {
+  /** The token family (one login and its refreshes, or one client-credentials token). */
+  familyId: string;
+  /** The RFC 7638 thumbprint of the DPoP key the token is bound to (RFC 9449). */
   jkt?: string | undefined;
+  /** The SHA-256 thumbprint of the client certificate the token is bound to (RFC 8705). */
   x5t?: string | undefined;
+  /** A client-credentials token (`gty`), whose family is stored only once revoked. */
+  accessOnly?: boolean;
 }
 
 /** Far longer than any token we issue (about 600 bytes); longer input is refused before any parsing. */
@@ -89,10 +96,10 @@ export function createAccessTokens(options: AccessTokenOptions): AccessTokens {
   return {
     issuer: options.issuer,
     audience: options.audience,
-    async issue(partner, familyId, binding, accessOnly = false) {
+    async issue(partner, grant) {
       const issuedAt = Math.floor(now() / 1000);
       const signing = options.keys.signing();
-      const claims = { client_id: partner.login, sid: familyId, gen: partner.tokenGeneration, ...cnfOf(binding), ...(accessOnly ? { gty: CLIENT_CREDENTIALS_GTY } : {}) };
+      const claims = { client_id: partner.login, sid: grant.familyId, gen: partner.tokenGeneration, ...cnfOf(grant), ...(grant.accessOnly ? { gty: CLIENT_CREDENTIALS_GTY } : {}) };
       const accessToken = await new SignJWT(claims)
         .setProtectedHeader({ alg: SIGNING_ALG, typ: 'at+jwt', kid: signing.kid })
         .setIssuer(options.issuer)
@@ -154,8 +161,8 @@ function jktOf(cnf: unknown): string | undefined {
 }
 
 /** The `cnf` claim of a bound token (absent for a bearer token). */
-function cnfOf(binding: TokenBinding | undefined): { cnf?: Record<string, string> } {
-  const cnf = { ...(binding?.jkt ? { jkt: binding.jkt } : {}), ...(binding?.x5t ? { 'x5t#S256': binding.x5t } : {}) };
+function cnfOf(grant: TokenGrant): { cnf?: Record<string, string> } {
+  const cnf = { ...(grant.jkt ? { jkt: grant.jkt } : {}), ...(grant.x5t ? { 'x5t#S256': grant.x5t } : {}) };
   return Object.keys(cnf).length > 0 ? { cnf } : {};
 }
 

@@ -3,6 +3,9 @@ import type { CacheStats } from '../../metrics/gateway-metrics.js';
 import { STALE_IF_ERROR_MS } from '../../partners/cached-partner-repository.js';
 import type { TokenFamily, TokenFamilyRepository } from './token-family-repository.js';
 
+/** Token families with their cache's controls: a change announced by another instance, and the metrics. */
+export type CachedTokenFamilyRepository = TokenFamilyRepository & { invalidate(familyId: string): void; stats(): CacheStats };
+
 /**
  * Token families (the revocation state of access tokens) kept in memory for `ttlMs` (CACHE_TTL): a logout or
  * a refresh-token reuse on this instance drops the entry at once; one on another instance is seen within
@@ -13,7 +16,7 @@ export function createCachedTokenFamilyRepository(
   ttlMs: number,
   now: () => number,
   onRevoked: (familyId: string) => void = () => {},
-): TokenFamilyRepository & { invalidate(familyId: string): void; stats(): CacheStats } {
+): CachedTokenFamilyRepository {
   // Revocation state is safety-critical: a stale "not revoked" is served during a database outage only for
   // families this instance has seen, for STALE_IF_ERROR_MS, as partners are.
   const cache = new TtlCache<string, TokenFamily | null>(ttlMs, 200_000, now, STALE_IF_ERROR_MS);

@@ -11,14 +11,14 @@ import { startTestGateway, TEST_ADMIN_TOKEN, type TestGateway } from '../../../t
 import { adminAuth } from './admin-auth.js';
 import { adminConsole, CONSOLE_CSP } from './admin-console.js';
 import { errorHandler } from './error-handler.js';
-import { securityHeaders } from './security-headers.js';
+import { requestContext } from './request-context.js';
 
 const TOKEN = 'console-test-admin-token-0123456789abcdef';
 
 async function consoleApp(root: string): Promise<FastifyInstance> {
   const app = Fastify();
   await app.register(errorHandler, { validation: 'detailed' });
-  await app.register(securityHeaders);
+  await app.register(requestContext, { baseUrl: 'http://127.0.0.1', auditBacklogged: () => false });
   await app.register(adminAuth, { adminToken: TOKEN });
   app.get('/admin/v1/secret', async () => ({ secret: true }));
   await app.register(adminConsole, { root });

@@ -21,7 +21,7 @@ export async function banksRoutes(app: FastifyInstance, { gateway }: { gateway: 
       // Before validation, so that a refused query is still recorded under the partner it names.
       preValidation: async (request) => {
         const { partnerName } = request.query as { partnerName?: unknown };
-        if (typeof partnerName === 'string' && partnerName) request.auditPartner = partnerName.slice(0, 256);
+        if (typeof partnerName === 'string' && partnerName) request.requestContext.audit.partner = partnerName.slice(0, 256);
       },
       schema: {
         operationId: 'listBanks',
@@ -51,18 +51,6 @@ export async function banksRoutes(app: FastifyInstance, { gateway }: { gateway: 
         },
       },
     },
-    async (request, reply) => {
-      const body = await gateway.partnerApi.listBanks(
-        request.query as BanksQuery,
-        request.headers.authorization,
-        request.ip,
-        (login) => {
-          request.auditPartner = login;
-        },
-        request.headers.dpop,
-        request.clientCertificate?.thumbprint,
-      );
-      return reply.type('application/json; charset=utf-8').send(body);
-    },
+    async (request, reply) => reply.type('application/json; charset=utf-8').send(await gateway.partnerApi.listBanks(request.query as BanksQuery, request.requestContext)),
   );
 }

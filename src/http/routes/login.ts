@@ -28,7 +28,7 @@ export async function loginRoutes(app: FastifyInstance, { gateway }: { gateway: 
       config: { audit: 'login' },
       // Before validation, so that a refused body is still recorded under the login it claims.
       preValidation: async (request) => {
-        request.auditPartner = claimedLogin(request.body);
+        request.requestContext.audit.partner = claimedLogin(request.body);
       },
       schema: {
         operationId: 'login',
@@ -61,7 +61,7 @@ export async function loginRoutes(app: FastifyInstance, { gateway }: { gateway: 
       },
     },
     async (request, reply) =>
-      sendSession(reply, await gateway.partnerApi.login(request.body as LoginRequest, request.ip, request.headers.dpop)),
+      sendSession(reply, await gateway.partnerApi.login(request.body as LoginRequest, request.requestContext)),
   );
 }
 

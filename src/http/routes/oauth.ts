@@ -13,7 +13,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { errors, texts } from '../../errors.js';
 import type { Gateway } from '../../gateway.js';
-import type { OAuthRequestContext } from '../../auth/steps/authorize-oauth-client.js';
 import { formBody, formErrorFormatter } from '../plugins/form-body.js';
 import { claimedClient } from './claimed-client.js';
 import { NO_STORE_HEADERS, noStore, partnerCallErrors } from './error-body.js';
@@ -61,7 +60,7 @@ function clientAuthenticated(action: 'token' | 'introspect' | 'revoke') {
     config: { audit: action },
     schemaErrorFormatter: formErrorFormatter,
     preValidation: async (request: FastifyRequest) => {
-      request.auditPartner = claimedClient(request.body, request.headers.authorization);
+      request.requestContext.audit.partner = claimedClient(request.body, request.headers.authorization);
     },
   };
 }
@@ -88,8 +87,7 @@ export async function oauthRoutes(app: FastifyInstance, { gateway }: { gateway: 
       },
     },
     async (request, reply) => {
-      const token = await gateway.oauth.token(request.body as TokenRequestForm, oauthContext(request));
-      request.auditDetails = { ...request.auditDetails, bound: token.tokenType === 'DPoP' || token.certificateThumbprint !== undefined };
+      const token = await gateway.oauth.token(request.body as TokenRequestForm, request.requestContext);
       noStore(reply);
       return { access_token: token.accessToken, token_type: token.tokenType, expires_in: token.expiresIn } satisfies OAuthTokenResponse;
     },
@@ -110,8 +108,7 @@ export async function oauthRoutes(app: FastifyInstance, { gateway }: { gateway: 
       },
     },
     async (request, reply) => {
-      const answer = await gateway.oauth.introspect(request.body as IntrospectionRequestForm, oauthContext(request));
-      request.auditDetails = { ...request.auditDetails, active: answer.active };
+      const answer = await gateway.oauth.introspect(request.body as IntrospectionRequestForm, request.requestContext);
       noStore(reply);
       return answer;
     },
@@ -132,8 +129,7 @@ export async function oauthRoutes(app: FastifyInstance, { gateway }: { gateway: 
       },
     },
     async (request, reply) => {
-      const revoked = await gateway.oauth.revoke(request.body as RevocationRequestForm, oauthContext(request));
-      request.auditDetails = { ...request.auditDetails, revoked };
+      await gateway.oauth.revoke(request.body as RevocationRequestForm, request.requestContext);
       return reply.code(200).send();
     },
   );
@@ -156,19 +152,4 @@ export async function oauthRoutes(app: FastifyInstance, { gateway }: { gateway: 
       return gateway.oauth.metadata();
     },
   );
-}
-
-/** The request's headers and address, and the callbacks that record the client in the audit trail. */
-function oauthContext(request: FastifyRequest): OAuthRequestContext {
-  return {
-    authorization: request.headers.authorization,
-    dpop: request.headers.dpop,
-    clientAddress: request.ip,
-    certificate: request.clientCertificate,
-    onClient: (login, method) => {
-      request.auditPartner = login;
-      // Whether a token was bound is the token route's to add, once it is issued.
-      request.auditDetails = { method };
-    },
-  };
 }

@@ -35,13 +35,7 @@ export async function sessionRoutes(app: FastifyInstance, { gateway }: { gateway
         },
       },
     },
-    async (request, reply) => {
-      const session = await gateway.partnerApi.refresh(request.body as RefreshRequest, request.ip, request.headers.dpop, (login) => {
-        request.auditPartner = login;
-      });
-      request.auditPartner = session.partnerLogin;
-      return sendSession(reply, session);
-    },
+    async (request, reply) => sendSession(reply, await gateway.partnerApi.refresh(request.body as RefreshRequest, request.requestContext)),
   );
   app.post(
     LOGOUT_PATH,
@@ -56,7 +50,7 @@ export async function sessionRoutes(app: FastifyInstance, { gateway }: { gateway
       },
     },
     async (request, reply) => {
-      request.auditPartner = await gateway.partnerApi.logout(request.headers.authorization, request.headers.dpop, request.clientCertificate?.thumbprint);
+      await gateway.partnerApi.logout(request.requestContext);
       return reply.code(204).send();
     },
   );

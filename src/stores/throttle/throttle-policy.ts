@@ -1,3 +1,5 @@
+import type { Config } from '../../config.js';
+
 /** How failed authentications turn into lockouts (after Keycloak's brute-force detection). */
 export interface ThrottlePolicy {
   /** Failures within the window that trigger a lockout. */
@@ -50,4 +52,23 @@ export function remainingLock(state: ThrottleState | undefined, now: number): nu
 export function liveFailures(state: ThrottleState | undefined, now: number, policy: ThrottlePolicy): number {
   if (!state || now - state.lastFailureAt > policy.memoryMs || now - state.windowStartedAt > policy.windowMs) return 0;
   return state.failures;
+}
+
+/**
+ * The policy the configuration sets (THROTTLE_*), Keycloak's defaults in spirit: a lockout history is forgotten
+ * after 12 quiet hours, and the longest lockout is never shorter than the first.
+ *
+ * @example
+ * ```ts
+ * throttlePolicyOf(loadConfig({})); // { maxFailures: 10, windowMs: 900000, lockoutMs: 60000, lockoutMaxMs: 900000, memoryMs: 43200000 }
+ * ```
+ */
+export function throttlePolicyOf(config: Pick<Config, 'THROTTLE_MAX_FAILURES' | 'THROTTLE_WINDOW' | 'THROTTLE_LOCKOUT' | 'THROTTLE_LOCKOUT_MAX'>): ThrottlePolicy {
+  return {
+    maxFailures: config.THROTTLE_MAX_FAILURES,
+    windowMs: config.THROTTLE_WINDOW * 1000,
+    lockoutMs: config.THROTTLE_LOCKOUT * 1000,
+    lockoutMaxMs: Math.max(config.THROTTLE_LOCKOUT_MAX, config.THROTTLE_LOCKOUT) * 1000,
+    memoryMs: 12 * 3600 * 1000,
+  };
 }

@@ -31,7 +31,7 @@ export async function adminBankRoutes(app: FastifyInstance, { gateway }: { gatew
     { config: { audit: 'banks.replace' }, schema: { operationId: 'replaceBanks', tags, summary: 'Replace the whole list (all or nothing)', body: ReplaceBanksBody, response: { 200: BankChanges, ...errorResponses } } },
     async (request) => {
       const changes = await banks.replaceAll(request.body);
-      request.auditDetails = { ...changes };
+      request.requestContext.audit.details = { ...changes };
       return changes;
     },
   );
@@ -40,7 +40,7 @@ export async function adminBankRoutes(app: FastifyInstance, { gateway }: { gatew
     { config: { audit: 'bank.add' }, schema: { operationId: 'addBank', tags, summary: 'Add a bank at the end of the list', body: BankInput, response: { 201: AdminBank, ...errorResponses } } },
     async (request, reply) => {
       const bank = await banks.add(request.body);
-      request.auditDetails = { after: { bic: bank.bic, name: bank.name, nameEn: bank.nameEn, sbpMemberId: bank.sbpMemberId } };
+      request.requestContext.audit.details = { after: { bic: bank.bic, name: bank.name, nameEn: bank.nameEn, sbpMemberId: bank.sbpMemberId } };
       return reply.code(201).send(bank);
     },
   );
@@ -50,7 +50,7 @@ export async function adminBankRoutes(app: FastifyInstance, { gateway }: { gatew
     async (request, reply) => {
       const { bic } = request.params as BicParams;
       await banks.remove(bic);
-      request.auditDetails = { bic };
+      request.requestContext.audit.details = { bic };
       return reply.code(204).send();
     },
   );
@@ -80,11 +80,11 @@ export async function adminBankRoutes(app: FastifyInstance, { gateway }: { gatew
         const mode = query.mode ?? 'replace';
         if (query.dryRun === 'true') {
           const preview = await banks.previewImport(body, request.headers['content-type'], mode);
-          request.auditDetails = { mode, dryRun: true, received: preview.received };
+          request.requestContext.audit.details = { mode, dryRun: true, received: preview.received };
           return preview;
         }
         const report = await banks.importFile(body, request.headers['content-type'], mode);
-        request.auditDetails = { mode, ...report };
+        request.requestContext.audit.details = { mode, ...report };
         return report;
       },
     );

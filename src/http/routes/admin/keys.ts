@@ -18,7 +18,7 @@ export async function adminKeyRoutes(app: FastifyInstance, { gateway }: { gatewa
     async (request, reply) => {
       const { use } = request.body as RotateKeyBody;
       const key = await gateway.admin.keys.rotate(use);
-      request.auditDetails = { use, kid: key.kid };
+      request.requestContext.audit.details = { use, kid: key.kid };
       return reply.code(201).send(key);
     },
   );
@@ -31,7 +31,7 @@ export async function adminKeyRoutes(app: FastifyInstance, { gateway }: { gatewa
     },
     async (request) => {
       const key = await gateway.admin.keys.revoke((request.params as KidParams).kid);
-      request.auditDetails = { use: key.use, kid: key.kid };
+      request.requestContext.audit.details = { use: key.use, kid: key.kid };
       return key;
     },
   );

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { encryptPassword } from '../../../../test/support/encrypt-password.js';
 import { testBackends } from '../../../../test/support/test-databases.js';
 import { startTestGateway, TEST_ADMIN_TOKEN, type TestGateway } from '../../../../test/support/test-gateway.js';
-import { UNMATCHED_ROUTE } from '../../plugins/http-metrics.js';
+import { UNMATCHED_ROUTE } from '../../plugins/request-outcome.js';
 
 const METRICS_TOKEN = 'metrics-scrape-token-0123456789abcdef0123';
 const BANKS = '/partner/provider/sbp/banks/';

@@ -34,9 +34,9 @@ export async function adminPartnerCertificatesRoutes(app: FastifyInstance, { gat
     },
     async (request) => {
       const { login } = request.params as LoginParams;
-      request.auditPartner = login;
+      request.requestContext.audit.partner = login;
       const { before, after, sessionsEnded } = await certificates.set(login, request.body as SetPartnerCertificatesBody);
-      request.auditDetails = { before: before.certificates, after: after.certificates, sessionsEnded };
+      request.requestContext.audit.details = { before: before.certificates, after: after.certificates, sessionsEnded };
       // A successful registration always leaves certificates or a subject, so the view is never null here.
       return after.certificates!;
     },
@@ -56,9 +56,9 @@ export async function adminPartnerCertificatesRoutes(app: FastifyInstance, { gat
     },
     async (request, reply) => {
       const { login } = request.params as LoginParams;
-      request.auditPartner = login;
+      request.requestContext.audit.partner = login;
       const { before, sessionsEnded } = await certificates.remove(login);
-      request.auditDetails = { before: before.certificates, after: null, sessionsEnded };
+      request.requestContext.audit.details = { before: before.certificates, after: null, sessionsEnded };
       return reply.code(204).send();
     },
   );

@@ -32,9 +32,9 @@ export async function adminPartnerJwksRoutes(app: FastifyInstance, { gateway }: 
     },
     async (request) => {
       const { login } = request.params as LoginParams;
-      request.auditPartner = login;
+      request.requestContext.audit.partner = login;
       const { before, after, sessionsEnded } = await partners.setJwks(login, request.body as SetPartnerJwksBody);
-      request.auditDetails = { before: before.jwks, after: after.jwks, sessionsEnded };
+      request.requestContext.audit.details = { before: before.jwks, after: after.jwks, sessionsEnded };
       // A successful registration always leaves keys or a URL, so the view is never null here.
       return after.jwks!;
     },
@@ -54,9 +54,9 @@ export async function adminPartnerJwksRoutes(app: FastifyInstance, { gateway }: 
     },
     async (request, reply) => {
       const { login } = request.params as LoginParams;
-      request.auditPartner = login;
+      request.requestContext.audit.partner = login;
       const { before, sessionsEnded } = await partners.deleteJwks(login);
-      request.auditDetails = { before: before.jwks, after: null, sessionsEnded };
+      request.requestContext.audit.details = { before: before.jwks, after: null, sessionsEnded };
       return reply.code(204).send();
     },
   );

@@ -22,9 +22,9 @@ export async function adminPartnerRoutes(app: FastifyInstance, { gateway }: { ga
     { config: { audit: 'partner.create' }, schema: { operationId: 'createPartner', tags, summary: 'Create a partner', body: CreatePartnerBody, response: { 201: PartnerView, ...errorResponses } } },
     async (request, reply) => {
       const body = request.body as CreatePartnerBody;
-      request.auditPartner = body.login;
+      request.requestContext.audit.partner = body.login;
       const created = await partners.create(body);
-      request.auditDetails = { after: auditable(created) };
+      request.requestContext.audit.details = { after: auditable(created) };
       return reply.code(201).send(created);
     },
   );
@@ -43,9 +43,9 @@ export async function adminPartnerRoutes(app: FastifyInstance, { gateway }: { ga
     async (request) => {
       const { login } = request.params as LoginParams;
       const body = request.body as UpdatePartnerBody;
-      request.auditPartner = login;
+      request.requestContext.audit.partner = login;
       const { before, after, sessionsEnded } = await partners.update(login, body);
-      request.auditDetails = { before: auditable(before), after: auditable(after), passwordChanged: body.password !== undefined, sessionsEnded };
+      request.requestContext.audit.details = { before: auditable(before), after: auditable(after), passwordChanged: body.password !== undefined, sessionsEnded };
       return after;
     },
   );
@@ -54,8 +54,8 @@ export async function adminPartnerRoutes(app: FastifyInstance, { gateway }: { ga
     { config: { audit: 'partner.delete' }, schema: { operationId: 'deletePartner', tags, summary: 'Remove a partner', params: LoginParams, response: { 204: { type: 'null', description: 'Removed' }, ...errorResponses } } },
     async (request, reply) => {
       const { login } = request.params as LoginParams;
-      request.auditPartner = login;
-      request.auditDetails = { before: auditable(await partners.remove(login)) };
+      request.requestContext.audit.partner = login;
+      request.requestContext.audit.details = { before: auditable(await partners.remove(login)) };
       return reply.code(204).send();
     },
   );

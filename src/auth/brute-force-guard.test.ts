@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { testBackends } from '../../../test/support/test-databases.js';
-import { encryptPassword } from '../../../test/support/encrypt-password.js';
-import { startTestGateway, type TestGateway } from '../../../test/support/test-gateway.js';
-import { createDatabaseThrottleStore, type ThrottleStore } from '../../stores/throttle/throttle-store.js';
+import { testBackends } from '../../test/support/test-databases.js';
+import { encryptPassword } from '../../test/support/encrypt-password.js';
+import { startTestGateway, type TestGateway } from '../../test/support/test-gateway.js';
+import { createDatabaseThrottleStore, type ThrottleStore } from '../stores/throttle/throttle-store.js';
 import { createBruteForceGuard } from './brute-force-guard.js';
 
 const THROTTLED = 'Too many failed attempts; repeat the request later';

@@ -1,9 +1,9 @@
-import { AppError, errors } from '../../errors.js';
-import { isAddressAllowed, throttleAddressKey } from '../../partners/ip-allowlist.js';
-import type { Partner } from '../../partners/partner.js';
-import { TtlCache } from '../../cache/ttl-cache.js';
-import type { ThrottleStore } from '../../stores/throttle/throttle-store.js';
-import { createWaitingRoom } from '../../stores/throttle/waiting-room.js';
+import { AppError, errors } from '../errors.js';
+import { isAddressAllowed, throttleAddressKey } from '../partners/ip-allowlist.js';
+import type { Partner } from '../partners/partner.js';
+import { TtlCache } from '../cache/ttl-cache.js';
+import type { ThrottleStore } from '../stores/throttle/throttle-store.js';
+import { createWaitingRoom } from '../stores/throttle/waiting-room.js';
 
 /**
  * Brute-force defence that cannot be turned against partners who share an address (NAT, a hosting company,

@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import Fastify from 'fastify';
 import { pino } from 'pino';
 import { fastifyOptions } from '../app.js';
-import { drain } from './drain.js';
+import { requestContext } from './request-context.js';
 import { errorHandler } from './error-handler.js';
 
 /** Everything a raw connection receives until the server closes it. */
@@ -20,11 +20,11 @@ async function opened(port: number): Promise<Socket> {
   return socket;
 }
 
-describe('drain on shutdown', () => {
-  it('lets an in-flight request finish and answers one arriving during shutdown 503 shutting_down, then stops accepting', async () => {
+describe('the request context plugin, on shutdown', () => {
+  it('when a request arrives during shutdown, then it is answered 503 shutting_down while one in flight finishes, and nothing is accepted after', async () => {
     const app = Fastify(fastifyOptions(pino({ level: 'silent' }), 1024));
     await app.register(errorHandler, { validation: 'parameter' });
-    await app.register(drain);
+    await app.register(requestContext, { baseUrl: 'http://127.0.0.1', auditBacklogged: () => false });
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
     let started!: () => void;
@@ -37,7 +37,7 @@ describe('drain on shutdown', () => {
     app.get('/quick', async () => ({ quick: true }));
     let closing!: () => void;
     const closingStarted = new Promise<void>((resolve) => (closing = resolve));
-    // Registered after the drain plugin's own, so it runs once that one has.
+    // Registered after the plugin's own, so it runs once that one has.
     app.addHook('preClose', async () => closing());
     await app.listen({ host: '127.0.0.1', port: 0 });
     const { port } = app.server.address() as { port: number };

@@ -6,7 +6,8 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { createTestPki } from '../../../test/support/openssl-certificates.js';
 import { readClientCertificate } from '../../mtls/client-certificate.js';
-import { clientCertificate } from './client-certificate.js';
+import { errorHandler } from './error-handler.js';
+import { requestContext } from './request-context.js';
 
 const pki = createTestPki();
 const client = pki.issue({ subject: '/O=Acme/CN=partner-one' });
@@ -34,8 +35,9 @@ function get(headers: Record<string, string>, localAddress = '127.0.0.1'): Promi
 
 before(async () => {
   app = Fastify({ loggerInstance: logger as FastifyBaseLogger });
-  await app.register(clientCertificate, { header: HEADER, trustedProxies: [PROXY, '10.0.0.0/8'] });
-  app.get('/whoami', async (request) => ({ thumbprint: request.clientCertificate?.thumbprint ?? null }));
+  await app.register(errorHandler, { validation: 'parameter' });
+  await app.register(requestContext, { baseUrl: 'http://127.0.0.1', certificates: { header: HEADER, trustedProxies: [PROXY, '10.0.0.0/8'] }, auditBacklogged: () => false });
+  app.get('/whoami', async (request) => ({ thumbprint: request.requestContext.certificate?.thumbprint ?? null }));
   await app.listen({ host: '127.0.0.1', port: 0 });
   port = (app.server.address() as { port: number }).port;
 });
@@ -44,16 +46,16 @@ after(async () => {
   pki.remove();
 });
 
-describe('client certificate plugin, behind a proxy', () => {
+describe('the certificate reader, behind a proxy', () => {
   const thumbprint = readClientCertificate(client.cert).thumbprint;
 
-  it('takes the certificate from the header on a request from a TRUST_PROXY address', async () => {
+  it('when a TRUST_PROXY address sends the header, then the context holds its certificate', async () => {
     assert.deepEqual(await get({ [HEADER]: encodeURIComponent(client.cert) }, PROXY), { status: 200, body: { thumbprint } });
     assert.deepEqual(await get({}, PROXY), { status: 200, body: { thumbprint: null } });
     assert.deepEqual(await get({ [HEADER]: '' }, PROXY), { status: 200, body: { thumbprint: null } }, 'nginx sends an empty value without a certificate');
   });
 
-  it('ignores the header from any other address and logs it once per address, without its value', async () => {
+  it('when any other address sends the header, then it is ignored and logged once per address, without its value', async () => {
     logLines.length = 0;
     for (let i = 0; i < 3; i += 1) {
       assert.deepEqual(await get({ [HEADER]: encodeURIComponent(client.cert) }), { status: 200, body: { thumbprint: null } });
@@ -64,7 +66,7 @@ describe('client certificate plugin, behind a proxy', () => {
     assert.ok(!JSON.stringify(logLines).includes('BEGIN'), 'the header value is never logged');
   });
 
-  it('gives no certificate, and answers the route, when the trusted proxy sends a malformed header', async () => {
+  it('when the trusted proxy sends a malformed header, then there is no certificate and the route still answers', async () => {
     logLines.length = 0;
     assert.deepEqual(await get({ [HEADER]: encodeURIComponent(`${client.cert}${client.cert}`) }, PROXY), { status: 200, body: { thumbprint: null } });
     assert.ok(logLines.some((line) => line.reason === 'unreadable_client_certificate_header'));

@@ -1,0 +1,30 @@
+/**
+ * What a gateway tells the process around it while it runs: failures it survives on its own (a batch retried, a
+ * connection re-made, a store fallen back from) and losses an operator must hear of. One sink instead of a
+ * callback per component: `src/server.ts` turns each into a log line, rate-limited per type.
+ *
+ * @example
+ * ```ts
+ * const gateway = await createGateway(config, handle, { masterKey, events: (event) => logger.warn(event, event.type) });
+ * ```
+ */
+export type GatewayEvent =
+  /** A batch of audit entries could not be written yet (they stay queued), or one entry the database refused was dropped (`AuditEntryDroppedError`). */
+  | { type: 'audit_write_failed'; error: unknown }
+  /** An audit maintenance run (partitions ahead, retention) failed; the next run tries again. */
+  | { type: 'audit_maintenance_failed'; error: unknown }
+  /** Redis failed and a call fell back to the database. */
+  | { type: 'redis_failed'; error: unknown }
+  /** The change feed between instances lost its connection (it reconnects by itself). */
+  | { type: 'change_feed_failed'; error: unknown }
+  /** JWEs (or proofs, assertions) found accepted twice across a Redis failover. */
+  | { type: 'replay_conflict'; jtis: string[] }
+  /** Replay journal entries dropped because the database could not hold them. */
+  | { type: 'replay_journal_dropped'; count: number }
+  /** The embedded database's replay cache could not write its table behind (retried at its next turn). */
+  | { type: 'replay_write_failed'; error: unknown }
+  /** Shutting down lost something: replay journal entries not written down in time. */
+  | { type: 'close_failed'; error: unknown };
+
+/** Where a gateway reports its events. */
+export type GatewayEvents = (event: GatewayEvent) => void;

@@ -1,0 +1,96 @@
+import { randomUUID } from 'node:crypto';
+import { TLSSocket } from 'node:tls';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { errors } from '../../errors.js';
+import { parseClientAddress } from '../../partners/ip-allowlist.js';
+import type { RequestContext } from '../../request-context.js';
+import type { AuditAction } from '@partner-gateway/contract/audit-names';
+import { createCertificateReader, type CertificateSource } from './certificate-reader.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** What the operations get: built by this plugin before any route runs (see RequestContext). */
+    requestContext: RequestContext;
+  }
+  interface FastifyContextConfig {
+    /** Which audited action a route is (login, banks, partner.update...); routes without one are not audited. */
+    audit?: AuditAction;
+  }
+}
+
+export interface RequestContextOptions {
+  /** The public base URL partners address this listener by (PUBLIC_URL), without a trailing slash. */
+  baseUrl: string;
+  /** Where client certificates come from; absent on the admin listener, which takes none. */
+  certificates?: CertificateSource;
+  /** True on the public listener: a client address that cannot be read as one address is refused (400). */
+  checkClientAddress?: boolean;
+  /** True while audited calls must be refused (AUDIT_QUEUE_MAX entries wait for the database). */
+  auditBacklogged(): boolean;
+}
+
+/**
+ * The edge: one hook before any route builds `request.requestContext` from the raw request, and refuses, in this
+ * order and before any work is done, a request reaching an instance that is shutting down (503 `shutting_down`,
+ * so a load balancer can retry it elsewhere), one whose client address cannot be read (400), and an audited call
+ * while the audit trail is backed up (503). A second hook gives every response its security headers.
+ *
+ * A client address a trusted proxy reports in a form nobody reads alike (IPv4-compatible `::10.0.0.1`, a zone id,
+ * a legacy IPv4 form) is refused rather than attributed to the proxy: one library read `::10.0.0.1` as 10.0.0.1.
+ * Fastify's own 503 on closing is off (`return503OnClosing: false`) because its body is not in the partners'
+ * error format.
+ */
+export const requestContext = fp<RequestContextOptions>(
+  async (app: FastifyInstance, options) => {
+    let draining = false;
+    const readCertificate = options.certificates ? createCertificateReader(options.certificates) : undefined;
+    app.decorateRequest('requestContext', null as unknown as RequestContext);
+    app.addHook('preClose', async () => {
+      draining = true;
+    });
+    // An async hook, unlike the others: a request Node's parser finds malformed after its headers (a broken chunk)
+    // must meet the parser's 400 before a route's content-type check could answer it, which a hook finishing
+    // synchronously inside the parser's headers callback would let happen.
+    app.addHook('onRequest', async (request) => {
+      const context: { -readonly [K in keyof RequestContext]: RequestContext[K] } = {
+        requestId: request.id,
+        clientAddress: request.ip,
+        authorization: request.headers.authorization,
+        dpop: request.headers.dpop,
+        certificate: undefined,
+        baseUrl: options.baseUrl,
+        audit: {},
+      };
+      request.requestContext = context;
+      if (draining) throw errors.shuttingDown();
+      if (options.checkClientAddress && parseClientAddress(request.ip) === null) {
+        request.log.warn({ reason: 'unreadable_client_address' }, 'refused a request whose client address cannot be read');
+        throw errors.badRequest();
+      }
+      // Only a TLS connection, or a proxy's header when one is configured, can carry a certificate: a plain request
+      // on a listener without CLIENT_CERT_HEADER skips the reader.
+      if (readCertificate && (request.raw.socket instanceof TLSSocket || options.certificates?.header !== undefined)) context.certificate = readCertificate(request);
+      if (options.auditBacklogged() && isAudited(request)) throw errors.auditBacklog();
+    });
+    app.addHook('onSend', (_request, reply, payload, done) => {
+      // Nothing a partner receives should be stored or framed, unless a route chose a cache policy (the JWKS).
+      reply.header('x-content-type-options', 'nosniff');
+      reply.header('x-frame-options', 'DENY');
+      reply.header('referrer-policy', 'no-referrer');
+      if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+      done(null, payload);
+    });
+  },
+  { name: 'request-context', fastify: '5.x', dependencies: ['error-handler'] },
+);
+
+/** Request ids: a fresh UUID per request (Fastify's `genReqId`). */
+export function newRequestId(): string {
+  return randomUUID();
+}
+
+/** `routeOptions` builds an object each time it is read: asked only while the trail is backed up. */
+function isAudited(request: FastifyRequest): boolean {
+  return request.routeOptions.config?.audit !== undefined;
+}
