@@ -2,7 +2,7 @@ import { createHash, randomUUID, type KeyObject } from 'node:crypto';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
 import { PartnerApiError } from './partner-api-error.js';
 import { signingKey, type SigningKey } from './signing-key.js';
-import type { AccessToken } from './token-manager.js';
+import type { AccessToken } from './read-answers.js';
 
 /**
  * A DPoP key pair the caller brings (to keep the same binding across restarts, or a key in an HSM-backed

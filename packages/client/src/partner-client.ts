@@ -10,7 +10,8 @@ import { PasswordEncryptor } from './password-encryptor.js';
 import { readBanks, readOAuthToken, readSession, type Session } from './read-answers.js';
 import { outcomeUnknown, sendRequest, type GatewayRequest } from './send-request.js';
 import { waitFor } from './single-flight.js';
-import { TokenManager, type AccessToken } from './token-manager.js';
+import { TokenManager } from './token-manager.js';
+import type { AccessToken } from './read-answers.js';
 import { sleep, withRetries, type Sleep } from './with-retries.js';
 
 // The package's public surface is this module; these are the types its methods take and return.
@@ -20,7 +21,7 @@ export type { DpopKeyPair } from './dpop-proofs.js';
 export type { ClientTls } from './tls-fetch.js';
 export type { PrivateKeyInput, SigningAlgorithm } from './signing-key.js';
 export type { Bank } from '@partner-gateway/contract/public-api';
-export type { AccessToken } from './token-manager.js';
+export type { AccessToken } from './read-answers.js';
 export { encryptPassword, type EncryptPasswordOptions, type PasswordKey } from './encrypt-password.js';
 export type { Sleep } from './with-retries.js';
 

@@ -1,7 +1,25 @@
 import { PartnerApiError } from './partner-api-error.js';
 import type { OAuthTokenResponse } from '@partner-gateway/contract/oauth';
 import type { Bank, BanksResponse, TokenResponse } from '@partner-gateway/contract/public-api';
-import type { AccessToken } from './token-manager.js';
+
+/**
+ * An access token and when it stops being accepted.
+ *
+ * @example
+ * ```ts
+ * const { accessToken, expiresAt }: AccessToken = await client.login();
+ * ```
+ */
+export interface AccessToken {
+  /** The JWT: sent as `Authorization: Bearer <accessToken>`, or `DPoP <accessToken>` with a proof when bound. Treat it like the password. */
+  accessToken: string;
+  /** `DPoP` when the token is bound to the client's DPoP key (useless without it), else `Bearer`. */
+  tokenType: 'Bearer' | 'DPoP';
+  /** Lifetime in seconds, as the gateway gave it (`expires_in`). */
+  expiresIn: number;
+  /** The client's clock when the login, refresh or token request was sent, plus `expiresIn`. */
+  expiresAt: Date;
+}
 
 /**
  * A refresh token and when it stops being accepted, by the client's clock. Held only inside the client:

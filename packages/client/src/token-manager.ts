@@ -1,26 +1,8 @@
 import { PartnerApiError } from './partner-api-error.js';
-import type { RefreshToken, Session } from './read-answers.js';
+import type { AccessToken, RefreshToken, Session } from './read-answers.js';
 import { outcomeUnknown } from './send-request.js';
 import { singleFlight, waitFor } from './single-flight.js';
 
-/**
- * An access token and when it stops being accepted.
- *
- * @example
- * ```ts
- * const { accessToken, expiresAt }: AccessToken = await client.login();
- * ```
- */
-export interface AccessToken {
-  /** The JWT: sent as `Authorization: Bearer <accessToken>`, or `DPoP <accessToken>` with a proof when bound. Treat it like the password. */
-  accessToken: string;
-  /** `DPoP` when the token is bound to the client's DPoP key (useless without it), else `Bearer`. */
-  tokenType: 'Bearer' | 'DPoP';
-  /** Lifetime in seconds, as the gateway gave it (`expires_in`). */
-  expiresIn: number;
-  /** The client's clock when the login, refresh or token request was sent, plus `expiresIn`. */
-  expiresAt: Date;
-}
 
 /**
  * Renewal starts when less than this remains, or 10% of the lifetime if that is longer (at most half of it).
