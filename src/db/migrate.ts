@@ -1,27 +1,22 @@
+import { readdirSync } from 'node:fs';
+import { extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Migrator, sql, type Kysely, type Migration, type MigrationResultSet } from 'kysely';
-import * as initial from './migrations/0001-initial.js';
-import * as tokenLifecycle from './migrations/0002-token-lifecycle.js';
-import * as unloggedCaches from './migrations/0003-unlogged-caches.js';
-import * as auditRetention from './migrations/0004-audit-retention.js';
-import * as throttleReservations from './migrations/0010-throttle-reservations.js';
-import * as partnerClientAuth from './migrations/0011-partner-client-auth.js';
-import * as tokenFamilyBinding from './migrations/0012-token-family-binding.js';
-import * as partnerCertificates from './migrations/0013-partner-certificates.js';
+
+/** A migration's file name: four digits, a name, and this module's own extension (.ts from source, .js built). */
+const MIGRATION_FILE = new RegExp(`^\\d{4}-[a-z0-9-]+${extname(fileURLToPath(import.meta.url)).replace('.', '\\.')}$`);
 
 /**
- * The migrations, in order. They are listed here rather than read from the directory so that the
- * compiled build and the TypeScript sources apply exactly the same set.
+ * Every migration in ./migrations, by file name, in name order: a new file there is applied with no list to
+ * register it in, so that the built output and the sources apply the same set (each imports its own folder).
  */
-const migrations: Record<string, Migration> = {
-  '0001-initial': initial,
-  '0002-token-lifecycle': tokenLifecycle,
-  '0003-unlogged-caches': unloggedCaches,
-  '0004-audit-retention': auditRetention,
-  '0010-throttle-reservations': throttleReservations,
-  '0011-partner-client-auth': partnerClientAuth,
-  '0012-token-family-binding': tokenFamilyBinding,
-  '0013-partner-certificates': partnerCertificates,
-};
+async function migrationsInFolder(): Promise<Record<string, Migration>> {
+  const folder = new URL('./migrations/', import.meta.url);
+  const names = readdirSync(folder).filter((name) => MIGRATION_FILE.test(name)).sort();
+  const migrations: Record<string, Migration> = {};
+  for (const name of names) migrations[name.slice(0, -extname(name).length)] = (await import(new URL(name, folder).href)) as Migration;
+  return migrations;
+}
 
 /**
  * Brings the schema up to date. Safe when several instances start at once: Kysely's PostgreSQL adapter
@@ -43,7 +38,7 @@ async function migrate(db: Kysely<any>, run: (migrator: Migrator) => Promise<Mig
   const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
   const migrator = new Migrator({
     db,
-    provider: { getMigrations: async () => migrations },
+    provider: { getMigrations: migrationsInFolder },
     migrationTableSchema: rows[0]?.schema ?? 'public',
   });
   const { error, results } = await run(migrator);

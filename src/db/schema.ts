@@ -1,4 +1,3 @@
-import type { AuthMethod } from '@partner-gateway/contract/admin-partners';
 import type { ColumnType, Generated } from 'kysely';
 
 /**
@@ -21,44 +20,12 @@ type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefine
 /** jsonb columns are written as JSON text (pg and PGlite both parse them back on read). */
 type Json<T> = ColumnType<T, string, string>;
 
+/**
+ * Only the key other tables refer to (token families name their partner): the partners repository's field map
+ * (`partnerFields`) types the rest of the table.
+ */
 export interface PartnersTable {
   id: string;
-  login: string;
-  password_hash: string;
-  status: 'active' | 'blocked';
-  ip_allowlist: Json<string[]>;
-  reward_types: Json<string[]>;
-  token_generation: Generated<number>;
-  created_at: Timestamp;
-  updated_at: Timestamp;
-  /** See migration 0011: how the partner may authenticate, and its public keys. */
-  auth_methods: ColumnType<AuthMethod[], string | undefined, string>;
-  require_bound_tokens: ColumnType<boolean, boolean | undefined, boolean>;
-  jwks: ColumnType<StoredPartnerKey[] | null, string | null | undefined, string | null>;
-  jwks_uri: ColumnType<string | null, string | null | undefined, string | null>;
-  jwks_fetched_at: NullableTimestamp;
-  /** See migration 0013: registered client certificates (self_signed_tls_client_auth) and the subject DN (tls_client_auth). */
-  certificates: ColumnType<StoredPartnerCertificate[] | null, string | null | undefined, string | null>;
-  subject_dn: ColumnType<string | null, string | null | undefined, string | null>;
-}
-
-/** A registered client certificate as stored: the fields of RegisteredCertificate (src/mtls/partner-certificates.ts). */
-export interface StoredPartnerCertificate {
-  thumbprint: string;
-  subjectDn: string;
-  issuerDn: string;
-  notBefore: string;
-  notAfter: string;
-  pem: string;
-}
-
-/** A registered public key as stored: the fields of PartnerKey (src/oauth/partner-keys.ts). */
-export interface StoredPartnerKey {
-  kid: string;
-  thumbprint: string;
-  alg: 'ES256' | 'EdDSA' | 'PS256';
-  jwk: Record<string, string>;
-  strength: string;
 }
 
 export interface BanksTable {

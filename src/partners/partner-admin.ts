@@ -62,18 +62,19 @@ export function createPartnerAdmin(partners: PartnerRepository, options: Partner
 
   return {
     async create(input) {
+      // Every field of the body but these three is stored as it comes, under its own name (the partner field map).
+      const { password, ipAllowlist: allowlist, rewardTypes, ...stored } = input;
       const problems: ErrorDetail[] = [];
-      const ipAllowlist = normalizeAllowlist(input.ipAllowlist, problems);
-      const rewardTypes = normalizeRewardTypes(input.rewardTypes);
-      checkPassword(input.password, problems);
+      const ipAllowlist = normalizeAllowlist(allowlist, problems);
+      checkPassword(password, problems);
       if (problems.length > 0) throw errors.validationFailed(problems);
       const created = await partners.insert({
+        status: 'active',
+        ...stored,
         id: randomUUID(),
-        login: input.login,
-        passwordHash: await hashPassword(input.password),
-        status: input.status ?? 'active',
+        passwordHash: await hashPassword(password),
         ipAllowlist,
-        rewardTypes,
+        rewardTypes: normalizeRewardTypes(rewardTypes),
       });
       if (!created) throw errors.partnerExists(input.login);
       return toPartnerView(created);
@@ -89,22 +90,23 @@ export function createPartnerAdmin(partners: PartnerRepository, options: Partner
     async update(login, input) {
       const before = await partners.findByLogin(login);
       if (!before) throw errors.partnerNotFound(login);
+      // Every field of the body but these five is stored as it comes, under its own name (the partner field map).
+      const { password, ipAllowlist, rewardTypes, authMethods, requireSenderConstrainedTokens, ...stored } = input;
       const problems: ErrorDetail[] = [];
-      const changes: PartnerChanges = {};
-      if (input.status !== undefined) changes.status = input.status;
-      if (input.ipAllowlist !== undefined) changes.ipAllowlist = normalizeAllowlist(input.ipAllowlist, problems);
-      if (input.rewardTypes !== undefined) changes.rewardTypes = normalizeRewardTypes(input.rewardTypes);
-      if (input.password !== undefined) checkPassword(input.password, problems);
-      if (input.authMethods !== undefined) changes.authMethods = [...new Set(input.authMethods)];
-      if (input.requireSenderConstrainedTokens !== undefined) changes.requireBoundTokens = input.requireSenderConstrainedTokens;
+      const changes: PartnerChanges = { ...stored };
+      if (ipAllowlist !== undefined) changes.ipAllowlist = normalizeAllowlist(ipAllowlist, problems);
+      if (rewardTypes !== undefined) changes.rewardTypes = normalizeRewardTypes(rewardTypes);
+      if (password !== undefined) checkPassword(password, problems);
+      if (authMethods !== undefined) changes.authMethods = [...new Set(authMethods)];
+      if (requireSenderConstrainedTokens !== undefined) changes.requireBoundTokens = requireSenderConstrainedTokens;
       if (problems.length > 0) throw errors.validationFailed(problems);
-      if (input.password !== undefined) changes.passwordHash = await hashPassword(input.password);
+      if (password !== undefined) changes.passwordHash = await hashPassword(password);
       // A block or a new password ends every session: tokens issued before stop working on their next use. So
       // does a stricter policy (the password taken away, or binding required): tokens issued under the weaker
       // one must not outlive it.
       const passwordWithdrawn = changes.authMethods !== undefined && before.authMethods.includes('password') && !changes.authMethods.includes('password');
       const bindingRequired = changes.requireBoundTokens === true && !before.requireBoundTokens;
-      if (input.status === 'blocked' || input.password !== undefined || passwordWithdrawn || bindingRequired) changes.revokeTokens = true;
+      if (input.status === 'blocked' || password !== undefined || passwordWithdrawn || bindingRequired) changes.revokeTokens = true;
       const updated = await partners.update(login, changes);
       if (!updated) throw errors.partnerNotFound(login);
       return { before: toPartnerView(before), after: toPartnerView(updated), sessionsEnded: changes.revokeTokens === true };

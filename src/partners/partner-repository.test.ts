@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { DatabaseHandle } from '../db/database.js';
 import { testBackends } from '../../test/support/test-databases.js';
-import { createPartnerRepository, type PartnerRepository } from './partner-repository.js';
+import { defaultsOf } from '../db/field-map.js';
+import { createPartnerRepository, partnerFields, type PartnerRepository } from './partner-repository.js';
 
 for (const backend of testBackends()) {
   describe(`partner repository on ${backend.name}`, () => {
@@ -33,6 +34,26 @@ for (const backend of testBackends()) {
       assert.equal(found?.status, 'active');
       assert.ok(found?.createdAt instanceof Date);
       assert.deepEqual(await partners.findById(created.id), found);
+    });
+
+    it('when a partner is stored with only its required fields, then every other field reads back as the field map says the database defaults it', async () => {
+      const created = await partners.insert(newPartner('defaults'));
+      assert.ok(created);
+      const { createdAt, updatedAt, ...declared } = defaultsOf(partnerFields);
+      const stored = Object.fromEntries(Object.keys(declared).map((key) => [key, created[key as keyof typeof created]]));
+      assert.deepEqual(stored, declared);
+      assert.ok(createdAt instanceof Date && created.createdAt instanceof Date && updatedAt instanceof Date && created.updatedAt instanceof Date);
+    });
+
+    it('when an update names a field, then only that field (and the update time) changes', async () => {
+      const created = await partners.insert(newPartner('one-field'));
+      assert.ok(created);
+      const updated = await partners.update('one-field', { subjectDn: 'CN=one-field' });
+      assert.ok(updated);
+      const { updatedAt: _after, subjectDn, ...rest } = updated;
+      const { updatedAt: _before, subjectDn: _none, ...restBefore } = created;
+      assert.equal(subjectDn, 'CN=one-field');
+      assert.deepEqual(rest, restBefore);
     });
 
     it('refuses a second partner with the same login without throwing', async () => {

@@ -1,36 +1,75 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
-import type { Database, PartnersTable } from '../db/schema.js';
+import { sql, type Kysely } from 'kysely';
+import type { AuthMethod, PartnerStatus } from '@partner-gateway/contract/admin-partners';
+import { column, fromColumns, json, toColumns, type Entity, type EntityChanges, type NewEntity } from '../db/field-map.js';
+import type { Database } from '../db/schema.js';
+import type { RegisteredCertificate } from './partner-certificates.js';
 import type { PartnerKey } from './partner-keys.js';
-import type { Partner } from './partner.js';
+
+/**
+ * A partner's stored fields, each with its column and, for a column the database fills, its default (see the
+ * migrations): the one map that drives the partner's insert, update and read, and its type (`Partner`, in
+ * partner.ts). A field added here is stored, read and changeable at once, and shown by the admin API when the
+ * contract's PartnerView names it (toPartnerView copies same-named fields).
+ */
+export const partnerFields = {
+  id: column<string>('id').immutable(),
+  login: column<string>('login').immutable(),
+  passwordHash: column<string>('password_hash'),
+  status: column<PartnerStatus>('status'),
+  /** Normalized CIDRs (`10.0.0.0/24`, `2001:db8::/32`); an empty list allows no address. */
+  ipAllowlist: json<string[]>('ip_allowlist'),
+  rewardTypes: json<string[]>('reward_types'),
+  /** Moves on when the partner is blocked or gets a new password (`revokeTokens`): every token issued before stops working. */
+  tokenGeneration: column<number>('token_generation').defaulted(0).immutable(),
+  /** How the partner may authenticate; without `password`, its password is refused everywhere. */
+  authMethods: json<AuthMethod[]>('auth_methods').defaulted(() => ['password']),
+  /** Every token it gets must be bound to its key (DPoP) or certificate: no bearer token is ever issued to it. */
+  requireBoundTokens: column<boolean>('require_bound_tokens').defaulted(false),
+  /** Its public keys: registered, or the set last fetched from `jwksUri`; null when it has none. */
+  jwks: json<PartnerKey[] | null>('jwks').defaulted(null),
+  /** Where the partner publishes its keys, when it does (the keys are then fetched, see createRemoteJwks). */
+  jwksUri: column<string | null>('jwks_uri').defaulted(null),
+  /** When a fetch of `jwksUri` last succeeded. */
+  jwksFetchedAt: column<Date | null>('jwks_fetched_at').defaulted(null),
+  /** Its registered client certificates (self_signed_tls_client_auth); null when it has none. */
+  certificates: json<RegisteredCertificate[] | null>('certificates').defaulted(null),
+  /** The subject DN (normalized RFC 4514) of its CA-issued certificates (tls_client_auth); null when none. */
+  subjectDn: column<string | null>('subject_dn').defaulted(null),
+  createdAt: column<Date>('created_at').defaulted(() => new Date()).immutable(),
+  /** Set by every update. */
+  updatedAt: column<Date>('updated_at').defaulted(() => new Date()).immutable(),
+};
+
+export type PartnerFields = typeof partnerFields;
+type StoredPartner = Entity<PartnerFields>;
 
 /** A partner to store: what the registry chooses (id, hash, normalized lists), before the database dates it. */
-export type NewPartner = Omit<
-  Partner,
-  'tokenGeneration' | 'createdAt' | 'updatedAt' | 'authMethods' | 'requireBoundTokens' | 'jwks' | 'jwksUri' | 'jwksFetchedAt' | 'certificates' | 'subjectDn'
-> &
-  Partial<Pick<Partner, 'authMethods' | 'requireBoundTokens'>>;
+export type NewPartner = NewEntity<PartnerFields>;
 
-export type PartnerChanges = Partial<
-  Pick<Partner, 'passwordHash' | 'status' | 'ipAllowlist' | 'rewardTypes' | 'authMethods' | 'requireBoundTokens' | 'jwks' | 'jwksUri' | 'jwksFetchedAt'>
-> &
-  Partial<Pick<Partner, 'certificates' | 'subjectDn'>> & {
-  /** Revokes every token issued so far. */
+/** What an update changes: any stored field but the identity and the dates, and whether every token issued so far is revoked. */
+export type PartnerChanges = EntityChanges<PartnerFields> & {
+  /** Revokes every token issued so far (moves the token generation on). */
   revokeTokens?: boolean;
 };
 
 /** Partners in storage. Every method returns plain `Partner` objects; callers never see rows or SQL. */
 export interface PartnerRepository {
-  findByLogin(login: string): Promise<Partner | undefined>;
-  findById(id: string): Promise<Partner | undefined>;
-  list(): Promise<Partner[]>;
+  findByLogin(login: string): Promise<StoredPartner | undefined>;
+  findById(id: string): Promise<StoredPartner | undefined>;
+  list(): Promise<StoredPartner[]>;
   count(): Promise<number>;
   /** Inserts the partner; returns `undefined` when the login is already taken. */
-  insert(partner: NewPartner): Promise<Partner | undefined>;
-  update(login: string, changes: PartnerChanges): Promise<Partner | undefined>;
+  insert(partner: NewPartner): Promise<StoredPartner | undefined>;
+  update(login: string, changes: PartnerChanges): Promise<StoredPartner | undefined>;
   delete(login: string): Promise<boolean>;
 }
 
-export function createPartnerRepository(db: Kysely<Database>): PartnerRepository {
+/** The partners table as the map describes it: its columns, read back through the map. */
+type PartnersTable = { [K in keyof PartnerFields as PartnerFields[K]['column']]: unknown } & { [column: string]: unknown };
+
+export function createPartnerRepository(database: Kysely<Database>): PartnerRepository {
+  const db = database.withTables<{ partners: PartnersTable }>();
+  const toPartner = (row: Record<string, unknown>) => fromColumns(partnerFields, row);
   return {
     async findByLogin(login) {
       const row = await db.selectFrom('partners').selectAll().where('login', '=', login).executeTakeFirst();
@@ -45,46 +84,24 @@ export function createPartnerRepository(db: Kysely<Database>): PartnerRepository
       return rows.map(toPartner);
     },
     async count() {
-      const row = await db
-        .selectFrom('partners')
-        .select((eb) => eb.fn.countAll<string | number>().as('count'))
-        .executeTakeFirstOrThrow();
+      const row = await db.selectFrom('partners').select((eb) => eb.fn.countAll<string | number>().as('count')).executeTakeFirstOrThrow();
       return Number(row.count);
     },
     async insert(partner) {
       const row = await db
         .insertInto('partners')
-        .values({
-          id: partner.id,
-          login: partner.login,
-          password_hash: partner.passwordHash,
-          status: partner.status,
-          ip_allowlist: JSON.stringify(partner.ipAllowlist),
-          reward_types: JSON.stringify(partner.rewardTypes),
-          ...(partner.authMethods !== undefined ? { auth_methods: JSON.stringify(partner.authMethods) } : {}),
-          ...(partner.requireBoundTokens !== undefined ? { require_bound_tokens: partner.requireBoundTokens } : {}),
-        })
+        .values(toColumns(partnerFields, partner))
         .onConflict((conflict) => conflict.column('login').doNothing())
         .returningAll()
         .executeTakeFirst();
       return row && toPartner(row);
     },
-    async update(login, changes) {
+    async update(login, { revokeTokens, ...changes }) {
       const row = await db
         .updateTable('partners')
         .set({
-          ...(changes.passwordHash !== undefined ? { password_hash: changes.passwordHash } : {}),
-          ...(changes.status !== undefined ? { status: changes.status } : {}),
-          ...(changes.ipAllowlist !== undefined ? { ip_allowlist: JSON.stringify(changes.ipAllowlist) } : {}),
-          ...(changes.rewardTypes !== undefined ? { reward_types: JSON.stringify(changes.rewardTypes) } : {}),
-          ...(changes.authMethods !== undefined ? { auth_methods: JSON.stringify(changes.authMethods) } : {}),
-          ...(changes.requireBoundTokens !== undefined ? { require_bound_tokens: changes.requireBoundTokens } : {}),
-          ...(changes.jwks !== undefined ? { jwks: changes.jwks === null ? null : JSON.stringify(changes.jwks) } : {}),
-          ...(changes.jwksUri !== undefined ? { jwks_uri: changes.jwksUri } : {}),
-          ...(changes.jwksFetchedAt !== undefined ? { jwks_fetched_at: changes.jwksFetchedAt } : {}),
-          ...(changes.certificates !== undefined ? { certificates: changes.certificates === null ? null : JSON.stringify(changes.certificates) } : {}),
-          ...(changes.subjectDn !== undefined ? { subject_dn: changes.subjectDn } : {}),
-          ...(changes.revokeTokens ? { token_generation: sql<number>`token_generation + 1` } : {}),
+          ...toColumns(partnerFields, changes, { update: true }),
+          ...(revokeTokens ? { token_generation: sql<number>`token_generation + 1` } : {}),
           updated_at: new Date(),
         })
         .where('login', '=', login)
@@ -96,26 +113,5 @@ export function createPartnerRepository(db: Kysely<Database>): PartnerRepository
       const rows = await db.deleteFrom('partners').where('login', '=', login).returning('id').execute();
       return rows.length > 0;
     },
-  };
-}
-
-function toPartner(row: Selectable<PartnersTable>): Partner {
-  return {
-    id: row.id,
-    login: row.login,
-    passwordHash: row.password_hash,
-    status: row.status,
-    ipAllowlist: row.ip_allowlist,
-    rewardTypes: row.reward_types,
-    tokenGeneration: row.token_generation,
-    authMethods: row.auth_methods,
-    requireBoundTokens: row.require_bound_tokens,
-    jwks: row.jwks as PartnerKey[] | null,
-    jwksUri: row.jwks_uri,
-    jwksFetchedAt: row.jwks_fetched_at,
-    certificates: row.certificates,
-    subjectDn: row.subject_dn,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
   };
 }

@@ -1,58 +1,47 @@
-import type { AuthMethod, PartnerStatus, PartnerView } from '@partner-gateway/contract/admin-partners';
+import { PartnerView } from '@partner-gateway/contract/admin-partners';
 import type { PartnerJwksView, PartnerKeyView } from '@partner-gateway/contract/admin-partner-keys';
+import type { Entity } from '../db/field-map.js';
 import type { PartnerKey } from './partner-keys.js';
-import type { RegisteredCertificate } from './partner-certificates.js';
+import type { PartnerFields } from './partner-repository.js';
 import { toPartnerCertificatesView } from './partner-certificates-view.js';
 
-/** A partner as the domain sees it: a plain object, no SQL, no framework. */
-export interface Partner {
-  id: string;
-  login: string;
-  passwordHash: string;
-  status: PartnerStatus;
-  /** Normalized CIDRs (`10.0.0.0/24`, `2001:db8::/32`); an empty list allows no address. */
-  ipAllowlist: string[];
-  rewardTypes: string[];
-  /** Moves on when the partner is blocked or gets a new password: every token issued before stops working. */
-  tokenGeneration: number;
-  /** How the partner may authenticate; without `password`, its password is refused everywhere. */
-  authMethods: AuthMethod[];
-  /** Every token it gets must be bound to its key (DPoP): no bearer token is ever issued to it. */
-  requireBoundTokens: boolean;
-  /** Its public keys: registered, or the set last fetched from `jwksUri`; null when it has none. */
-  jwks: PartnerKey[] | null;
-  /** Where the partner publishes its keys, when it does (the keys are then fetched, see createRemoteJwks). */
-  jwksUri: string | null;
-  /** When a fetch of `jwksUri` last succeeded. */
-  jwksFetchedAt: Date | null;
-  /** Its registered client certificates (self_signed_tls_client_auth); null when it has none. */
-  certificates: RegisteredCertificate[] | null;
-  /** The subject DN (normalized RFC 4514) of its CA-issued certificates (tls_client_auth); null when none. */
-  subjectDn: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
+/**
+ * A partner as the domain sees it: a plain object, no SQL, no framework. Its fields are the partners table's
+ * field map (`partnerFields` in partner-repository.ts), which drives the partner's insert, update and read.
+ */
+export type Partner = Entity<PartnerFields>;
 
+/** The view's fields that are not a partner field under the same name: each is built here. */
+const BUILT_VIEW_FIELDS = {
+  requireSenderConstrainedTokens: (partner: Partner) => partner.requireBoundTokens,
+  jwks: toPartnerJwksView,
+  certificates: toPartnerCertificatesView,
+} satisfies { [K in keyof PartnerView]?: (partner: Partner) => PartnerView[K] };
+
+type CopiedViewField = Exclude<keyof PartnerView, keyof typeof BUILT_VIEW_FIELDS>;
+/** A stored value as JSON carries it: a time as its ISO string. */
+type OnTheWire<T> = T extends Date ? string : T;
+/** The view fields that are not the partner's field of the same name and (wire) type: none, or the compiler says which. */
+type UncopiableViewField = { [K in CopiedViewField]: K extends keyof Partner ? (OnTheWire<Partner[K]> extends PartnerView[K] ? never : K) : K }[CopiedViewField];
+/** Fails to compile, naming the field, when a view field is neither built above nor a partner field of its name and type. */
+const everyViewFieldIsCopiable: [UncopiableViewField] extends [never] ? true : UncopiableViewField = true;
+const COPIED_VIEW_FIELDS = Object.keys(PartnerView.properties).filter((key) => !(key in BUILT_VIEW_FIELDS)) as CopiedViewField[];
+void everyViewFieldIsCopiable;
 
 /**
- * What the admin API shows of a partner, field by field: never the password hash, and not the token
- * generation (an internal counter that only says sessions were ended; operators see that in the audit trail).
- * A field added to the contract's PartnerView fails to compile here until it is mapped.
+ * What the admin API shows of a partner: the contract's PartnerView, each field copied from the partner field of
+ * the same name (a time as its ISO string) or built by BUILT_VIEW_FIELDS. Never the password hash, and not the
+ * token generation (an internal counter that only says sessions were ended; operators see that in the audit
+ * trail): PartnerView names neither.
  */
 export function toPartnerView(partner: Partner): PartnerView {
-  return {
-    id: partner.id,
-    login: partner.login,
-    status: partner.status,
-    ipAllowlist: partner.ipAllowlist,
-    rewardTypes: partner.rewardTypes,
-    authMethods: partner.authMethods,
-    requireSenderConstrainedTokens: partner.requireBoundTokens,
-    jwks: toPartnerJwksView(partner),
-    certificates: toPartnerCertificatesView(partner),
-    createdAt: partner.createdAt.toISOString(),
-    updatedAt: partner.updatedAt.toISOString(),
-  };
+  const view: Record<string, unknown> = {};
+  for (const key of COPIED_VIEW_FIELDS) {
+    const value: unknown = partner[key];
+    view[key] = value instanceof Date ? value.toISOString() : value;
+  }
+  for (const [key, build] of Object.entries(BUILT_VIEW_FIELDS)) view[key] = (build as (partner: Partner) => unknown)(partner);
+  return view as PartnerView;
 }
 
 /** The partner's keys as the admin API shows them (never more than the public key's identity), or null. */

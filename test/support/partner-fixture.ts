@@ -1,24 +1,20 @@
+import { defaultsOf } from '../../src/db/field-map.js';
 import type { Partner } from '../../src/partners/partner.js';
+import { partnerFields } from '../../src/partners/partner-repository.js';
 
-/** An active partner allowed from 10.0.0.0/8 with reward type sbp, with any field overridden. */
+/**
+ * An active partner allowed from 10.0.0.0/8 with reward type sbp, with any field overridden; every other field as
+ * the database would default it (the partner field map's defaults), so that a new stored field needs nothing here.
+ */
 export function partnerFixture(changes: Partial<Partner> = {}): Partner {
   return {
+    ...(defaultsOf(partnerFields) as Partner),
     id: 'id',
     login: 'acme',
     passwordHash: 'hash',
     status: 'active',
     ipAllowlist: ['10.0.0.0/8'],
     rewardTypes: ['sbp'],
-    tokenGeneration: 0,
-    authMethods: ['password'],
-    requireBoundTokens: false,
-    jwks: null,
-    jwksUri: null,
-    jwksFetchedAt: null,
-    certificates: null,
-    subjectDn: null,
-    createdAt: new Date(),
-    updatedAt: new Date(),
     ...changes,
   };
 }
