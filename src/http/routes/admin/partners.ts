@@ -61,13 +61,11 @@ export async function adminPartnerRoutes(app: FastifyInstance, { gateway }: { ga
   );
 }
 
-/** What the audit trail keeps of a partner: the settings an operator changes, never a password or hash. */
+/**
+ * What the audit trail keeps of a partner: every setting an operator changes here (a field added to PartnerView is
+ * kept too), never a password or hash (the view has none); its keys and certificates are audited by their own routes.
+ */
 function auditable(partner: PartnerView) {
-  return {
-    status: partner.status,
-    ipAllowlist: partner.ipAllowlist,
-    rewardTypes: partner.rewardTypes,
-    authMethods: partner.authMethods,
-    requireSenderConstrainedTokens: partner.requireSenderConstrainedTokens,
-  };
+  const { id: _id, login: _login, jwks: _jwks, certificates: _certificates, createdAt: _created, updatedAt: _updated, ...settings } = partner;
+  return settings;
 }
