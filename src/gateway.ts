@@ -96,7 +96,7 @@ const JOURNAL_DRAIN_MS = 2_000;
  * ```
  */
 export async function createGateway(config: Config, handle: DatabaseHandle, options: GatewayOptions): Promise<Gateway> {
-  const now = options.now ?? (() => Date.now());
+  const now = options.now ?? Date.now;
   const events = options.events ?? (() => {});
   const feed = handle.changeFeed((error) => events({ type: 'change_feed_failed', error }));
   const partners = createPartners(handle.db, feed, config, now);
@@ -130,7 +130,7 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
   return {
     config,
     partnerApi: createPartnerApi({ ...auth, banks: banks.catalog, keys: keys.store, paths }),
-    oauth: createOAuthApi({ ...auth, paths, urls, onTokenRequest: (method, outcome) => metrics.countTokenRequest(method, outcome) }),
+    oauth: createOAuthApi({ ...auth, paths, urls, metrics }),
     admin: { partners: partners.admin, partnerCertificates: partners.certificateAdmin, banks: banks.admin, keys: keys.admin, audit: audit.admin },
     runtime: {
       metrics,

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { AuditLogTable, Database } from '../db/schema.js';
-import type { AuditEntry, StoredAuditEntry } from './audit-entry.js';
+import { storableAuditEntry, storableText, type AuditEntry, type StoredAuditEntry } from './audit-entry.js';
 
 export interface AuditQuery {
   partner?: string;
@@ -46,20 +46,25 @@ export function createAuditRepository(db: Kysely<Database>): AuditRepository {
       if (entries.length === 0) return;
       // The whole batch travels as one JSON parameter: one serialization in Node instead of ten parameters
       // per row, which matters when every banks call is audited.
+      // Every string made storable first (storableAuditEntry): a single value PostgreSQL refuses would fail the batch.
       const rows = JSON.stringify(
-        entries.map((entry) => ({
-          at: entry.at.toISOString(),
-          action: entry.action,
-          outcome: entry.outcome,
-          status: entry.status,
-          partner: entry.partner,
-          client_address: entry.clientAddress,
-          reason: entry.reason,
-          request_id: entry.requestId,
-          details: entry.details,
-          count: (entry as CountedEntry).count ?? 1,
-          last_request_id: (entry as CountedEntry).lastRequestId ?? null,
-        })),
+        entries.map((queued) => {
+          const entry = storableAuditEntry(queued);
+          const lastRequestId = (queued as CountedEntry).lastRequestId ?? null;
+          return {
+            at: entry.at.toISOString(),
+            action: entry.action,
+            outcome: entry.outcome,
+            status: entry.status,
+            partner: entry.partner,
+            client_address: entry.clientAddress,
+            reason: entry.reason,
+            request_id: entry.requestId,
+            details: entry.details,
+            count: (queued as CountedEntry).count ?? 1,
+            last_request_id: lastRequestId === null ? null : storableText(lastRequestId),
+          };
+        }),
       );
       // The same statement keeps partner_last_call: its rows are locked in partner order, so two instances
       // writing batches at once cannot deadlock, and an older call never replaces a newer one.

@@ -1,5 +1,5 @@
 import { withTimeout } from '../async/with-timeout.js';
-import { storableAuditEntry, storableText, type AuditEntry } from './audit-entry.js';
+import type { AuditEntry } from './audit-entry.js';
 import type { AuditRepository, CountedEntry } from './audit-repository.js';
 
 export interface AuditWriter {
@@ -40,8 +40,8 @@ export interface AuditWriterOptions {
 /**
  * Writes the audit trail off the request path, in batches. An entry that fails to be written (the database
  * is down) stays queued and is tried again with the next batch, so nothing accepted is lost while the
- * process lives; `close()` on a graceful shutdown drains the queue. Entries are made storable when recorded
- * (see storableAuditEntry), but should the database still refuse a batch for its data, retrying it would
+ * process lives; `close()` on a graceful shutdown drains the queue. Entries are made storable when written
+ * (the repository applies storableAuditEntry), but should the database still refuse a batch for its data, retrying it would
  * fail the same way for ever and hold up everything behind it: its entries are then written one by one, and
  * only those refused are dropped, each reported to `onError`.
  *
@@ -142,16 +142,16 @@ export function createAuditWriter(repository: AuditRepository, options: AuditWri
         const counted = open.get(key);
         if (counted) {
           counted.count = (counted.count ?? 1) + 1;
-          counted.lastRequestId = entry.requestId === null ? null : storableText(entry.requestId);
+          counted.lastRequestId = entry.requestId;
           return;
         }
         const { aggregate: _counted, ...plain } = entry;
-        const fresh: CountedEntry = { ...storableAuditEntry(plain), count: 1 };
+        const fresh: CountedEntry = { ...plain, count: 1 };
         fresh.lastRequestId = fresh.requestId;
         open.set(key, fresh);
         queue.push(fresh);
       } else {
-        queue.push(storableAuditEntry(entry));
+        queue.push(entry);
       }
       // One write at a time, and none from here while writes fail (the timer retries): during an outage each
       // request would otherwise start a write, or wait on the one in flight, and report its failure again.

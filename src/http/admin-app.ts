@@ -37,7 +37,7 @@ export async function buildAdminApp({ gateway, logger, adminToken, metricsToken,
   const app = Fastify(fastifyOptions(logger, 1024 * 1024));
   await app.register(errorHandler, { validation: 'detailed' });
   await app.register(jsonBody);
-  await app.register(requestContext, { baseUrl: adminUrl ?? `http://127.0.0.1:${gateway.config.ADMIN_PORT}`, auditBacklogged: () => gateway.runtime.auditTrail.full() });
+  await app.register(requestContext, { baseUrl: adminUrl ?? `http://127.0.0.1:${gateway.config.ADMIN_PORT}`, auditTrail: gateway.runtime.auditTrail });
   await app.register(requestOutcome, { metrics: gateway.runtime.metrics, listener: 'admin', auditTrail: gateway.runtime.auditTrail });
   await app.register(adminAuth, { adminToken, metricsToken });
   await app.register(methodNotAllowed);

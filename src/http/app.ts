@@ -92,7 +92,7 @@ export async function buildApp({ gateway, logger, timeouts }: AppDependencies): 
     // The HTTPS listener's peer certificate, or CLIENT_CERT_HEADER from a TRUST_PROXY address.
     certificates: { ...(gateway.config.CLIENT_CERT_HEADER ? { header: gateway.config.CLIENT_CERT_HEADER } : {}), trustedProxies: trustedProxies(gateway.config) },
     checkClientAddress: true,
-    auditBacklogged: () => gateway.runtime.auditTrail.full(),
+    auditTrail: gateway.runtime.auditTrail,
   });
   await app.register(requestOutcome, { metrics: gateway.runtime.metrics, listener: 'public', auditTrail: gateway.runtime.auditTrail });
   await app.register(methodNotAllowed);

@@ -103,7 +103,7 @@ before(async () => {
   });
   app.get('/sockets', async (request) => ({ calls: peerCertificateCalls.get(request.raw.socket as TLSSocket)?.count ?? null }));
   await app.register(errorHandler, { validation: 'parameter' });
-  await app.register(requestContext, { baseUrl: 'http://127.0.0.1', certificates: { header: HEADER, trustedProxies: ['127.0.0.1'] }, auditBacklogged: () => false });
+  await app.register(requestContext, { baseUrl: 'http://127.0.0.1', certificates: { header: HEADER, trustedProxies: ['127.0.0.1'] }, auditTrail: { full: () => false } });
   app.get('/whoami', async (request) => ({ thumbprint: request.requestContext.certificate?.thumbprint ?? null, protocol: request.protocol }));
   await app.listen({ host: '127.0.0.1', port: 0 });
   plainPort = (app.server.address() as { port: number }).port;

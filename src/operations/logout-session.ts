@@ -1,6 +1,5 @@
 import type { AuthDependencies } from '../auth/auth-dependencies.js';
-import { tokenPresentation } from '../auth/binding/check-token-binding.js';
-import { authenticateWithToken } from '../auth/steps/authenticate-with-token.js';
+import { authenticateWithToken, tokenPresentation } from '../auth/steps/authenticate-with-token.js';
 import { readAccessToken } from '../auth/steps/read-banks-credentials.js';
 import { invalidTokenHeader } from '../auth/tokens/access-tokens.js';
 import { revokeFamilyOf } from '../auth/tokens/token-family-state.js';

@@ -1,6 +1,6 @@
 import type { AuthorizationServerMetadata, IntrospectionRequestForm, IntrospectionResponse, RevocationRequestForm, TokenRequestForm } from '@partner-gateway/contract/oauth';
 import { ACCEPTED_JWS_ALGS } from '../partners/partner-keys.js';
-import type { ClientAuthMethodName } from '../auth/credentials/read-client-credentials.js';
+import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
 import type { RequestContext } from '../request-context.js';
 import { introspectToken, type TokenIntrospectionDependencies } from './introspect-token.js';
 import { issueClientToken, type ClientToken, type ClientTokenDependencies } from './issue-client-token.js';
@@ -20,8 +20,8 @@ export interface OAuthUrls {
 
 export type OAuthApiDependencies = ClientTokenDependencies & TokenIntrospectionDependencies & {
   urls: OAuthUrls;
-  /** Told of every token request: how the client authenticated (`none` when unreadable) and the outcome. */
-  onTokenRequest?(method: ClientAuthMethodName | 'none', outcome: 'issued' | 'refused'): void;
+  /** Counts every token request: how the client authenticated (`none` when unreadable) and the outcome. */
+  metrics: Pick<GatewayMetrics, 'countTokenRequest'>;
 };
 
 /** The OAuth 2.0 endpoints' operations, as the routes call them. */
@@ -61,10 +61,10 @@ export function createOAuthApi(deps: OAuthApiDependencies): OAuthApi {
     async token(form, context) {
       try {
         const token = await issueClientToken(form, context, deps);
-        deps.onTokenRequest?.(context.clientMethod ?? 'none', 'issued');
+        deps.metrics.countTokenRequest(context.clientMethod ?? 'none', 'issued');
         return token;
       } catch (error) {
-        deps.onTokenRequest?.(context.clientMethod ?? 'none', 'refused');
+        deps.metrics.countTokenRequest(context.clientMethod ?? 'none', 'refused');
         throw error;
       }
     },

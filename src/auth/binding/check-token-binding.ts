@@ -1,5 +1,4 @@
 import { AppError, errors } from '../../errors.js';
-import type { RequestContext } from '../../request-context.js';
 import type { DpopProofSettings } from '../auth-dependencies.js';
 import { checkDpopProof, readDpopHeader, spendDpopProof } from './verify-dpop-proof.js';
 import type { AccessTokenClaims } from '../tokens/access-tokens.js';
@@ -11,19 +10,6 @@ export type TokenPresentation = ({ scheme: 'bearer' } | { scheme: 'dpop'; proof:
   certificate?: string | undefined;
 };
 
-/**
- * How a token came with a request: its Authorization scheme, the request's DPoP proof for `POST` on `path` of the
- * listener's public URL (what its `htu` must name), and the connection's certificate.
- *
- * @example
- * ```ts
- * await authenticateWithToken(token, undefined, tokenPresentation('dpop', context, LOGOUT_PATH), deps);
- * ```
- */
-export function tokenPresentation(scheme: 'bearer' | 'dpop', context: Pick<RequestContext, 'dpop' | 'certificate' | 'baseUrl'>, path: string): TokenPresentation {
-  const certificate = context.certificate?.thumbprint;
-  return scheme === 'bearer' ? { scheme, certificate } : { scheme, proof: context.dpop, method: 'POST', url: context.baseUrl + path, certificate };
-}
 
 export const DPOP_INVALID_TOKEN = { 'www-authenticate': 'DPoP error="invalid_token"' };
 export const DPOP_INVALID_PROOF = { 'www-authenticate': 'DPoP error="invalid_dpop_proof"' };

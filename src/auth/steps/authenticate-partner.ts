@@ -2,9 +2,8 @@ import { AppError } from '../../errors.js';
 import type { Partner } from '../../partners/partner.js';
 import type { RequestContext } from '../../request-context.js';
 import type { AuthDependencies } from '../auth-dependencies.js';
-import { tokenPresentation } from '../binding/check-token-binding.js';
 import { authenticateWithEncryptedPassword } from '../credentials/authenticate-with-encrypted-password.js';
-import { authenticateWithToken } from './authenticate-with-token.js';
+import { authenticateWithToken, tokenPresentation } from './authenticate-with-token.js';
 import type { BanksCredentials } from './read-banks-credentials.js';
 
 /**

@@ -4,6 +4,7 @@ import { invalidTokenHeader, type AccessTokenClaims } from '../tokens/access-tok
 import { familyAdmits } from '../tokens/token-family-state.js';
 import type { AuthDependencies } from '../auth-dependencies.js';
 import { DPOP_INVALID_TOKEN, checkTokenBinding, type TokenPresentation } from '../binding/check-token-binding.js';
+import type { RequestContext } from '../../request-context.js';
 
 /** Who a token authenticated, and what the token says (logout revokes its family). */
 export interface TokenHolder {
@@ -56,4 +57,18 @@ async function checkToken(
   // The cached partner and claims themselves, not a copy merging them: a copy of every field per call was the
   // bearer path's largest function of its own (3.4 % of the serving thread, docs/performance.md).
   return { partner, claims };
+}
+
+/**
+ * How a token came with a request: its Authorization scheme, the request's DPoP proof for `POST` on `path` of the
+ * listener's public URL (what its `htu` must name), and the connection's certificate.
+ *
+ * @example
+ * ```ts
+ * await authenticateWithToken(token, undefined, tokenPresentation('dpop', context, LOGOUT_PATH), deps);
+ * ```
+ */
+export function tokenPresentation(scheme: 'bearer' | 'dpop', context: Pick<RequestContext, 'dpop' | 'certificate' | 'baseUrl'>, path: string): TokenPresentation {
+  const certificate = context.certificate?.thumbprint;
+  return scheme === 'bearer' ? { scheme, certificate } : { scheme, proof: context.dpop, method: 'POST', url: context.baseUrl + path, certificate };
 }

@@ -18,7 +18,7 @@ const TOKEN = 'console-test-admin-token-0123456789abcdef';
 async function consoleApp(root: string): Promise<FastifyInstance> {
   const app = Fastify();
   await app.register(errorHandler, { validation: 'detailed' });
-  await app.register(requestContext, { baseUrl: 'http://127.0.0.1', auditBacklogged: () => false });
+  await app.register(requestContext, { baseUrl: 'http://127.0.0.1', auditTrail: { full: () => false } });
   await app.register(adminAuth, { adminToken: TOKEN });
   app.get('/admin/v1/secret', async () => ({ secret: true }));
   await app.register(adminConsole, { root });

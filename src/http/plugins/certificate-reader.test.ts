@@ -36,7 +36,7 @@ function get(headers: Record<string, string>, localAddress = '127.0.0.1'): Promi
 before(async () => {
   app = Fastify({ loggerInstance: logger as FastifyBaseLogger });
   await app.register(errorHandler, { validation: 'parameter' });
-  await app.register(requestContext, { baseUrl: 'http://127.0.0.1', certificates: { header: HEADER, trustedProxies: [PROXY, '10.0.0.0/8'] }, auditBacklogged: () => false });
+  await app.register(requestContext, { baseUrl: 'http://127.0.0.1', certificates: { header: HEADER, trustedProxies: [PROXY, '10.0.0.0/8'] }, auditTrail: { full: () => false } });
   app.get('/whoami', async (request) => ({ thumbprint: request.requestContext.certificate?.thumbprint ?? null }));
   await app.listen({ host: '127.0.0.1', port: 0 });
   port = (app.server.address() as { port: number }).port;

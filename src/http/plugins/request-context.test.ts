@@ -24,7 +24,7 @@ describe('the request context plugin, on shutdown', () => {
   it('when a request arrives during shutdown, then it is answered 503 shutting_down while one in flight finishes, and nothing is accepted after', async () => {
     const app = Fastify(fastifyOptions(pino({ level: 'silent' }), 1024));
     await app.register(errorHandler, { validation: 'parameter' });
-    await app.register(requestContext, { baseUrl: 'http://127.0.0.1', auditBacklogged: () => false });
+    await app.register(requestContext, { baseUrl: 'http://127.0.0.1', auditTrail: { full: () => false } });
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
     let started!: () => void;

@@ -6,6 +6,8 @@ import { errors } from '../../errors.js';
 import { parseClientAddress } from '../../partners/ip-allowlist.js';
 import type { RequestContext } from '../../request-context.js';
 import type { AuditAction } from '@partner-gateway/contract/audit-names';
+import type { FastifyReply } from 'fastify';
+import type { AuditWriter } from '../../audit/audit-writer.js';
 import { createCertificateReader, type CertificateSource } from './certificate-reader.js';
 
 declare module 'fastify' {
@@ -26,8 +28,8 @@ export interface RequestContextOptions {
   certificates?: CertificateSource;
   /** True on the public listener: a client address that cannot be read as one address is refused (400). */
   checkClientAddress?: boolean;
-  /** True while audited calls must be refused (AUDIT_QUEUE_MAX entries wait for the database). */
-  auditBacklogged(): boolean;
+  /** The audit trail: while it is full (AUDIT_QUEUE_MAX entries wait for the database), audited calls are refused. */
+  auditTrail: Pick<AuditWriter, 'full'>;
 }
 
 /**
@@ -71,7 +73,7 @@ export const requestContext = fp<RequestContextOptions>(
       // Only a TLS connection, or a proxy's header when one is configured, can carry a certificate: a plain request
       // on a listener without CLIENT_CERT_HEADER skips the reader.
       if (readCertificate && (request.raw.socket instanceof TLSSocket || options.certificates?.header !== undefined)) context.certificate = readCertificate(request);
-      if (options.auditBacklogged() && isAudited(request)) throw errors.auditBacklog();
+      if (options.auditTrail.full() && isAudited(request)) throw errors.auditBacklog();
     });
     app.addHook('onSend', (_request, reply, payload, done) => {
       // Nothing a partner receives should be stored or framed, unless a route chose a cache policy (the JWKS).
@@ -84,6 +86,14 @@ export const requestContext = fp<RequestContextOptions>(
   },
   { name: 'request-context', fastify: '5.x', dependencies: ['error-handler'] },
 );
+
+/**
+ * Keeps an answer that carries a token out of every cache, HTTP/1.0 ones included (what NO_STORE_HEADERS in
+ * routes/error-body.ts documents): every other answer already gets `Cache-Control: no-store` by default.
+ */
+export function noStore(reply: FastifyReply): void {
+  reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+}
 
 /** Request ids: a fresh UUID per request (Fastify's `genReqId`). */
 export function newRequestId(): string {

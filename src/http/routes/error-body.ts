@@ -1,5 +1,4 @@
 import { ErrorBody, Problem } from '@partner-gateway/contract/error-body';
-import type { FastifyReply } from 'fastify';
 import { Type, type TSchema } from 'typebox';
 import { errors, texts } from '../../errors.js';
 
@@ -13,12 +12,7 @@ const HEADERS_BY_STATUS: Record<string, Record<string, TSchema>> = {
   503: { 'Retry-After': Type.Integer({ description: 'Seconds to wait before trying again' }) },
 };
 
-/** Sets the headers NO_STORE_HEADERS documents, on every answer that carries a token. */
-export function noStore(reply: FastifyReply): void {
-  reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
-}
-
-/** The headers that keep a token response out of every cache. */
+/** The headers that keep a token response out of every cache (set by `noStore`, in the request-context plugin). */
 export const NO_STORE_HEADERS = {
   'Cache-Control': Type.String({ description: '`no-store`: the answer carries tokens' }),
   Pragma: Type.String({ description: '`no-cache`, for HTTP/1.0 caches' }),

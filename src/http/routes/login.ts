@@ -4,7 +4,8 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Session } from '../../operations/login-partner.js';
 import { errors, texts } from '../../errors.js';
 import type { Gateway } from '../../gateway.js';
-import { NO_STORE_HEADERS, noStore, partnerCallErrors } from './error-body.js';
+import { NO_STORE_HEADERS, partnerCallErrors } from './error-body.js';
+import { noStore } from '../plugins/request-context.js';
 
 /** The token response body, and the headers that keep it out of every cache. */
 export function sendSession(reply: FastifyReply, session: Session): TokenResponse {

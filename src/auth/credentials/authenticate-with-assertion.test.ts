@@ -7,7 +7,7 @@ import { testKey } from '../../../test/support/oauth-client.js';
 import type { Partner } from '../../partners/partner.js';
 import type { PartnerChanges } from '../../partners/partner-repository.js';
 import { validatePartnerJwks, type PartnerKey } from '../../partners/partner-keys.js';
-import { partnerKeySource } from './partner-key-source.js';
+import { partnerKeySource } from './authenticate-with-assertion.js';
 import { createRemoteJwks } from '../../partners/remote-jwks.js';
 
 /** The partner repository's contract for this step (find by login, update), in memory. */
