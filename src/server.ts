@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { AuditEntryDroppedError } from './audit/audit-writer.js';
-import { createLogGate } from './logging/log-gate.js';
+import { logGatewayEvents } from './logging/gateway-event-log.js';
 import { loadDefaultBanks } from './banks/default-banks.js';
 import { resolveAdminToken } from './bootstrap/admin-token.js';
 import { lockDataDir } from './bootstrap/data-dir-lock.js';
@@ -11,7 +10,6 @@ import { publicUrl as publicUrlOf, type Config } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { createGateway, type Gateway } from './gateway.js';
-import type { GatewayEvents } from './gateway-events.js';
 import { resolveMasterKey } from './keys/master-key.js';
 import { buildAdminApp } from './http/admin-app.js';
 import { buildApp, REQUEST_TIMEOUTS } from './http/app.js';
@@ -171,43 +169,4 @@ function reloadFiles(files: TlsFiles, logger: Logger): void {
   } catch (error) {
     logger.error({ reason: 'tls_reload_failed', problem: (error as Error).message }, 'TLS files not reloaded; the previous ones stay in use');
   }
-}
-
-/**
- * The gateway's events as log lines. An audit entry the database refused for its data is dropped: each is logged
- * at error level, as it is rare and loses a record. Failures the gateway survives by itself (a batch that stays
- * queued, Redis or the change feed away, the replay cache's table written late) are logged at most once every ten
- * seconds per kind, so that an outage does not flood the log.
- */
-function logGatewayEvents(logger: Logger, auditPending: () => number): GatewayEvents {
-  const mayLog = createLogGate(10_000);
-  return (event) => {
-    switch (event.type) {
-      case 'audit_write_failed':
-        if (event.error instanceof AuditEntryDroppedError) logger.error({ err: event.error }, 'audit entry dropped: the database refused its data');
-        else if (mayLog(event.type)) logger.warn({ err: event.error, pending: auditPending() }, 'audit entries not written yet; they stay queued');
-        return;
-      case 'audit_maintenance_failed':
-        logger.warn({ err: event.error }, 'audit maintenance (partitions, retention) failed; retried at the next run');
-        return;
-      case 'redis_failed':
-        if (mayLog(event.type)) logger.warn({ err: event.error }, 'Redis unavailable; using the database');
-        return;
-      case 'change_feed_failed':
-        if (mayLog(event.type)) logger.warn({ err: event.error }, 'change feed between instances lost its connection; reconnecting');
-        return;
-      case 'replay_conflict':
-        logger.error({ count: event.jtis.length }, 'JWEs accepted twice across a Redis failover');
-        return;
-      case 'replay_journal_dropped':
-        logger.error({ count: event.count }, 'replay journal entries the database cannot hold were dropped');
-        return;
-      case 'replay_write_failed':
-        if (mayLog(event.type)) logger.warn({ err: event.error }, 'replay cache: writing the table behind failed; retried');
-        return;
-      case 'close_failed':
-        logger.error({ err: event.error }, 'shutdown: replay journal not fully written');
-        return;
-    }
-  };
 }
