@@ -19,6 +19,7 @@ import { createOAuthApi, type OAuthApi } from './operations/oauth-api.js';
 import { createPartnerApi, type PartnerApi } from './operations/partner-api.js';
 import type { PartnerAdmin } from './partners/partner-admin.js';
 import type { PartnerCertificateAdmin } from './partners/partner-certificate-admin.js';
+import type { PartnerKeyAdmin } from './partners/partner-key-admin.js';
 import { argon2Verifications } from './partners/password-hasher.js';
 import { createPartners } from './partners/partners-module.js';
 import { createSharedStores } from './stores/shared-stores.js';
@@ -43,7 +44,9 @@ export interface Gateway {
 
 export interface AdminOperations {
   partners: PartnerAdmin;
-  /** A partner's client certificates and subject DN (mutual TLS). */
+  /** A partner's public keys for private_key_jwt (a partner sub-resource: set, remove). */
+  partnerKeys: PartnerKeyAdmin;
+  /** A partner's client certificates and subject DN (mutual TLS; a partner sub-resource: set, remove). */
   partnerCertificates: PartnerCertificateAdmin;
   banks: BankAdmin;
   keys: KeysModule['admin'];
@@ -131,7 +134,7 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
     config,
     partnerApi: createPartnerApi({ ...auth, banks: banks.catalog, keys: keys.store, paths }),
     oauth: createOAuthApi({ ...auth, paths, urls, metrics }),
-    admin: { partners: partners.admin, partnerCertificates: partners.certificateAdmin, banks: banks.admin, keys: keys.admin, audit: audit.admin },
+    admin: { partners: partners.admin, partnerKeys: partners.keyAdmin, partnerCertificates: partners.certificateAdmin, banks: banks.admin, keys: keys.admin, audit: audit.admin },
     runtime: {
       metrics,
       auditTrail: audit.writer,

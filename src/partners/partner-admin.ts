@@ -2,28 +2,21 @@ import { randomUUID } from 'node:crypto';
 import { errors, type ErrorDetail } from '../errors.js';
 import { normalizeCidr } from './ip-allowlist.js';
 import type { CreatePartnerBody, PartnerView, UpdatePartnerBody } from '@partner-gateway/contract/admin-partners';
-import type { SetPartnerJwksBody } from '@partner-gateway/contract/admin-partner-keys';
-import { checkJwksUri, type RemoteJwks } from './remote-jwks.js';
-import { validatePartnerJwks, type PartnerKey } from './partner-keys.js';
 import { toPartnerView } from './partner.js';
 import type { PartnerChanges, PartnerRepository } from './partner-repository.js';
 import { hashPassword } from './password-hasher.js';
 
-/** The partner registry as the admin API uses it, in the contract's shapes. Views never carry the password hash. */
+/**
+ * The partner registry as the admin API uses it, in the contract's shapes. Views never carry the password hash.
+ * A partner's keys and certificates are its sub-resources, changed through their own services (partner-key-admin.ts,
+ * partner-certificate-admin.ts).
+ */
 export interface PartnerAdmin {
   create(input: CreatePartnerBody): Promise<PartnerView>;
   list(): Promise<PartnerView[]>;
   get(login: string): Promise<PartnerView>;
   /** The change, and the partner before and after it (for the audit trail). */
   update(login: string, input: UpdatePartnerBody): Promise<PartnerChange>;
-  /**
-   * Registers the partner's public keys, or the https URL where it publishes them (replacing whatever it had);
-   * 422 naming every refused key. A key it had that the new set lacks ends its sessions. The partner before
-   * and after (for the audit trail).
-   */
-  setJwks(login: string, input: SetPartnerJwksBody): Promise<PartnerChange>;
-  /** Forgets the partner's keys (private_key_jwt then fails for it until new ones are registered) and ends its sessions. */
-  deleteJwks(login: string): Promise<PartnerChange>;
   /** Removes the partner; returns it as it was. */
   remove(login: string): Promise<PartnerView>;
   /** How many partners there are (the demo partner is created only when there are none). */
@@ -40,26 +33,7 @@ export interface PartnerChange {
 
 export const MIN_PASSWORD_LENGTH = 12;
 
-export interface PartnerAdminOptions {
-  /** Production refuses a plain-http jwksUri even to a loopback address. */
-  production: boolean;
-  /** Fetches a jwksUri at registration, so that a wrong URL is refused at once and the view shows the keys. */
-  remoteJwks?: Pick<RemoteJwks, 'keys' | 'forget'>;
-  now?: () => number;
-}
-
-export function createPartnerAdmin(partners: PartnerRepository, options: PartnerAdminOptions = { production: true }): PartnerAdmin {
-  /** A jwksUri is fetched once at registration: a URL that serves no valid JWK Set is refused (422). */
-  async function fetchedJwks(uri: string): Promise<PartnerChanges> {
-    if (!options.remoteJwks) return { jwks: null, jwksUri: uri, jwksFetchedAt: null };
-    options.remoteJwks.forget(uri);
-    const keys = await options.remoteJwks.keys(uri);
-    if (keys.length === 0) {
-      throw errors.validationFailed([{ field: 'jwksUri', message: 'did not serve a valid JWK Set of public signing keys (fetched once, 5 s, 64 KiB)' }]);
-    }
-    return { jwks: keys, jwksUri: uri, jwksFetchedAt: new Date((options.now ?? Date.now)()) };
-  }
-
+export function createPartnerAdmin(partners: PartnerRepository): PartnerAdmin {
   return {
     async create(input) {
       // Every field of the body but these three is stored as it comes, under its own name (the partner field map).
@@ -111,28 +85,6 @@ export function createPartnerAdmin(partners: PartnerRepository, options: Partner
       if (!updated) throw errors.partnerNotFound(login);
       return { before: toPartnerView(before), after: toPartnerView(updated), sessionsEnded: changes.revokeTokens === true };
     },
-    async setJwks(login, input) {
-      const before = await partners.findByLogin(login);
-      if (!before) throw errors.partnerNotFound(login);
-      const changes: PartnerChanges =
-        input.jwksUri === undefined
-          ? { jwks: await validatePartnerJwks(input.keys), jwksUri: null, jwksFetchedAt: null }
-          : await fetchedJwks(checkJwksUri(input.jwksUri, options.production).href);
-      // A key taken out of the set is one the operator no longer trusts (compromised, or retired): the tokens
-      // obtained with it must not outlive it. Adding keys, or registering the same ones again, ends nothing.
-      if (dropsKey(before.jwks, changes.jwks ?? null)) changes.revokeTokens = true;
-      const updated = await partners.update(login, changes);
-      if (!updated) throw errors.partnerNotFound(login);
-      return { before: toPartnerView(before), after: toPartnerView(updated), sessionsEnded: changes.revokeTokens === true };
-    },
-    async deleteJwks(login) {
-      const before = await partners.findByLogin(login);
-      if (!before) throw errors.partnerNotFound(login);
-      const revokeTokens = dropsKey(before.jwks, null);
-      const updated = await partners.update(login, { jwks: null, jwksUri: null, jwksFetchedAt: null, revokeTokens });
-      if (!updated) throw errors.partnerNotFound(login);
-      return { before: toPartnerView(before), after: toPartnerView(updated), sessionsEnded: revokeTokens };
-    },
     async remove(login) {
       const before = await partners.findByLogin(login);
       if (!before || !(await partners.delete(login))) throw errors.partnerNotFound(login);
@@ -140,12 +92,6 @@ export function createPartnerAdmin(partners: PartnerRepository, options: Partner
     },
     count: () => partners.count(),
   };
-}
-
-/** True when `after` lacks a key (by RFC 7638 thumbprint) that `before` held. */
-function dropsKey(before: readonly PartnerKey[] | null, after: readonly PartnerKey[] | null): boolean {
-  const kept = new Set((after ?? []).map((key) => key.thumbprint));
-  return (before ?? []).some((key) => !kept.has(key.thumbprint));
 }
 
 function normalizeAllowlist(entries: readonly string[], problems: ErrorDetail[]): string[] {

@@ -7,6 +7,7 @@ import type { Database } from '../db/schema.js';
 import { createCachedPartnerRepository, type CachedPartnerRepository } from './cached-partner-repository.js';
 import { createPartnerAdmin, type PartnerAdmin } from './partner-admin.js';
 import { createPartnerCertificateAdmin, type PartnerCertificateAdmin } from './partner-certificate-admin.js';
+import { createPartnerKeyAdmin, type PartnerKeyAdmin } from './partner-key-admin.js';
 import { countCertificatesExpiringBefore } from './partner-certificate-expiry.js';
 import { createPartnerRepository } from './partner-repository.js';
 import { createPasswordVerifier, type PasswordVerifier } from './password-verifier.js';
@@ -21,7 +22,9 @@ export interface PartnersModule {
   /** Partners' published key sets (jwksUri), fetched and cached per instance: at registration and by client assertions. */
   remoteJwks: RemoteJwks;
   admin: PartnerAdmin;
-  /** A partner's client certificates and subject DN (mutual TLS). */
+  /** A partner's public keys for private_key_jwt (one of its sub-resources). */
+  keyAdmin: PartnerKeyAdmin;
+  /** A partner's client certificates and subject DN (mutual TLS; one of its sub-resources). */
   certificateAdmin: PartnerCertificateAdmin;
   /** For /metrics: registered certificates expiring within CERTIFICATE_EXPIRY_WARNING_DAYS, or expired. */
   expiringCertificates(): Promise<number>;
@@ -52,7 +55,8 @@ export function createPartners(db: Kysely<Database>, feed: ChangeFeed, config: C
       now,
     }),
     remoteJwks,
-    admin: createPartnerAdmin(repository, { production: config.NODE_ENV === 'production', remoteJwks, now }),
+    admin: createPartnerAdmin(repository),
+    keyAdmin: createPartnerKeyAdmin(repository, { production: config.NODE_ENV === 'production', remoteJwks, now }),
     certificateAdmin: createPartnerCertificateAdmin(repository, now),
     expiringCertificates: () => countCertificatesExpiringBefore(db, new Date(now() + CERTIFICATE_EXPIRY_WARNING_DAYS * 86_400_000)),
   };

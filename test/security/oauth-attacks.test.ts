@@ -243,7 +243,7 @@ for (const backend of testBackends()) {
         const { privateKey } = await generateKeyPair('ES256', { extractable: true });
         const privateJwk = { ...(await exportJWK(privateKey)), kid: 'leaked' };
         await assert.rejects(
-          t.gateway.admin.partners.setJwks(partner.login, { keys: [privateJwk as Record<string, unknown>] }),
+          t.gateway.admin.partnerKeys.set(partner.login, { keys: [privateJwk as Record<string, unknown>] }),
           (error: unknown) => error instanceof AppError && error.status === 422 && /leaked/.test(JSON.stringify(error.extra.details)),
         );
       });
@@ -253,12 +253,12 @@ for (const backend of testBackends()) {
         try {
           const someone = await production.addPartner();
           for (const jwksUri of ['http://10.0.0.5/jwks.json', 'http://partner.example/jwks.json', 'http://127.0.0.1:9/jwks.json']) {
-            await assert.rejects(production.gateway.admin.partners.setJwks(someone.login, { jwksUri }), (error: unknown) => error instanceof AppError && error.status === 422);
+            await assert.rejects(production.gateway.admin.partnerKeys.set(someone.login, { jwksUri }), (error: unknown) => error instanceof AppError && error.status === 422);
           }
         } finally {
           await production.close();
         }
-        await assert.rejects(t.gateway.admin.partners.setJwks(partner.login, { jwksUri: 'http://10.0.0.5/jwks.json' }), (error: unknown) => error instanceof AppError && error.status === 422);
+        await assert.rejects(t.gateway.admin.partnerKeys.set(partner.login, { jwksUri: 'http://10.0.0.5/jwks.json' }), (error: unknown) => error instanceof AppError && error.status === 422);
       });
     });
   });

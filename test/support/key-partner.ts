@@ -41,7 +41,7 @@ export async function addKeyPartner(
 ): Promise<{ login: string; password: string; key: PartnerKey }> {
   const key = options.key ?? (await partnerKey());
   const partner = await t.addPartner();
-  await t.gateway.admin.partners.setJwks(partner.login, { keys: [key.publicJwk as Record<string, unknown>] });
+  await t.gateway.admin.partnerKeys.set(partner.login, { keys: [key.publicJwk as Record<string, unknown>] });
   await t.gateway.admin.partners.update(partner.login, { authMethods: options.methods ?? ['private_key_jwt'], requireSenderConstrainedTokens: options.requireBound ?? false });
   return { login: partner.login, password: partner.password, key };
 }

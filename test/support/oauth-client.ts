@@ -20,7 +20,7 @@ export async function testKey(alg: TestKey['alg'] = 'ES256', kid = `k-${randomUU
 
 /** Registers `keys` for `login` and sets its methods (through the admin operations, as an operator would). */
 export async function registerKeys(gateway: Gateway, login: string, keys: TestKey[], policy: { authMethods?: Array<'password' | 'private_key_jwt'>; requireBound?: boolean } = {}): Promise<void> {
-  await gateway.admin.partners.setJwks(login, { keys: keys.map((key) => key.publicJwk as Record<string, unknown>) });
+  await gateway.admin.partnerKeys.set(login, { keys: keys.map((key) => key.publicJwk as Record<string, unknown>) });
   await gateway.admin.partners.update(login, {
     authMethods: policy.authMethods ?? ['password', 'private_key_jwt'],
     ...(policy.requireBound !== undefined ? { requireSenderConstrainedTokens: policy.requireBound } : {}),

@@ -1,11 +1,9 @@
-import { CERTIFICATE_EXPIRY_WARNING_DAYS, type SetPartnerCertificatesBody } from '@partner-gateway/contract/admin-partner-certificates';
+import { CERTIFICATE_EXPIRY_WARNING_DAYS, type PartnerCertificatesView, type SetPartnerCertificatesBody } from '@partner-gateway/contract/admin-partner-certificates';
 import type { PartnerView } from '@partner-gateway/contract/admin-partners';
-import { describeProblem } from '@partner-gateway/contract/error-body';
 import { useState } from 'preact/hooks';
-import { announce } from '../announce';
-import { admin, ApiError } from '../api';
-import { ConfirmDialog } from './confirm-dialog';
-import { Field, FormAlert, type FormErrors, noErrors } from './forms';
+import { admin } from '../api';
+import { Field } from './forms';
+import { ItemTable, type PartnerSubresource, type SubresourceFormProps } from './partner-subresource-section';
 import { Time } from './time';
 
 const DAY_MS = 86_400_000;
@@ -16,116 +14,80 @@ const PEM_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/
  * 30 days before it; the subject DN of its CA-issued certificates; registering certificates (pasted PEM) or the
  * subject, and removing both. The page never sees more of a certificate than its public identity.
  */
-export function PartnerCertificatesSection({ partner, onSaved, now = Date.now() }: { partner: PartnerView; onSaved: () => Promise<void>; now?: number }) {
+export const partnerCertificates: PartnerSubresource<SetPartnerCertificatesBody, PartnerCertificatesView> = {
+  id: 'certificates',
+  title: 'Client certificates',
+  noun: 'certificates',
+  viewOf: (partner) => partner.certificates,
+  none: 'No certificate or subject registered: the partner cannot use mutual TLS.',
+  Registered: RegisteredCertificates,
+  Form: CertificatesForm,
+  refused: 'Nothing was registered',
+  removal: 'Its mutual-TLS token requests are refused from the next request on, and every token it holds stops working.',
+  set: (login, body) => admin.partners.setCertificates(login, body),
+  remove: (login) => admin.partners.deleteCertificates(login),
+};
+
+function RegisteredCertificates({ view, partner, now = Date.now() }: { view: PartnerCertificatesView; partner: PartnerView; now?: number }) {
+  return (
+    <>
+      <dl class="summary">
+        <dt>Subject DN (tls_client_auth)</dt>
+        <dd>{view.subjectDn ? <code data-testid="partner-subject-dn">{view.subjectDn}</code> : 'none'}</dd>
+      </dl>
+      {view.certificates.length > 0 && (
+        <ItemTable caption={`Registered certificates of ${partner.login}`} columns={['Subject', 'Thumbprint (x5t#S256)', 'Expires']}>
+          {view.certificates.map((certificate) => {
+            const days = Math.floor((Date.parse(certificate.notAfter) - now) / DAY_MS);
+            return (
+              <tr key={certificate.thumbprint}>
+                <th scope="row">
+                  <code>{certificate.subject}</code>
+                </th>
+                <td>
+                  <code>{certificate.thumbprint}</code>
+                </td>
+                <td>
+                  <Time value={certificate.notAfter} />
+                  {days < CERTIFICATE_EXPIRY_WARNING_DAYS && (
+                    <strong class="warning" data-testid="certificate-expiry-warning">
+                      {days < 0 ? ' expired' : ` expires in ${days} day${days === 1 ? '' : 's'}`}
+                    </strong>
+                  )}
+                </td>
+              </tr>
+            );
+          })}
+        </ItemTable>
+      )}
+    </>
+  );
+}
+
+/** Two forms, one per body: the certificates (self_signed_tls_client_auth) and the subject DN (tls_client_auth). */
+function CertificatesForm({ partner, busy, errors, save, refuse }: SubresourceFormProps<SetPartnerCertificatesBody, PartnerCertificatesView>) {
   const [pasted, setPasted] = useState('');
   const [subject, setSubject] = useState(partner.certificates?.subjectDn ?? '');
-  const [errors, setErrors] = useState<FormErrors>(noErrors);
-  const [busy, setBusy] = useState(false);
-  const [removing, setRemoving] = useState(false);
-  const view = partner.certificates;
-
-  async function save(body: SetPartnerCertificatesBody, field: string, done: string) {
-    setBusy(true);
-    try {
-      await admin.partners.setCertificates(partner.login, body);
-      setErrors(noErrors);
-      setPasted('');
-      announce(done);
-      await onSaved();
-    } catch (error) {
-      setErrors(certificateErrors(error, field));
-    } finally {
-      setBusy(false);
-    }
-  }
 
   async function submitCertificates(event: Event) {
     event.preventDefault();
     // Only the CERTIFICATE blocks are sent: a private key pasted by mistake never leaves the browser.
     const certificates = pasted.match(PEM_BLOCK) ?? [];
-    if (certificates.length === 0) return setErrors({ fields: { certificates: ['Paste one or more PEM certificates (-----BEGIN CERTIFICATE-----).'] }, form: [] });
-    if (/PRIVATE KEY-----/.test(pasted)) return setErrors({ fields: { certificates: ['This holds a private key: paste the certificates only, and replace that key.'] }, form: [] });
-    await save({ certificates }, 'certificates', `${certificates.length} certificate${certificates.length === 1 ? '' : 's'} of ${partner.login} registered.`);
+    if (certificates.length === 0) return refuse('certificates', 'Paste one or more PEM certificates (-----BEGIN CERTIFICATE-----).');
+    if (/PRIVATE KEY-----/.test(pasted)) return refuse('certificates', 'This holds a private key: paste the certificates only, and replace that key.');
+    const saved = await save({ certificates }, 'certificates', () => `${certificates.length} certificate${certificates.length === 1 ? '' : 's'} of ${partner.login} registered.`);
+    if (saved) setPasted('');
   }
 
   async function submitSubject(event: Event) {
     event.preventDefault();
-    if (subject.trim() === '') return setErrors({ fields: { subjectDn: ['Enter a distinguished name such as CN=acme-payouts,O=Acme,C=RU.'] }, form: [] });
-    await save({ subjectDn: subject.trim() }, 'subjectDn', `The subject of ${partner.login} was registered.`);
-  }
-
-  async function remove() {
-    setBusy(true);
-    try {
-      await admin.partners.deleteCertificates(partner.login);
-      setErrors(noErrors);
-      announce(`The certificates of ${partner.login} were removed.`);
-      await onSaved();
-    } catch (error) {
-      setErrors(certificateErrors(error, 'certificates'));
-    } finally {
-      setBusy(false);
-      setRemoving(false);
-    }
+    if (subject.trim() === '') return refuse('subjectDn', 'Enter a distinguished name such as CN=acme-payouts,O=Acme,C=RU.');
+    const saved = await save({ subjectDn: subject.trim() }, 'subjectDn', () => `The subject of ${partner.login} was registered.`);
+    if (saved) setPasted('');
   }
 
   return (
-    <section aria-labelledby="certificates-title">
-      <h2 id="certificates-title">Client certificates</h2>
-      {view === null ? (
-        <p data-testid="partner-certificates-none">No certificate or subject registered: the partner cannot use mutual TLS.</p>
-      ) : (
-        <>
-          <dl class="summary">
-            <dt>Subject DN (tls_client_auth)</dt>
-            <dd>{view.subjectDn ? <code data-testid="partner-subject-dn">{view.subjectDn}</code> : 'none'}</dd>
-          </dl>
-          {view.certificates.length > 0 && (
-            <div class="table-scroll">
-              <table>
-                <caption class="visually-hidden">Registered certificates of {partner.login}</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Subject</th>
-                    <th scope="col">Thumbprint (x5t#S256)</th>
-                    <th scope="col">Expires</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {view.certificates.map((certificate) => {
-                    const days = Math.floor((Date.parse(certificate.notAfter) - now) / DAY_MS);
-                    return (
-                      <tr key={certificate.thumbprint}>
-                        <th scope="row">
-                          <code>{certificate.subject}</code>
-                        </th>
-                        <td>
-                          <code>{certificate.thumbprint}</code>
-                        </td>
-                        <td>
-                          <Time value={certificate.notAfter} />
-                          {days < CERTIFICATE_EXPIRY_WARNING_DAYS && (
-                            <strong class="warning" data-testid="certificate-expiry-warning">
-                              {days < 0 ? ' expired' : ` expires in ${days} day${days === 1 ? '' : 's'}`}
-                            </strong>
-                          )}
-                        </td>
-                      </tr>
-                    );
-                  })}
-                </tbody>
-              </table>
-            </div>
-          )}
-          <div class="actions">
-            <button type="button" class="danger-quiet" onClick={() => setRemoving(true)}>
-              Remove certificates
-            </button>
-          </div>
-        </>
-      )}
-      <h3>Register certificates</h3>
-      <FormAlert errors={errors.form} title="Nothing was registered" />
+    <>
       <form onSubmit={submitCertificates} noValidate class="form">
         <Field id="certificates" label="PEM certificates" hint="self_signed_tls_client_auth: one or more certificates; replaces those registered now (leaving one out ends the partner’s sessions). Never a private key." errors={errors.fields.certificates}>
           {(control) => <textarea {...control} rows={6} spellcheck={false} value={pasted} onInput={(event) => setPasted(event.currentTarget.value)} />}
@@ -146,16 +108,6 @@ export function PartnerCertificatesSection({ partner, onSaved, now = Date.now() 
           </button>
         </div>
       </form>
-      <ConfirmDialog open={removing} title={`Remove the certificates of ${partner.login}?`} confirmLabel="Remove certificates" danger busy={busy} onConfirm={() => void remove()} onCancel={() => setRemoving(false)}>
-        <p>Its mutual-TLS token requests are refused from the next request on, and every token it holds stops working.</p>
-      </ConfirmDialog>
-    </section>
+    </>
   );
-}
-
-/** The gateway's refusal under the field it concerns, each refused certificate named. */
-function certificateErrors(error: unknown, field: string): FormErrors {
-  if (!(error instanceof ApiError)) return { fields: {}, form: [error instanceof Error ? error.message : String(error)] };
-  if (error.problems.length === 0) return { fields: {}, form: [error.description] };
-  return { fields: { [field]: error.problems.map((problem) => describeProblem(problem)) }, form: [] };
 }

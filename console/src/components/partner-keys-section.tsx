@@ -1,11 +1,10 @@
-import type { PartnerKeyView, SetPartnerJwksBody } from '@partner-gateway/contract/admin-partner-keys';
+import type { PartnerJwksView, PartnerKeyView, SetPartnerJwksBody } from '@partner-gateway/contract/admin-partner-keys';
 import type { PartnerView } from '@partner-gateway/contract/admin-partners';
 import { describeProblem } from '@partner-gateway/contract/error-body';
 import { useState } from 'preact/hooks';
-import { announce } from '../announce';
-import { admin, ApiError } from '../api';
-import { ConfirmDialog } from './confirm-dialog';
-import { Field, FormAlert, type FormErrors, noErrors } from './forms';
+import { admin } from '../api';
+import { Field } from './forms';
+import { ItemTable, type PartnerSubresource, type SubresourceFormProps } from './partner-subresource-section';
 import { Time } from './time';
 
 type Source = 'keys' | 'jwksUri';
@@ -15,133 +14,92 @@ type Source = 'keys' | 'jwksUri';
  * publishes them at and when they were last fetched; registering new ones (a pasted JWK Set or a URL) replaces
  * them, and they can be removed. The page never sees more of a key than its public identity.
  */
-export function PartnerKeysSection({ partner, onSaved }: { partner: PartnerView; onSaved: () => Promise<void> }) {
+export const partnerKeys: PartnerSubresource<SetPartnerJwksBody, PartnerJwksView> = {
+  id: 'keys',
+  title: 'Public keys',
+  noun: 'keys',
+  viewOf: (partner) => partner.jwks,
+  none: 'No keys registered: the partner cannot use private_key_jwt.',
+  Registered: RegisteredKeys,
+  Form: KeysForm,
+  refused: 'The keys were not registered',
+  removal: 'Its private_key_jwt assertions are refused from the next request on, until new keys are registered, and every token it holds stops working.',
+  // Each refused key is named (`keys[2] (kid "k3"): ...`); a refused URL needs no name under its own field.
+  problemText: (problem) => (problem.field?.startsWith('keys[') ? describeProblem(problem) : problem.message),
+  set: (login, body) => admin.partners.setJwks(login, body),
+  remove: (login) => admin.partners.deleteJwks(login),
+};
+
+function RegisteredKeys({ view: jwks, partner }: { view: PartnerJwksView; partner: PartnerView }) {
+  return (
+    <>
+      {jwks.jwksUri !== null && (
+        <dl class="summary">
+          <dt>Published at</dt>
+          <dd>
+            <code data-testid="partner-jwks-uri">{jwks.jwksUri}</code>
+          </dd>
+          <dt>Last fetched</dt>
+          <dd>{jwks.fetchedAt ? <Time value={jwks.fetchedAt} /> : 'never'}</dd>
+        </dl>
+      )}
+      <ItemTable caption={`Public keys of ${partner.login}`} columns={['Key id (kid)', 'Type', 'Algorithm', 'Thumbprint (SHA-256)']}>
+        {jwks.keys.map((key) => (
+          <tr key={key.thumbprint}>
+            <th scope="row">
+              <code>{key.kid}</code>
+            </th>
+            <td>{keyType(key)}</td>
+            <td>{key.alg}</td>
+            <td>
+              <code>{key.thumbprint}</code>
+            </td>
+          </tr>
+        ))}
+      </ItemTable>
+    </>
+  );
+}
+
+function KeysForm({ partner, busy, errors, save, refuse }: SubresourceFormProps<SetPartnerJwksBody, PartnerJwksView>) {
   const [source, setSource] = useState<Source>(partner.jwks?.jwksUri ? 'jwksUri' : 'keys');
   const [pasted, setPasted] = useState('');
   const [uri, setUri] = useState(partner.jwks?.jwksUri ?? '');
-  const [errors, setErrors] = useState<FormErrors>(noErrors);
-  const [busy, setBusy] = useState(false);
-  const [removing, setRemoving] = useState(false);
-  const jwks = partner.jwks;
 
   async function submit(event: Event) {
     event.preventDefault();
     const body = source === 'jwksUri' ? readUri(uri) : readPasted(pasted);
-    if ('problem' in body) {
-      setErrors({ fields: { [source]: [body.problem] }, form: [] });
-      return;
-    }
-    setBusy(true);
-    try {
-      const view = await admin.partners.setJwks(partner.login, body);
-      setErrors(noErrors);
-      setPasted('');
-      announce(`${view.keys.length} key${view.keys.length === 1 ? '' : 's'} of ${partner.login} registered.`);
-      await onSaved();
-    } catch (error) {
-      setErrors(keyErrors(error, source));
-    } finally {
-      setBusy(false);
-    }
-  }
-
-  async function remove() {
-    setBusy(true);
-    try {
-      await admin.partners.deleteJwks(partner.login);
-      setErrors(noErrors);
-      announce(`The keys of ${partner.login} were removed.`);
-      await onSaved();
-    } catch (error) {
-      setErrors(keyErrors(error, source));
-    } finally {
-      setBusy(false);
-      setRemoving(false);
-    }
+    if ('problem' in body) return refuse(source, body.problem);
+    const saved = await save(body, source, (view) => `${view.keys.length} key${view.keys.length === 1 ? '' : 's'} of ${partner.login} registered.`);
+    if (saved) setPasted('');
   }
 
   return (
-    <section aria-labelledby="keys-title">
-      <h2 id="keys-title">Public keys</h2>
-      {jwks === null ? (
-        <p data-testid="partner-keys-none">No keys registered: the partner cannot use private_key_jwt.</p>
+    <form onSubmit={submit} noValidate class="form">
+      <fieldset>
+        <legend>Source</legend>
+        <label class="choice">
+          <input type="radio" name="jwks-source" value="keys" checked={source === 'keys'} onChange={() => setSource('keys')} /> Paste the public keys (a JWK Set or one JWK)
+        </label>
+        <label class="choice">
+          <input type="radio" name="jwks-source" value="jwksUri" checked={source === 'jwksUri'} onChange={() => setSource('jwksUri')} /> The https URL where the partner publishes them
+        </label>
+      </fieldset>
+      {source === 'keys' ? (
+        <Field id="keys" label="JWK Set" hint='{"keys": [...]}: EC P-256, Ed25519 or RSA of at least 2048 bits, public members only. Replaces the keys registered now; leaving one out ends the partner’s current sessions.' errors={errors.fields.keys}>
+          {(control) => <textarea {...control} rows={6} spellcheck={false} value={pasted} onInput={(event) => setPasted(event.currentTarget.value)} />}
+        </Field>
       ) : (
-        <>
-          {jwks.jwksUri !== null && (
-            <dl class="summary">
-              <dt>Published at</dt>
-              <dd>
-                <code data-testid="partner-jwks-uri">{jwks.jwksUri}</code>
-              </dd>
-              <dt>Last fetched</dt>
-              <dd>{jwks.fetchedAt ? <Time value={jwks.fetchedAt} /> : 'never'}</dd>
-            </dl>
-          )}
-          <div class="table-scroll">
-            <table>
-              <caption class="visually-hidden">Public keys of {partner.login}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Key id (kid)</th>
-                  <th scope="col">Type</th>
-                  <th scope="col">Algorithm</th>
-                  <th scope="col">Thumbprint (SHA-256)</th>
-                </tr>
-              </thead>
-              <tbody>
-                {jwks.keys.map((key) => (
-                  <tr key={key.thumbprint}>
-                    <th scope="row">
-                      <code>{key.kid}</code>
-                    </th>
-                    <td>{keyType(key)}</td>
-                    <td>{key.alg}</td>
-                    <td>
-                      <code>{key.thumbprint}</code>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <div class="actions">
-            <button type="button" class="danger-quiet" onClick={() => setRemoving(true)}>
-              Remove keys
-            </button>
-          </div>
-        </>
+        <Field id="jwksUri" label="JWK Set URL" hint="Fetched once now (5 s, 64 KiB) and then as its Cache-Control says, within 5 minutes to 24 hours." errors={errors.fields.jwksUri}>
+          {(control) => <input {...control} type="url" spellcheck={false} value={uri} onInput={(event) => setUri(event.currentTarget.value)} />}
+        </Field>
       )}
-      <h3>Register keys</h3>
-      <FormAlert errors={errors.form} title="The keys were not registered" />
-      <form onSubmit={submit} noValidate class="form">
-        <fieldset>
-          <legend>Source</legend>
-          <label class="choice">
-            <input type="radio" name="jwks-source" value="keys" checked={source === 'keys'} onChange={() => setSource('keys')} /> Paste the public keys (a JWK Set or one JWK)
-          </label>
-          <label class="choice">
-            <input type="radio" name="jwks-source" value="jwksUri" checked={source === 'jwksUri'} onChange={() => setSource('jwksUri')} /> The https URL where the partner publishes them
-          </label>
-        </fieldset>
-        {source === 'keys' ? (
-          <Field id="keys" label="JWK Set" hint='{"keys": [...]}: EC P-256, Ed25519 or RSA of at least 2048 bits, public members only. Replaces the keys registered now; leaving one out ends the partner’s current sessions.' errors={errors.fields.keys}>
-            {(control) => <textarea {...control} rows={6} spellcheck={false} value={pasted} onInput={(event) => setPasted(event.currentTarget.value)} />}
-          </Field>
-        ) : (
-          <Field id="jwksUri" label="JWK Set URL" hint="Fetched once now (5 s, 64 KiB) and then as its Cache-Control says, within 5 minutes to 24 hours." errors={errors.fields.jwksUri}>
-            {(control) => <input {...control} type="url" spellcheck={false} value={uri} onInput={(event) => setUri(event.currentTarget.value)} />}
-          </Field>
-        )}
-        <div class="actions">
-          <button type="submit" class="primary" disabled={busy}>
-            {busy ? 'Registering…' : 'Register keys'}
-          </button>
-        </div>
-      </form>
-      <ConfirmDialog open={removing} title={`Remove the keys of ${partner.login}?`} confirmLabel="Remove keys" danger busy={busy} onConfirm={() => void remove()} onCancel={() => setRemoving(false)}>
-        <p>Its private_key_jwt assertions are refused from the next request on, until new keys are registered, and every token it holds stops working.</p>
-      </ConfirmDialog>
-    </section>
+      <div class="actions">
+        <button type="submit" class="primary" disabled={busy}>
+          {busy ? 'Registering…' : 'Register keys'}
+        </button>
+      </div>
+    </form>
   );
 }
 
@@ -168,12 +126,4 @@ function readPasted(text: string): SetPartnerJwksBody | { problem: string } {
   if (Array.isArray(record.keys)) return { keys: record.keys as NonNullable<SetPartnerJwksBody['keys']> };
   if (typeof record.kty === 'string') return { keys: [record] };
   return { problem: 'Paste a JWK Set {"keys": [...]} or one JWK.' };
-}
-
-/** The gateway's refusal under the field it concerns, each refused key named (`keys[2] (kid "k3"): ...`). */
-function keyErrors(error: unknown, source: Source): FormErrors {
-  if (!(error instanceof ApiError)) return { fields: {}, form: [error instanceof Error ? error.message : String(error)] };
-  if (error.problems.length === 0) return { fields: {}, form: [error.description] };
-  const messages = error.problems.map((problem) => (problem.field?.startsWith('keys[') ? describeProblem(problem) : problem.message));
-  return { fields: { [source]: messages }, form: [] };
 }

@@ -4,8 +4,9 @@ import type { PartnerView as Partner } from '@partner-gateway/contract/admin-par
 import { admin } from '../api';
 import { ListSettingForm } from '../components/list-setting-form';
 import { PartnerAuthForm } from '../components/partner-auth-form';
-import { PartnerKeysSection } from '../components/partner-keys-section';
-import { PartnerCertificatesSection } from '../components/partner-certificates-section';
+import { partnerKeys } from '../components/partner-keys-section';
+import { partnerCertificates } from '../components/partner-certificates-section';
+import { PartnerSubresourceSection } from '../components/partner-subresource-section';
 import { allowlistProblems, splitAllowlist } from '../cidr';
 import { AuditTable } from '../components/audit-table';
 import { ConfirmDialog } from '../components/confirm-dialog';
@@ -22,7 +23,7 @@ const RECENT_CALLS = 20;
 
 type Pending = 'block' | 'unblock' | 'reset' | 'delete' | null;
 
-/** One partner: its settings, each changed through PATCH /admin/v1/partners/:login, its keys (PUT/DELETE …/jwks), and its recent calls. */
+/** One partner: its settings, each changed through PATCH /admin/v1/partners/:login, its keys and certificates (PUT/DELETE …/jwks, …/certificates), and its recent calls. */
 export function PartnerPage({ login }: { login: string }) {
   const partner = useLoad(() => admin.partners.get(login), login);
   const calls = useLoad(() => admin.audit.query({ partner: login, limit: String(RECENT_CALLS) }), login);
@@ -138,8 +139,8 @@ export function PartnerPage({ login }: { login: string }) {
           <AllowlistForm key={`ips-${data.updatedAt}`} partner={data} onSaved={refresh} />
           <RewardTypesForm key={`rewards-${data.updatedAt}`} partner={data} onSaved={refresh} />
           <PartnerAuthForm key={`auth-${data.updatedAt}`} partner={data} onSaved={refresh} />
-          <PartnerKeysSection key={`keys-${data.updatedAt}`} partner={data} onSaved={refresh} />
-          <PartnerCertificatesSection key={`certificates-${data.updatedAt}`} partner={data} onSaved={refresh} />
+          <PartnerSubresourceSection key={`keys-${data.updatedAt}`} subresource={partnerKeys} partner={data} onSaved={refresh} />
+          <PartnerSubresourceSection key={`certificates-${data.updatedAt}`} subresource={partnerCertificates} partner={data} onSaved={refresh} />
 
           <section aria-labelledby="recent-calls">
             <h2 id="recent-calls">Recent calls and changes</h2>

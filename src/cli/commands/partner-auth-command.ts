@@ -1,115 +1,43 @@
-import { readFile } from 'node:fs/promises';
 import type { AdminApi } from '@partner-gateway/contract/admin-api-client';
-import type { PartnerJwksView, SetPartnerJwksBody } from '@partner-gateway/contract/admin-partner-keys';
 import { AUTH_METHODS, type AuthMethod, type PartnerView, type UpdatePartnerBody } from '@partner-gateway/contract/admin-partners';
 import { CliError, print, type CliIo } from '../cli-io.js';
 import { parseCommand, splitList } from '../parse-command.js';
+import { partnerKeyCommands } from './partner-key-command.js';
+import { describeSubresource } from './partner-subresource-command.js';
 
-/** The usage lines of the commands below, for `partner --help`. */
-export const PARTNER_AUTH_USAGE = `  set-jwks <login> <file|url>     register the partner's public keys for private_key_jwt: a file holding a JWK
-                                  Set {"keys": [...]} or one JWK, or the https URL where the partner publishes them;
-                                  replaces its keys (leaving one out ends the partner's current sessions)
-  delete-jwks <login> --yes       remove the partner's public keys (private_key_jwt then fails for it, and its
-                                  current sessions end)
-  set-auth <login> [--methods password,private_key_jwt] [--require-bound-tokens | --no-require-bound-tokens]
+/** The usage lines of the command below, for `partner --help`. */
+export const PARTNER_AUTH_USAGE = `  set-auth <login> [--methods password,private_key_jwt] [--require-bound-tokens | --no-require-bound-tokens]
                                   how the partner may authenticate, and whether its tokens must be DPoP-bound
                                   (taking password away or requiring binding ends its current sessions)`;
 
-export const PARTNER_AUTH_EXAMPLES = `  partner-gateway partner set-jwks acme acme-public.jwks.json
-  partner-gateway partner set-auth acme --methods private_key_jwt --require-bound-tokens`;
-
-const usageOf = (line: string) => `Usage: partner-gateway partner ${line}`;
+export const PARTNER_AUTH_EXAMPLES = `  partner-gateway partner set-auth acme --methods private_key_jwt --require-bound-tokens`;
 
 /**
- * The partner commands about keys and authentication policy (`partner-gateway partner ...`); false when
- * `command` is none of them, so that `partnerCommand` reports it as unknown.
+ * `partner-gateway partner set-auth`: how the partner may authenticate and whether its tokens must be bound.
  *
  * @example
  * ```sh
- * partner-gateway partner set-jwks acme https://acme.example/.well-known/jwks.json
  * partner-gateway partner set-auth acme --methods private_key_jwt --require-bound-tokens
- * partner-gateway partner delete-jwks acme --yes
  * ```
  */
-export async function partnerAuthCommand(command: string, rest: string[], io: CliIo, admin: AdminApi): Promise<boolean> {
-  switch (command) {
-    case 'set-jwks': {
-      const usage = usageOf('set-jwks <login> <file|url>');
-      const { values, positionals } = parseCommand(rest, {}, ['login', 'file|url'], usage);
-      if (values.help) return print(io, usage), true;
-      const view = await admin.partners.setJwks(positionals[0]!, await readJwksArgument(positionals[1]!, usage));
-      print(io, `Keys of ${positionals[0]} registered\n${describeJwks(view)}`);
-      return true;
-    }
-    case 'delete-jwks': {
-      const usage = usageOf('delete-jwks <login> --yes');
-      const { values, positionals } = parseCommand(rest, { yes: { type: 'boolean' } }, ['login'], usage);
-      if (values.help) return print(io, usage), true;
-      if (!values.yes) throw new CliError(`Without its keys the partner cannot use private_key_jwt, and its current sessions end; confirm with --yes\n${usage}`, 2);
-      await admin.partners.deleteJwks(positionals[0]!);
-      print(io, `Keys of ${positionals[0]} removed`);
-      return true;
-    }
-    case 'set-auth': {
-      const usage = usageOf('set-auth <login> [--methods password,private_key_jwt] [--require-bound-tokens | --no-require-bound-tokens]');
-      const options = { methods: { type: 'string', multiple: true }, 'require-bound-tokens': { type: 'boolean' }, 'no-require-bound-tokens': { type: 'boolean' } } as const;
-      const { values, positionals } = parseCommand(rest, options, ['login'], usage);
-      if (values.help) return print(io, usage), true;
-      const change: UpdatePartnerBody = {};
-      if (values.methods !== undefined) change.authMethods = readMethods(values.methods as unknown as string[], usage);
-      if (values['require-bound-tokens'] && values['no-require-bound-tokens']) throw new CliError(`Give --require-bound-tokens or --no-require-bound-tokens, not both\n${usage}`, 2);
-      if (values['require-bound-tokens']) change.requireSenderConstrainedTokens = true;
-      if (values['no-require-bound-tokens']) change.requireSenderConstrainedTokens = false;
-      if (Object.keys(change).length === 0) throw new CliError(`Nothing to change: give --methods or a binding option\n${usage}`, 2);
-      const partner = await admin.partners.update(positionals[0]!, change);
-      print(io, `Partner ${partner.login}\n${describeAuth(partner)}`);
-      return true;
-    }
-    default:
-      return false;
-  }
+export async function partnerAuthCommand(rest: string[], io: CliIo, admin: AdminApi): Promise<void> {
+  const usage = 'Usage: partner-gateway partner set-auth <login> [--methods password,private_key_jwt] [--require-bound-tokens | --no-require-bound-tokens]';
+  const options = { methods: { type: 'string', multiple: true }, 'require-bound-tokens': { type: 'boolean' }, 'no-require-bound-tokens': { type: 'boolean' } } as const;
+  const { values, positionals } = parseCommand(rest, options, ['login'], usage);
+  if (values.help) return print(io, usage);
+  const change: UpdatePartnerBody = {};
+  if (values.methods !== undefined) change.authMethods = readMethods(values.methods as unknown as string[], usage);
+  if (values['require-bound-tokens'] && values['no-require-bound-tokens']) throw new CliError(`Give --require-bound-tokens or --no-require-bound-tokens, not both\n${usage}`, 2);
+  if (values['require-bound-tokens']) change.requireSenderConstrainedTokens = true;
+  if (values['no-require-bound-tokens']) change.requireSenderConstrainedTokens = false;
+  if (Object.keys(change).length === 0) throw new CliError(`Nothing to change: give --methods or a binding option\n${usage}`, 2);
+  const partner = await admin.partners.update(positionals[0]!, change);
+  print(io, `Partner ${partner.login}\n${describeAuth(partner)}\n${describeSubresource(partnerKeyCommands, partner)}`);
 }
 
-/** The partner's methods, binding and keys, as `partner show` prints them under the other settings. */
+/** The partner's methods and binding, as `partner show` prints them (its keys follow). */
 export function describeAuth(partner: PartnerView): string {
-  return [
-    `  auth methods: ${partner.authMethods.join(', ')}`,
-    `  bound tokens: ${partner.requireSenderConstrainedTokens ? 'required (DPoP)' : 'not required'}`,
-    partner.jwks === null ? '  keys:         (none)' : describeJwks(partner.jwks),
-  ].join('\n');
-}
-
-function describeJwks(jwks: PartnerJwksView): string {
-  const lines: string[] = [];
-  if (jwks.jwksUri !== null) lines.push(`  jwks URL:     ${jwks.jwksUri}`, `  last fetched: ${jwks.fetchedAt ?? '(never)'}`);
-  if (jwks.keys.length === 0) lines.push('  keys:         (none)');
-  jwks.keys.forEach((key, index) => {
-    const kind = key.kty === 'RSA' ? `RSA ${key.size}` : `${key.kty} ${key.crv}`;
-    lines.push(`  ${index === 0 ? 'keys:        ' : '             '} ${key.kid}  ${kind}  ${key.alg}  ${key.thumbprint}`);
-  });
-  return lines.join('\n');
-}
-
-/** An http(s) URL registers a jwksUri; anything else is a file holding a JWK Set or one JWK. */
-async function readJwksArgument(argument: string, usage: string): Promise<SetPartnerJwksBody> {
-  if (/^https?:\/\//i.test(argument)) return { jwksUri: argument };
-  let text: string;
-  try {
-    text = await readFile(argument, 'utf8');
-  } catch (error) {
-    throw new CliError(`Cannot read ${argument}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}\n${usage}`, 2);
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw new CliError(`${argument} is not JSON: it must hold a JWK Set {"keys": [...]} or one JWK`, 2);
-  }
-  // An empty set would only meet the schema's union refusal (keys or jwksUri); say what is wrong instead.
-  if (isObject(parsed) && Array.isArray(parsed.keys) && parsed.keys.length === 0) throw new CliError(`${argument} holds an empty JWK Set: it needs at least one public key`, 2);
-  if (isObject(parsed) && Array.isArray(parsed.keys)) return { keys: parsed.keys as NonNullable<SetPartnerJwksBody['keys']> };
-  if (isObject(parsed) && typeof parsed.kty === 'string') return { keys: [parsed] };
-  throw new CliError(`${argument} must hold a JWK Set {"keys": [...]} or one JWK`, 2);
+  return [`  auth methods: ${partner.authMethods.join(', ')}`, `  bound tokens: ${partner.requireSenderConstrainedTokens ? 'required (DPoP)' : 'not required'}`].join('\n');
 }
 
 function readMethods(values: string[], usage: string): AuthMethod[] {
@@ -117,8 +45,4 @@ function readMethods(values: string[], usage: string): AuthMethod[] {
   const unknown = methods.filter((method) => !(AUTH_METHODS as readonly string[]).includes(method));
   if (methods.length === 0 || unknown.length > 0) throw new CliError(`--methods must list some of ${AUTH_METHODS.join(', ')}${unknown.length > 0 ? ` (unknown: ${unknown.join(', ')})` : ''}\n${usage}`, 2);
   return [...new Set(methods)] as AuthMethod[];
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

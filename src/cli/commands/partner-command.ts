@@ -4,7 +4,12 @@ import { CliError, print, table, type CliIo } from '../cli-io.js';
 import { parseCommand, splitList } from '../parse-command.js';
 import { readPassword } from '../read-password.js';
 import { describeAuth, PARTNER_AUTH_EXAMPLES, PARTNER_AUTH_USAGE, partnerAuthCommand } from './partner-auth-command.js';
-import { describeCertificates, PARTNER_CERTIFICATE_EXAMPLES, PARTNER_CERTIFICATE_USAGE, partnerCertificateCommand } from './partner-certificate-command.js';
+import { partnerCertificateCommands } from './partner-certificate-command.js';
+import { partnerKeyCommands } from './partner-key-command.js';
+import { describeSubresource, partnerSubresourceCommand, subresourceUsage, type PartnerSubresourceCommands } from './partner-subresource-command.js';
+
+/** A partner's sub-resources, each set and deleted by its own commands (`partner show` prints them in this order). */
+const SUBRESOURCES: ReadonlyArray<PartnerSubresourceCommands> = [partnerKeyCommands, partnerCertificateCommands];
 
 export const PARTNER_USAGE = `Usage: partner-gateway partner <command> [options]
 
@@ -21,13 +26,13 @@ Commands:
                                   set a new API password
   remove <login>                  delete the partner
 ${PARTNER_AUTH_USAGE}
-${PARTNER_CERTIFICATE_USAGE}
+${SUBRESOURCES.map(subresourceUsage).join('\n')}
 
 Examples:
   printf '%s' "$PASSWORD" | partner-gateway partner add acme --ips 203.0.113.0/24 --rewards sbp --password-stdin
   partner-gateway partner set-ips acme 203.0.113.0/24 2001:db8::/32
 ${PARTNER_AUTH_EXAMPLES}
-${PARTNER_CERTIFICATE_EXAMPLES}`;
+${SUBRESOURCES.flatMap((subresource) => subresource.examples.map((example) => `  ${example}`)).join('\n')}`;
 
 const usageOf = (line: string) => `Usage: partner-gateway partner ${line}`;
 
@@ -109,14 +114,15 @@ export async function partnerCommand(args: string[], io: CliIo, admin: AdminApi)
       await admin.partners.remove(positionals[0]!);
       return print(io, `Partner ${positionals[0]} removed`);
     }
+    case 'set-auth':
+      return partnerAuthCommand(rest, io, admin);
     case undefined:
     case '--help':
     case '-h':
     case 'help':
       return print(io, PARTNER_USAGE);
     default:
-      if (await partnerAuthCommand(command, rest, io, admin)) return;
-      if (await partnerCertificateCommand(command, rest, io, admin)) return;
+      if (await partnerSubresourceCommand(SUBRESOURCES, command, rest, io, admin)) return;
       throw new CliError(`Unknown partner command ${command}\n\n${PARTNER_USAGE}`, 2);
   }
 }
@@ -128,7 +134,7 @@ function describe(partner: PartnerView): string {
     `  IP allowlist: ${partner.ipAllowlist.join(', ') || '(none: no address may call)'}`,
     `  reward types: ${partner.rewardTypes.join(', ') || '(none)'}`,
     describeAuth(partner),
-    partner.certificates === null ? '  certificates: (none)' : describeCertificates(partner.certificates),
+    ...SUBRESOURCES.map((subresource) => describeSubresource(subresource, partner)),
     `  created:      ${partner.createdAt}`,
     `  updated:      ${partner.updatedAt}`,
   ].join('\n');

@@ -26,7 +26,7 @@ for (const backend of testBackends().slice(0, 1)) {
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       t = await startTestGateway(backend, { now: () => clock });
       partner = await t.addPartner();
-      await t.gateway.admin.partners.setJwks(partner.login, { jwksUri: `http://127.0.0.1:${(server.address() as AddressInfo).port}/jwks.json` });
+      await t.gateway.admin.partnerKeys.set(partner.login, { jwksUri: `http://127.0.0.1:${(server.address() as AddressInfo).port}/jwks.json` });
       await t.gateway.admin.partners.update(partner.login, { authMethods: ['private_key_jwt'] });
     });
     after(async () => {
