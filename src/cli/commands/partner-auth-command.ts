@@ -2,27 +2,16 @@ import { readFile } from 'node:fs/promises';
 import type { AdminApi } from '@partner-gateway/contract/admin-api-client';
 import type { PartnerJwksView, SetPartnerJwksBody } from '@partner-gateway/contract/admin-partner-keys';
 import { AUTH_METHODS, type AuthMethod, type PartnerView, type UpdatePartnerBody } from '@partner-gateway/contract/admin-partners';
-import { CliError, print, type CliIo } from '../cli-io.js';
-import { parseCommand, splitList } from '../parse-command.js';
-
-/** The usage lines of the commands below, for `partner --help`. */
-export const PARTNER_AUTH_USAGE = `  set-jwks <login> <file|url>     register the partner's public keys for private_key_jwt: a file holding a JWK
-                                  Set {"keys": [...]} or one JWK, or the https URL where the partner publishes them;
-                                  replaces its keys (leaving one out ends the partner's current sessions)
-  delete-jwks <login> --yes       remove the partner's public keys (private_key_jwt then fails for it, and its
-                                  current sessions end)
-  set-auth <login> [--methods password,private_key_jwt] [--require-bound-tokens | --no-require-bound-tokens]
-                                  how the partner may authenticate, and whether its tokens must be DPoP-bound
-                                  (taking password away or requiring binding ends its current sessions)`;
+import { CliError, print } from '@partner-gateway/client/cli/cli-io';
+import type { Subcommand } from '@partner-gateway/client/cli/command-group';
+import { parseCommand, splitList } from '@partner-gateway/client/cli/parse-command';
 
 export const PARTNER_AUTH_EXAMPLES = `  partner-gateway partner set-jwks acme acme-public.jwks.json
   partner-gateway partner set-auth acme --methods private_key_jwt --require-bound-tokens`;
 
-const usageOf = (line: string) => `Usage: partner-gateway partner ${line}`;
-
 /**
- * The partner commands about keys and authentication policy (`partner-gateway partner ...`); false when
- * `command` is none of them, so that `partnerCommand` reports it as unknown.
+ * The partner commands about keys and authentication policy (`partner-gateway partner ...`), part of
+ * `partnerCommands`.
  *
  * @example
  * ```sh
@@ -31,30 +20,35 @@ const usageOf = (line: string) => `Usage: partner-gateway partner ${line}`;
  * partner-gateway partner delete-jwks acme --yes
  * ```
  */
-export async function partnerAuthCommand(command: string, rest: string[], io: CliIo, admin: AdminApi): Promise<boolean> {
-  switch (command) {
-    case 'set-jwks': {
-      const usage = usageOf('set-jwks <login> <file|url>');
-      const { values, positionals } = parseCommand(rest, {}, ['login', 'file|url'], usage);
-      if (values.help) return print(io, usage), true;
+export const partnerAuthSubcommands: Record<string, Subcommand<AdminApi>> = {
+  'set-jwks': {
+    synopsis: '<login> <file|url>',
+    summary: "register the partner's public keys for private_key_jwt: a file holding a JWK\nSet {\"keys\": [...]} or one JWK, or the https URL where the partner publishes them;\nreplaces its keys (leaving one out ends the partner's current sessions)",
+    run: async (args, io, admin, usage) => {
+      const { values, positionals } = parseCommand(args, {}, ['login', 'file|url'], usage);
+      if (values.help) return print(io, usage);
       const view = await admin.partners.setJwks(positionals[0]!, await readJwksArgument(positionals[1]!, usage));
-      print(io, `Keys of ${positionals[0]} registered\n${describeJwks(view)}`);
-      return true;
-    }
-    case 'delete-jwks': {
-      const usage = usageOf('delete-jwks <login> --yes');
-      const { values, positionals } = parseCommand(rest, { yes: { type: 'boolean' } }, ['login'], usage);
-      if (values.help) return print(io, usage), true;
+      return print(io, `Keys of ${positionals[0]} registered\n${describeJwks(view)}`);
+    },
+  },
+  'delete-jwks': {
+    synopsis: '<login> --yes',
+    summary: "remove the partner's public keys (private_key_jwt then fails for it, and its\ncurrent sessions end)",
+    run: async (args, io, admin, usage) => {
+      const { values, positionals } = parseCommand(args, { yes: { type: 'boolean' } }, ['login'], usage);
+      if (values.help) return print(io, usage);
       if (!values.yes) throw new CliError(`Without its keys the partner cannot use private_key_jwt, and its current sessions end; confirm with --yes\n${usage}`, 2);
       await admin.partners.deleteJwks(positionals[0]!);
-      print(io, `Keys of ${positionals[0]} removed`);
-      return true;
-    }
-    case 'set-auth': {
-      const usage = usageOf('set-auth <login> [--methods password,private_key_jwt] [--require-bound-tokens | --no-require-bound-tokens]');
+      return print(io, `Keys of ${positionals[0]} removed`);
+    },
+  },
+  'set-auth': {
+    synopsis: '<login> [--methods password,private_key_jwt] [--require-bound-tokens | --no-require-bound-tokens]',
+    summary: 'how the partner may authenticate, and whether its tokens must be DPoP-bound\n(taking password away or requiring binding ends its current sessions)',
+    run: async (args, io, admin, usage) => {
       const options = { methods: { type: 'string', multiple: true }, 'require-bound-tokens': { type: 'boolean' }, 'no-require-bound-tokens': { type: 'boolean' } } as const;
-      const { values, positionals } = parseCommand(rest, options, ['login'], usage);
-      if (values.help) return print(io, usage), true;
+      const { values, positionals } = parseCommand(args, options, ['login'], usage);
+      if (values.help) return print(io, usage);
       const change: UpdatePartnerBody = {};
       if (values.methods !== undefined) change.authMethods = readMethods(values.methods as unknown as string[], usage);
       if (values['require-bound-tokens'] && values['no-require-bound-tokens']) throw new CliError(`Give --require-bound-tokens or --no-require-bound-tokens, not both\n${usage}`, 2);
@@ -62,13 +56,10 @@ export async function partnerAuthCommand(command: string, rest: string[], io: Cl
       if (values['no-require-bound-tokens']) change.requireSenderConstrainedTokens = false;
       if (Object.keys(change).length === 0) throw new CliError(`Nothing to change: give --methods or a binding option\n${usage}`, 2);
       const partner = await admin.partners.update(positionals[0]!, change);
-      print(io, `Partner ${partner.login}\n${describeAuth(partner)}`);
-      return true;
-    }
-    default:
-      return false;
-  }
-}
+      return print(io, `Partner ${partner.login}\n${describeAuth(partner)}`);
+    },
+  },
+};
 
 /** The partner's methods, binding and keys, as `partner show` prints them under the other settings. */
 export function describeAuth(partner: PartnerView): string {

@@ -1,24 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import type { AdminApi } from '@partner-gateway/contract/admin-api-client';
 import type { PartnerCertificatesView } from '@partner-gateway/contract/admin-partner-certificates';
-import { CliError, print, type CliIo } from '../cli-io.js';
-import { parseCommand } from '../parse-command.js';
-
-/** The usage lines of the commands below, for `partner --help`. */
-export const PARTNER_CERTIFICATE_USAGE = `  set-certs <login> <pem-file>...  register the partner's client certificates (self_signed_tls_client_auth): PEM
-                                  files, one certificate each; replaces its certificates (leaving one out ends
-                                  the partner's current sessions)
-  set-subject <login> <dn>        register the subject DN of the certificates TLS_CLIENT_CA_FILE's CAs issue the
-                                  partner (tls_client_auth), e.g. "CN=acme-payouts,O=Acme,C=RU"
-  delete-certs <login> --yes      remove the partner's certificates and subject (mutual TLS then fails for it)`;
+import { CliError, print } from '@partner-gateway/client/cli/cli-io';
+import type { Subcommand } from '@partner-gateway/client/cli/command-group';
+import { parseCommand } from '@partner-gateway/client/cli/parse-command';
 
 export const PARTNER_CERTIFICATE_EXAMPLES = `  partner-gateway partner set-certs acme acme-client.pem
   partner-gateway partner set-subject acme "CN=acme-payouts,O=Acme,C=RU"`;
 
-const usageOf = (line: string) => `Usage: partner-gateway partner ${line}`;
-
 /**
- * The partner commands about client certificates (mutual TLS, RFC 8705); false when `command` is none of them.
+ * The partner commands about client certificates (mutual TLS, RFC 8705), part of `partnerCommands`.
  *
  * @example
  * ```sh
@@ -27,41 +18,43 @@ const usageOf = (line: string) => `Usage: partner-gateway partner ${line}`;
  * partner-gateway partner delete-certs acme --yes
  * ```
  */
-export async function partnerCertificateCommand(command: string, rest: string[], io: CliIo, admin: AdminApi): Promise<boolean> {
-  switch (command) {
-    case 'set-certs': {
-      const usage = usageOf('set-certs <login> <pem-file>...');
-      const { values, positionals } = parseCommand(rest, {}, ['login', 'pem-file'], usage);
-      if (values.help) return print(io, usage), true;
+export const partnerCertificateSubcommands: Record<string, Subcommand<AdminApi>> = {
+  'set-certs': {
+    synopsis: '<login> <pem-file>...',
+    summary: "register the partner's client certificates (self_signed_tls_client_auth): PEM\nfiles, one certificate each; replaces its certificates (leaving one out ends\nthe partner's current sessions)",
+    run: async (args, io, admin, usage) => {
+      const { values, positionals } = parseCommand(args, {}, ['login', 'pem-file'], usage);
+      if (values.help) return print(io, usage);
       const [login, ...files] = positionals as [string, ...string[]];
       const certificates = await Promise.all(files.map((path) => readFile(path, 'utf8').catch(() => {
         throw new CliError(`Cannot read ${path}\n${usage}`, 2);
       })));
       const view = await admin.partners.setCertificates(login, { certificates });
-      print(io, `Certificates of ${login} registered\n${describeCertificates(view)}`);
-      return true;
-    }
-    case 'set-subject': {
-      const usage = usageOf('set-subject <login> <dn>');
-      const { values, positionals } = parseCommand(rest, {}, ['login', 'dn'], usage);
-      if (values.help) return print(io, usage), true;
+      return print(io, `Certificates of ${login} registered\n${describeCertificates(view)}`);
+    },
+  },
+  'set-subject': {
+    synopsis: '<login> <dn>',
+    summary: "register the subject DN of the certificates TLS_CLIENT_CA_FILE's CAs issue the\npartner (tls_client_auth), e.g. \"CN=acme-payouts,O=Acme,C=RU\"",
+    run: async (args, io, admin, usage) => {
+      const { values, positionals } = parseCommand(args, {}, ['login', 'dn'], usage);
+      if (values.help) return print(io, usage);
       const view = await admin.partners.setCertificates(positionals[0]!, { subjectDn: positionals[1]! });
-      print(io, `Subject of ${positionals[0]} registered\n${describeCertificates(view)}`);
-      return true;
-    }
-    case 'delete-certs': {
-      const usage = usageOf('delete-certs <login> --yes');
-      const { values, positionals } = parseCommand(rest, { yes: { type: 'boolean' } }, ['login'], usage);
-      if (values.help) return print(io, usage), true;
+      return print(io, `Subject of ${positionals[0]} registered\n${describeCertificates(view)}`);
+    },
+  },
+  'delete-certs': {
+    synopsis: '<login> --yes',
+    summary: "remove the partner's certificates and subject (mutual TLS then fails for it)",
+    run: async (args, io, admin, usage) => {
+      const { values, positionals } = parseCommand(args, { yes: { type: 'boolean' } }, ['login'], usage);
+      if (values.help) return print(io, usage);
       if (!values.yes) throw new CliError(`Without certificates the partner cannot use mutual TLS, and its current sessions end; confirm with --yes\n${usage}`, 2);
       await admin.partners.deleteCertificates(positionals[0]!);
-      print(io, `Certificates of ${positionals[0]} removed`);
-      return true;
-    }
-    default:
-      return false;
-  }
-}
+      return print(io, `Certificates of ${positionals[0]} removed`);
+    },
+  },
+};
 
 /** One line per certificate (subject, thumbprint, expiry, flagged within 30 days), and the subject DN. */
 export function describeCertificates(view: PartnerCertificatesView, now = Date.now()): string {
