@@ -58,8 +58,10 @@ export function clientCommands(command: string): CommandGroup<void> {
           const authUrl = required(values, 'auth-url', usage);
           const client = await connect(io, values, authUrl, authUrl, usage);
           const token = await call(() => client.login(), values);
-          // The seed's login says `bearer`; the token endpoint and a bound token say `Bearer` or `DPoP` (RFC 9449).
-          const tokenType = token.tokenType === 'Bearer' && !values['private-key'] ? 'bearer' : token.tokenType;
+          // The seed's login says `bearer`; the token endpoint (a key, or the certificate alone) and a bound token
+          // say `Bearer` or `DPoP` (RFC 9449).
+          const fromTokenEndpoint = values['private-key'] !== undefined || (values.cert !== undefined && !values['password-stdin']);
+          const tokenType = token.tokenType === 'Bearer' && !fromTokenEndpoint ? 'bearer' : token.tokenType;
           if (values.json) {
             // The refresh token stays inside the SDK; nothing here could print it.
             const { accessToken, expiresIn, expiresAt } = token;
