@@ -14,7 +14,7 @@ import { freePort } from '../test/support/free-port.js';
 
 const restarts = Number(process.argv[2] ?? 5);
 const dataDir = mkdtempSync(join(tmpdir(), 'start-time-'));
-const env = { ...process.env, NODE_ENV: 'development', DATA_DIR: dataDir, PORT: String(await freePort()), ADMIN_PORT: String(await freePort()) };
+const env: Record<string, string | undefined> = { ...process.env, NODE_ENV: 'development', DATA_DIR: dataDir, PORT: String(await freePort()), ADMIN_PORT: String(await freePort()) };
 for (const key of Object.keys(env)) if (key.startsWith('npm_')) delete env[key];
 
 /** One `npm start`: seconds from spawning it to the banner's closing line, then a SIGTERM and its exit. */
