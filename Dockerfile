@@ -11,11 +11,14 @@ COPY . .
 RUN npm ci --no-audit --no-fund
 
 FROM node:22-bookworm-slim AS runtime
-ENV NODE_ENV=production
+# HOST: the public API on every interface of the container (the gateway's own default, outside production,
+# is 127.0.0.1; said here explicitly, so that the image never depends on NODE_ENV for it).
+ENV NODE_ENV=production HOST=0.0.0.0
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY packages/contract/package.json packages/contract/
 COPY packages/client/package.json packages/client/
+COPY packages/client/bin packages/client/bin
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist dist
 COPY --from=build /app/packages/contract/dist packages/contract/dist

@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import autocannon, { type Request } from 'autocannon';
+import { countLines, RequestFileReader } from './support/request-file.js';
 
 export interface LoadSpec {
   url: string;
@@ -12,13 +13,19 @@ export interface LoadSpec {
   body?: string;
   connections: number;
   durationSec: number;
-  /** A file of request paths, one per line, each used once (fresh JWEs); cycles if exhausted. */
+  /** A file of request paths, one per line (fresh JWEs), read a chunk at a time; cycles if exhausted, unless `singleUse`. */
   pathsFile?: string;
   /**
    * A file of requests, one JSON object a line (`{ "path"?, "headers"?, "body"? }`, merged onto the spec's),
-   * each used once (fresh client assertions and DPoP proofs); cycles if exhausted.
+   * read a chunk at a time, each used once; cycles if exhausted, unless `singleUse`.
    */
   requestsFile?: string;
+  /**
+   * The lines of `requestsFile` or `pathsFile` may each be sent once only (client assertions, DPoP proofs,
+   * JWEs): the run sends each line once and ends when they are spent, or at `durationSec`, whichever comes
+   * first; its rate is then measured over the time it took.
+   */
+  singleUse?: boolean;
   /** Requests per second over all connections (the soak's steady load); as fast as possible when absent. */
   rate?: number;
   /** Exactly this many requests, every one answered before the run ends (instead of `durationSec`): for counting. */
@@ -39,14 +46,20 @@ export interface LoadResult {
 }
 
 const spec = JSON.parse(process.argv[2]!) as LoadSpec;
-const paths = spec.pathsFile ? readFileSync(spec.pathsFile, 'utf8').split('\n').filter(Boolean) : undefined;
-const prepared = spec.requestsFile
-  ? readFileSync(spec.requestsFile, 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => JSON.parse(line) as { path?: string; headers?: Record<string, string>; body?: string })
-  : undefined;
-let next = 0;
+const lineFile = spec.requestsFile ?? spec.pathsFile;
+const lines = lineFile ? new RequestFileReader(lineFile) : undefined;
+/** The single-use lines there are: autocannon sends exactly this many (its `amount`), then stops. */
+const amount = lineFile && spec.singleUse ? countLines(lineFile) : spec.amount;
+/** The file's next line, from its start again once it is read to its end (never, with `singleUse`: `amount` stops first). */
+function nextLine(): string {
+  let line = lines!.next();
+  if (line === undefined) {
+    lines!.rewind();
+    line = lines!.next();
+  }
+  if (line === undefined) throw new Error(`${lineFile} is empty`);
+  return line;
+}
 const statuses: Record<string, number> = {};
 
 const instance = autocannon(
@@ -58,27 +71,27 @@ const instance = autocannon(
     ...(spec.rate !== undefined ? { overallRate: spec.rate } : {}),
     // A counted run waits a minute for each answer: under load a login may wait its 10 s for a place and then
     // for argon2, and one given up at autocannon's default 10 s would be audited by the gateway but not counted.
-    ...(spec.amount !== undefined ? { amount: spec.amount, timeout: 60 } : {}),
+    ...(spec.amount !== undefined ? { amount: spec.amount, timeout: 60 } : amount !== undefined ? { amount } : {}),
     headers: spec.headers ?? {},
     ...(spec.tls ? { tlsOptions: { cert: readFileSync(spec.tls.certFile), key: readFileSync(spec.tls.keyFile) } } : {}),
     ...(spec.body !== undefined ? { body: spec.body } : {}),
-    ...(prepared
+    ...(spec.requestsFile
       ? {
           requests: [
             {
               setupRequest: (request: Request): Request => {
-                const { path, headers, body } = prepared[next++ % prepared.length]!;
+                const { path, headers, body } = JSON.parse(nextLine()) as { path?: string; headers?: Record<string, string>; body?: string };
                 return { ...request, ...(path ? { path } : {}), ...(body !== undefined ? { body } : {}), headers: { ...request.headers, ...headers } };
               },
             },
           ],
         }
       : {}),
-    ...(paths
+    ...(spec.pathsFile
       ? {
           requests: [
             {
-              setupRequest: (request: Request): Request => ({ ...request, path: paths[next++ % paths.length]! }),
+              setupRequest: (request: Request): Request => ({ ...request, path: nextLine() }),
             },
           ],
         }
@@ -99,6 +112,8 @@ const instance = autocannon(
     process.stdout.write(`${JSON.stringify(output)}\n`);
   },
 );
+// autocannon ignores the duration once given an amount: a single-use run stops at its duration by itself.
+if (spec.singleUse && spec.amount === undefined) setTimeout(() => instance.stop(), spec.durationSec * 1000).unref();
 instance.on('response', (_client: unknown, statusCode: number) => {
   statuses[statusCode] = (statuses[statusCode] ?? 0) + 1;
 });

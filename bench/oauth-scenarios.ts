@@ -14,6 +14,7 @@ import type { LoadSpec } from './load.js';
 import type { Row, Target } from './support/bench-report.js';
 import type { DpopProofs } from '../packages/client/src/dpop-proofs.js';
 import { benchKey, benchProofs, tokenRequest, writeDpopBanksRequests, writeTokenRequests, type BenchKey } from './support/oauth-requests.js';
+import { preparedCount } from './support/request-file.js';
 import { cpuMs, runLoad, runLoadWithCpu } from './support/run-load.js';
 
 /** Keycloak's sizing guide: client-credentials grants a second per vCPU it plans for. */
@@ -102,9 +103,10 @@ export async function benchOAuth(options: {
   const key = await registerKeyPartner(options.gateway, options.adminToken);
   const tokenUrl = `${gateway.base}/api/v1/oauth/token`;
   const banksUrl = `${gateway.base}/partner/provider/sbp/banks/`;
-  // Each assertion and proof is accepted once: enough for the gateway to reach its ceiling's rate.
-  const enough = (rps: number, seconds = durationSec) => Math.max(5_000, Math.round(rps * seconds * 1.2));
-  const tokenSpec = (requestsFile: string): LoadSpec => ({ url: tokenUrl, method: 'POST', connections: TOKEN_CONNECTIONS, durationSec, requestsFile });
+  // Each assertion and proof is accepted once: enough for the gateway to reach its ceiling's rate (up to
+  // MAX_PREPARED_RATE; a faster gateway spends them early, and the run ends there).
+  const enough = (rps: number, seconds = durationSec) => preparedCount(rps, seconds);
+  const tokenSpec = (requestsFile: string): LoadSpec => ({ url: tokenUrl, method: 'POST', connections: TOKEN_CONNECTIONS, durationSec, requestsFile, singleUse: true });
 
   if (warmupSec > 0) {
     // Single-use requests of their own, as the measured ones are.
@@ -113,8 +115,8 @@ export async function benchOAuth(options: {
     await runLoad({ ...tokenSpec(await warm('tokens')), durationSec: warmupSec });
     await runLoad({ ...tokenSpec(await warm('dpop-tokens', benchProofs(PROOF_IAT_OFFSET_SEC))), durationSec: warmupSec });
     const proofs = benchProofs(PROOF_IAT_OFFSET_SEC);
-    const banksFile = await writeDpopBanksRequests(join(options.workDir, `warm-dpop-banks-${kind}.jsonl`), { banksUrl, accessToken: await token(tokenUrl, key, proofs), proofs, count: enough(ceilings.withoutDpop.rps * 3, warmupSec) });
-    await runLoad({ url: banksUrl, method: 'POST', connections: 32, durationSec: warmupSec, requestsFile: banksFile });
+    const banksRequests = await writeDpopBanksRequests(join(options.workDir, `warm-dpop-banks-${kind}.jsonl`), { banksUrl, accessToken: await token(tokenUrl, key, proofs), proofs, count: enough(ceilings.withoutDpop.rps * 3, warmupSec) });
+    await runLoad({ url: banksUrl, method: 'POST', connections: 32, durationSec: warmupSec, ...banksRequests });
   }
 
   const plainFile = await writeTokenRequests(join(options.workDir, `tokens-${kind}.jsonl`), { tokenUrl, login: 'bench-key', key, count: enough(ceilings.withoutDpop.rps) });
@@ -136,8 +138,8 @@ export async function benchOAuth(options: {
   const bearer = await options.measured('8a. banks, bearer token (client credentials)', { url: banksUrl, method: 'POST', headers: { authorization: `Bearer ${bearerToken}` }, connections: 32, durationSec });
   const proofs = benchProofs(PROOF_IAT_OFFSET_SEC);
   const boundToken = await token(tokenUrl, key, proofs);
-  const banksFile = await writeDpopBanksRequests(join(options.workDir, `dpop-banks-${kind}.jsonl`), { banksUrl, accessToken: boundToken, proofs, count: enough(bearer.rps) });
-  const dpopBanks = await options.measured('8b. banks, DPoP-bound token, fresh proof each', { url: banksUrl, method: 'POST', connections: 32, durationSec, requestsFile: banksFile }, { ceiling: '8a.' });
+  const banksRequests = await writeDpopBanksRequests(join(options.workDir, `dpop-banks-${kind}.jsonl`), { banksUrl, accessToken: boundToken, proofs, count: enough(bearer.rps) });
+  const dpopBanks = await options.measured('8b. banks, DPoP-bound token, fresh proof each', { url: banksUrl, method: 'POST', connections: 32, durationSec, ...banksRequests }, { ceiling: '8a.' });
   dpopBanks.ratio = dpopBanks.rps / bearer.rps;
 
   const pct = (ratio: number) => `${Math.round(ratio * 100)}%`;

@@ -71,6 +71,7 @@ async function scenarioPhases(scenario: string): Promise<(name: string, seconds:
         iatOffsetSec: 20,
         pathOf: (jwe) => `/partner/provider/sbp/banks/?partnerName=profile&partnerPassword=${jwe}&useAuthByCert=Y`,
       }),
+      singleUse: true,
     });
   }
   if (scenario !== 'dpop' && scenario !== 'tokens') throw new Error(`BENCH_SCENARIO: bearer, encrypted, login, dpop or tokens, not ${scenario}`);
@@ -82,6 +83,7 @@ async function scenarioPhases(scenario: string): Promise<(name: string, seconds:
       method: 'POST',
       connections: 16,
       requestsFile: await writeTokenRequests(join(workDir, `tokens-${name}.jsonl`), { tokenUrl, login: 'bench-key', key, count: 3_000 * seconds }),
+      singleUse: true,
     });
   }
   const proofs = benchProofs(20);
@@ -90,7 +92,7 @@ async function scenarioPhases(scenario: string): Promise<(name: string, seconds:
     url: banksUrl,
     method: 'POST',
     connections: 32,
-    requestsFile: await writeDpopBanksRequests(join(workDir, `dpop-banks-${name}.jsonl`), { banksUrl, accessToken, proofs, count: 8_000 * seconds }),
+    ...(await writeDpopBanksRequests(join(workDir, `dpop-banks-${name}.jsonl`), { banksUrl, accessToken, proofs, count: 8_000 * seconds })),
   });
 }
 const loadStart = Date.now();

@@ -24,6 +24,7 @@ import type { LoadResult, LoadSpec } from './load.js';
 import { openBenchBackend, type BenchBackend } from './support/bench-backend.js';
 import { insertAuditRows, insertPartners } from './support/bulk-rows.js';
 import { writeJwePaths } from './support/jwe-paths.js';
+import { preparedCount } from './support/request-file.js';
 import { answered, cpuMs, perCall, resetPeakRss, rssMb, runLoad, runLoadWithCpu } from './support/run-load.js';
 import { printReport, searchQueries, type Row, type Target } from './support/bench-report.js';
 import { benchOAuth, measureOAuthCeilings } from './oauth-scenarios.js';
@@ -156,10 +157,11 @@ async function benchBackend(backend: BenchBackend, build: true | string, kind: s
     pathsFile: await writeJwePaths(join(workDir, `paths-${kind}.txt`), {
       jwksUrl: `${gateway.base}/.well-known/jwks.json`,
       password: PASSWORD,
-      count: Math.max(5_000, Math.round(ceilingB.rps * DURATION * 1.2)),
+      count: preparedCount(ceilingB.rps, DURATION),
       iatOffsetSec: 20,
       pathOf: (jwe) => `/partner/provider/sbp/banks/?partnerName=bench-0&partnerPassword=${jwe}&useAuthByCert=Y`,
     }),
+    singleUse: true,
   });
 
   /**
@@ -173,12 +175,12 @@ async function benchBackend(backend: BenchBackend, build: true | string, kind: s
     const warmJwes = await writeJwePaths(join(workDir, `warm-${kind}.txt`), {
       jwksUrl: `${gateway.base}/.well-known/jwks.json`,
       password: PASSWORD,
-      count: Math.max(1_000, Math.round(ceilingB.rps * WARMUP * 1.2)),
+      count: preparedCount(ceilingB.rps, WARMUP),
       iatOffsetSec: 20,
       pathOf: (jwe) => `/partner/provider/sbp/banks/?partnerName=bench-0&partnerPassword=${jwe}&useAuthByCert=Y`,
     });
     await runLoad({ ...(await bearerSpec()), ...seconds });
-    await runLoad({ url: gateway.base, method: 'POST', connections: 32, pathsFile: warmJwes, ...seconds });
+    await runLoad({ url: gateway.base, method: 'POST', connections: 32, pathsFile: warmJwes, singleUse: true, ...seconds });
     await runLoad({ ...loginSpec, ...seconds });
   };
   const loginSpec: LoadSpec = { url: `${gateway.base}/api/v1/login/`, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login: 'bench-1', password: PASSWORD }), connections: 16, durationSec: DURATION };

@@ -1,14 +1,16 @@
 #!/usr/bin/env node
 // Runs every `*.test.ts` beside the code and under test/ with node's own test runner (through tsx). Node 20
 // cannot expand globs in `--test`, so the files are listed here. Extra arguments are passed on (e.g. a file to
-// run alone). After node's own closing lines, which are left as they are, it lists what was skipped and why.
+// run alone; --list prints the files it would run and exits). After node's own closing lines, which are left
+// as they are, it lists what was skipped and why.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 
 const roots = ['src', 'packages', 'scripts', 'test'];
-const skip = new Set(['node_modules', 'dist', 'build']);
+// Build output only: a folder of tests may be called anything, test/build/ included.
+const skip = new Set(['node_modules', 'dist']);
 
 function findTests(dir) {
   let entries;
@@ -51,6 +53,10 @@ function skippedSummary(jsonLines) {
 
 const args = process.argv.slice(2);
 const files = args.some((arg) => arg.endsWith('.ts')) ? [] : roots.flatMap(findTests).sort();
+if (args.includes('--list')) {
+  process.stdout.write(`${files.join('\n')}\n`);
+  process.exit(0);
+}
 const concurrency = Math.max(2, availableParallelism());
 const reportDir = mkdtempSync(join(tmpdir(), 'run-tests-'));
 const skippedFile = join(reportDir, 'skipped.jsonl');

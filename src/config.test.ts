@@ -11,7 +11,7 @@ describe('configuration', () => {
   it('applies the documented defaults', () => {
     const config = loadConfig({});
     assert.equal(config.PORT, 8080);
-    assert.equal(config.HOST, '0.0.0.0');
+    assert.equal(config.HOST, '127.0.0.1');
     assert.equal(config.ADMIN_HOST, '127.0.0.1');
     assert.equal(config.ADMIN_PORT, 8081);
     assert.equal(config.DATA_DIR, './data');
@@ -20,6 +20,14 @@ describe('configuration', () => {
     assert.equal(config.JWE_MAX_AGE, 120);
     assert.equal(config.JWE_MAX_FUTURE, 30);
     assert.equal(config.DATABASE_URL, undefined);
+  });
+
+  it('listens on 127.0.0.1 outside production and on every interface in production, unless HOST says otherwise', () => {
+    assert.equal(loadConfig({ NODE_ENV: 'development' }).HOST, '127.0.0.1');
+    assert.equal(loadConfig({ NODE_ENV: 'test' }).HOST, '127.0.0.1');
+    assert.equal(loadConfig({ NODE_ENV: 'production', PUBLIC_URL: 'https://partners.example.com' }).HOST, '0.0.0.0');
+    assert.equal(loadConfig({ NODE_ENV: 'production', PUBLIC_URL: 'https://partners.example.com', HOST: '10.0.0.5' }).HOST, '10.0.0.5');
+    assert.equal(loadConfig({ HOST: '0.0.0.0' }).HOST, '0.0.0.0');
   });
 
   it('converts numbers and treats empty strings as unset', () => {

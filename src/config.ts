@@ -18,7 +18,10 @@ export const ConfigSchema = Type.Object({
     default: 'development',
     description: 'Runtime mode; `production` never creates the demo partner.',
   }),
-  HOST: Type.String({ default: '0.0.0.0', description: 'Address the public API (login and banks) listens on.' }),
+  HOST: Type.String({
+    default: '127.0.0.1',
+    description: 'Address the public API (login and banks) listens on: by default 127.0.0.1 (this machine only: the sandbox prints its demo password), 0.0.0.0 (every interface) when NODE_ENV is production.',
+  }),
   PORT: Type.Integer({ default: 8080, minimum: 0, maximum: 65535, description: 'Port of the public API.' }),
   PUBLIC_URL: Type.Optional(
     Type.String({
@@ -178,6 +181,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     const value = env[key];
     if (value !== undefined && value !== '') input[key] = value;
   }
+  // Outside production the sandbox stays on this machine; a production instance serves its load balancer.
+  if (input.HOST === undefined && input.NODE_ENV === 'production') input.HOST = '0.0.0.0';
   const converted = Value.Convert(ConfigSchema, Value.Default(ConfigSchema, input));
   if (!Value.Check(ConfigSchema, converted)) {
     const problems = [...Value.Errors(ConfigSchema, converted)].map((error) => {

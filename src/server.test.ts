@@ -29,7 +29,8 @@ describe('server start-up on the embedded database', () => {
       const lines = output.trim().split('\n');
       assert.match(lines[0]!, /^=+$/);
       assert.equal(lines.at(-1), lines[0], 'framed');
-      assert.equal(lines[1], `Partner Gateway is ready: API ${server.publicUrl}, admin API ${server.adminUrl}`);
+      const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+      assert.equal(lines[1], `Partner Gateway ${version} is ready: API ${server.publicUrl}, admin API ${server.adminUrl}`);
       const tokenFile = join(dataDir, 'admin-token');
       assert.ok(output.includes(`token: generated into ${tokenFile}`));
       assert.equal(statSync(tokenFile).mode & 0o777, 0o600);
@@ -43,6 +44,13 @@ describe('server start-up on the embedded database', () => {
       const banks = await fetch(`${server.publicUrl}/partner/provider/sbp/banks/`, { method: 'POST', headers: { authorization: `Bearer ${body.access_token}` } });
       assert.equal(banks.status, 200);
       assert.equal(((await banks.json()) as { banks: unknown[] }).banks.length, 39);
+
+      // The banks command, pasted as printed: its lines under its heading, up to the frame.
+      const banksCommand = /List the banks with a token \(bash or zsh\):\n((?: {2}.*\n)+)/.exec(output)?.[1];
+      assert.ok(banksCommand, output);
+      const listed = await run('bash', ['-c', banksCommand]);
+      assert.equal((JSON.parse(listed.stdout) as { banks: unknown[] }).banks.length, 39);
+      await assert.rejects(run('bash', ['-c', banksCommand.replace(/"password":"[^"]+"/, '"password":"not-the-password"')]), 'a failed login stops the pair: no banks call with an empty token');
 
       assert.equal((await fetch(`${server.publicUrl}/healthz`)).status, 200);
       assert.equal((await fetch(`${server.publicUrl}/readyz`)).status, 200);

@@ -1,11 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { logGatewayEvents } from './logging/gateway-event-log.js';
+import { logWritten } from './logging/log-written.js';
 import { loadDefaultBanks } from './banks/default-banks.js';
 import { resolveAdminToken } from './bootstrap/admin-token.js';
 import { lockDataDir } from './bootstrap/data-dir-lock.js';
 import { createDemoPartner } from './bootstrap/demo-partner.js';
 import { startupBanner } from './bootstrap/startup-banner.js';
+import { GATEWAY_VERSION } from './version.js';
 import { publicUrl as publicUrlOf, type Config } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
@@ -95,10 +97,14 @@ export async function startServer(config: Config, logger: Logger, print: (text: 
     const publicUrl = urlOf(app, config.HOST);
     const adminUrl = urlOf(admin, config.ADMIN_HOST);
     const tlsUrl = tls ? urlOf({ port: tls.port, scheme: 'https' }, config.HOST) : undefined;
-    logger.info({ publicUrl, adminUrl, ...(tlsUrl ? { tlsUrl } : {}), database: handle.kind }, 'partner gateway listening');
+    logger.info({ version: GATEWAY_VERSION, publicUrl, adminUrl, ...(tlsUrl ? { tlsUrl } : {}), database: handle.kind }, 'partner gateway listening');
     // The printed commands use the address partners use: PUBLIC_URL, else this listener's loopback address.
-    const banner = startupBanner({ publicUrl: publicUrlOf(config, portOf(app)), adminUrl, adminToken, demo });
-    if (banner) print(banner);
+    const banner = startupBanner({ version: GATEWAY_VERSION, publicUrl: publicUrlOf(config, portOf(app)), adminUrl, providerSegment: config.PROVIDER_SEGMENT, adminToken, demo });
+    if (banner) {
+      // The log's lines still being written go out first: the banner is the last thing a start prints.
+      await logWritten(logger);
+      print(banner);
+    }
     unshownDemo = undefined;
 
     const live = gateway;

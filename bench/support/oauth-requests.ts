@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
 import { CLIENT_ASSERTION_TYPE_JWT_BEARER } from '@partner-gateway/contract/oauth';
 import { DpopProofs } from '../../packages/client/src/dpop-proofs.js';
+import type { LoadSpec } from '../load.js';
+import { writeLines } from './request-file.js';
 
 /** A partner's signing key for the bench: ES256, the gateway's most common case. */
 export interface BenchKey {
@@ -22,18 +23,16 @@ export function benchProofs(offsetSec: number): DpopProofs {
 }
 
 /**
- * Writes `count` token requests to `file` for bench/load.ts's `requestsFile`: each a client_credentials form
- * with its own private_key_jwt assertion (a fresh `jti`; `exp` 4 minutes ahead, within the 5 the gateway
- * allows, so that assertions made before the run still live at its end) and, with `proofs`, its own DPoP
- * proof for `tokenUrl`.
+ * Writes `count` token requests to `file` for bench/load.ts's `requestsFile`, streamed (memory holds a
+ * batch, not the file): each a client_credentials form with its own private_key_jwt assertion (a fresh
+ * `jti`; `exp` 4 minutes ahead, within the 5 the gateway allows, so that assertions made before the run still
+ * live at its end) and, with `proofs`, its own DPoP proof for `tokenUrl`.
  */
 export async function writeTokenRequests(
   file: string,
   options: { tokenUrl: string; login: string; key: BenchKey; count: number; proofs?: DpopProofs },
 ): Promise<string> {
-  const lines: string[] = [];
-  for (let i = 0; i < options.count; i++) lines.push(JSON.stringify(await tokenRequest(options)));
-  writeFileSync(file, lines.join('\n'));
+  await writeLines(file, options.count, async () => JSON.stringify(await tokenRequest(options)));
   return file;
 }
 
@@ -55,14 +54,17 @@ export async function tokenRequest(options: { tokenUrl: string; login: string; k
   return { headers, body };
 }
 
-/** Writes `count` banks requests presenting the DPoP-bound `accessToken`, each with its own proof (new `jti`, `ath`). */
-export async function writeDpopBanksRequests(file: string, options: { banksUrl: string; accessToken: string; proofs: DpopProofs; count: number }): Promise<string> {
-  const lines: string[] = [];
+/**
+ * Writes `count` banks requests presenting the DPoP-bound `accessToken`, each with its own proof (new `jti`,
+ * `ath`), streamed to `file`; a line holds the proof alone, the token going once into the spec's headers.
+ * Answers what to spread into the LoadSpec: the file, the Authorization header, and `singleUse` (a proof
+ * sent twice is refused, so the run ends when they are spent).
+ */
+export async function writeDpopBanksRequests(
+  file: string,
+  options: { banksUrl: string; accessToken: string; proofs: DpopProofs; count: number },
+): Promise<Required<Pick<LoadSpec, 'requestsFile' | 'headers' | 'singleUse'>>> {
   const url = new URL(options.banksUrl);
-  for (let i = 0; i < options.count; i++) {
-    const dpop = await options.proofs.proof({ htm: 'POST', url, accessToken: options.accessToken });
-    lines.push(JSON.stringify({ headers: { authorization: `DPoP ${options.accessToken}`, dpop } }));
-  }
-  writeFileSync(file, lines.join('\n'));
-  return file;
+  await writeLines(file, options.count, async () => JSON.stringify({ headers: { dpop: await options.proofs.proof({ htm: 'POST', url, accessToken: options.accessToken }) } }));
+  return { requestsFile: file, headers: { authorization: `DPoP ${options.accessToken}` }, singleUse: true };
 }

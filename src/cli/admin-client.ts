@@ -1,7 +1,7 @@
 import { createAdminApi, type AdminApi } from '@partner-gateway/contract/admin-api-client';
 import { describeProblem, type ErrorBody } from '@partner-gateway/contract/error-body';
 import { readAdminToken } from '../bootstrap/admin-token.js';
-import { CliError, type CliIo } from './cli-io.js';
+import { CliError, type CliIo } from '@partner-gateway/client/cli/cli-io';
 
 /**
  * The CLI's only way to change anything: the admin API, through the contract's typed client (the one the

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -9,7 +9,8 @@ import { cliHarness } from '../../test/support/cli-harness.js';
 import { freePort } from '../../test/support/free-port.js';
 import { testBackends } from '../../test/support/test-databases.js';
 import { startTestGateway, TEST_ADMIN_TOKEN, type TestGateway } from '../../test/support/test-gateway.js';
-import { runCli } from './run-cli.js';
+import { projectFile } from '../project-root.js';
+import { ADMIN_GROUPS, CLIENT_GROUP, runCli } from './run-cli.js';
 
 describe('partner-gateway CLI against a running admin API', () => {
   let t: TestGateway;
@@ -104,6 +105,53 @@ describe('partner-gateway CLI against a running admin API', () => {
     const missing = await cli(['partner', 'block']);
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /Missing login/);
+  });
+
+  it('--help lists every subcommand of every group, and each one answers its own --help', async () => {
+    const help = await cli(['--help']);
+    assert.equal(help.code, 0);
+    const groups = { ...ADMIN_GROUPS, client: CLIENT_GROUP };
+    for (const [word, group] of Object.entries(groups)) {
+      const listed = new RegExp(`^  ${word} \\.\\.\\.\\s+[^\\n]*:\\s+([\\w, -]+(?:\\n {17}[\\w, -]+)*)`, 'm').exec(help.stdout)?.[1];
+      assert.ok(listed, `partner-gateway --help lists ${word}`);
+      assert.deepEqual(listed.split(/[\s,]+/).filter(Boolean), Object.keys(group.subcommands), `${word}'s subcommands in partner-gateway --help`);
+      const own = await cli([word, '--help']);
+      for (const name of Object.keys(group.subcommands)) {
+        assert.match(own.stdout, new RegExp(`^  ${name}( |$)`, 'm'), `partner-gateway ${word} --help lists ${name}`);
+        const usage = await cli([word, name, '--help']);
+        assert.equal(usage.code, 0, `${word} ${name} --help: ${usage.stderr}`);
+        assert.match(usage.stdout, new RegExp(`^Usage: partner-gateway ${word} ${name}\\b`), `${word} ${name} --help`);
+      }
+    }
+    for (const name of ['set-jwks', 'set-auth', 'set-certs', 'set-subject', 'delete-jwks', 'delete-certs']) assert.match(help.stdout, new RegExp(`\\b${name}\\b`));
+    assert.ok(help.stdout.split('\n').every((line) => line.length <= 100), 'the help fits 100 columns');
+  });
+
+  it('--version prints the version in package.json', async () => {
+    const { version } = JSON.parse(readFileSync(projectFile('package.json'), 'utf8')) as { version: string };
+    for (const flag of ['--version', '-V']) {
+      const result = await cli([flag]);
+      assert.equal(result.code, 0);
+      assert.equal(result.stdout, `${version}\n`);
+    }
+  });
+
+  it('bank list fits 100 columns, cutting long names with …, and --wide prints them whole', async () => {
+    // A bank under its full legal name, as an ED807 import names it.
+    const legal = 'Публичное акционерное общество «Сбербанк России» (полное фирменное наименование кредитной организации из справочника БИК)';
+    await cli(['bank', 'import', projectFile('seeds/sbp-banks.json')]);
+    assert.equal((await cli(['bank', 'add', '044599001', legal, '--name-en', 'Sberbank of Russia, public joint-stock company'])).code, 0);
+    const banks = await t.gateway.admin.banks.list();
+    const wide = await cli(['bank', 'list', '--wide']);
+    const longest = Math.max(...wide.stdout.split('\n').map((line) => line.length));
+    assert.ok(longest > 100, `the seed's names make a table wider than 100 columns (${longest})`);
+    for (const bank of banks) assert.ok(wide.stdout.includes(bank.name), bank.name);
+    const cut = await cli(['bank', 'list']);
+    const lines = cut.stdout.trimEnd().split('\n');
+    assert.equal(lines.length, banks.length + 1);
+    assert.ok(lines.every((line) => line.length <= 100), cut.stdout);
+    assert.match(cut.stdout, /…/);
+    for (const bank of banks) assert.match(cut.stdout, new RegExp(`^${bank.bic}  `, 'm'), 'every BIC whole');
   });
 
   it('never takes a password from the command line: without stdin or a terminal it refuses', async () => {

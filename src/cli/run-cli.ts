@@ -1,28 +1,45 @@
-import { terminalSafe } from './terminal-safe.js';
+import type { AdminApi } from '@partner-gateway/contract/admin-api-client';
+import { CliError, print, runInvocation, type CliIo } from '@partner-gateway/client/cli/cli-io';
+import { clientCommands } from '@partner-gateway/client/cli/client-command';
+import { runGroup, subcommandList, type CommandGroup } from '@partner-gateway/client/cli/command-group';
+import { GATEWAY_VERSION } from '../version.js';
 import { createAdminClient } from './admin-client.js';
-import { CliError, print, type CliIo } from './cli-io.js';
 import { auditCommand } from './commands/audit-command.js';
-import { bankCommand } from './commands/bank-command.js';
-import { clientCommand } from './commands/client-command.js';
-import { keysCommand } from './commands/keys-command.js';
-import { partnerCommand } from './commands/partner-command.js';
+import { bankCommands } from './commands/bank-command.js';
+import { keysCommands } from './commands/keys-command.js';
+import { partnerCommands } from './commands/partner-command.js';
 
-export const USAGE = `Usage: partner-gateway <command> [options]
+/** The command groups that talk to the admin API, by the word that names them. */
+export const ADMIN_GROUPS: Record<string, CommandGroup<AdminApi>> = { partner: partnerCommands, bank: bankCommands, keys: keysCommands };
 
-Commands:
-  serve          start the gateway (what npm start does); configured by environment variables
-  partner ...    manage partners: add, list, show, block, unblock, set-ips, set-rewards, passwd, remove
-  bank ...       manage the bank list: list, add, remove, import
-  keys ...       list and rotate the signing and encryption keys
-  audit          show or --follow the audit trail
-  client ...     call the partner API as a partner: login, banks (no admin token needed)
+/** The partner's commands, as `partner-gateway client ...`: the partner CLI of @partner-gateway/client. */
+export const CLIENT_GROUP = clientCommands('partner-gateway client');
 
-partner, bank, keys and audit talk to a running gateway's admin API:
-  ADMIN_URL      admin API address (default http://127.0.0.1:8081)
-  ADMIN_TOKEN    admin token (default: the one the gateway wrote into DATA_DIR/admin-token)
-  DATA_DIR       where to look for admin-token (default ./data)
+const COLUMN = 17;
+const entry = (name: string, text: string) => `  ${name.padEnd(COLUMN - 2)}${text}`;
+const groupEntry = (name: string, group: CommandGroup<unknown>, note = '') => {
+  const lead = `${group.summary ?? ''}: `;
+  return entry(`${name} ...`, `${lead}${subcommandList(group, COLUMN + lead.length, COLUMN)}${note}`);
+};
 
-Run partner-gateway <command> --help for a command's options.`;
+export const USAGE = [
+  'Usage: partner-gateway <command> [options]',
+  '',
+  'Commands:',
+  entry('serve', 'start the gateway (what npm start does); configured by environment variables'),
+  ...Object.entries(ADMIN_GROUPS).map(([name, group]) => groupEntry(name, group)),
+  entry('audit', 'show or --follow the audit trail'),
+  groupEntry('client', CLIENT_GROUP, `\n${' '.repeat(COLUMN)}(no admin token needed; also partner-gateway-client, of @partner-gateway/client)`),
+  entry('--version', 'print the version of the gateway (and of its contract and SDK)'),
+  '',
+  'partner, bank, keys and audit talk to a running gateway\'s admin API:',
+  '  ADMIN_URL      admin API address (default http://127.0.0.1:8081)',
+  '  ADMIN_TOKEN    admin token (default: the one the gateway wrote into DATA_DIR/admin-token)',
+  '  DATA_DIR       where to look for admin-token (default ./data)',
+  '',
+  'Tables fit 100 columns, cutting long cells with …; --wide prints them whole.',
+  'Run partner-gateway <command> --help for a command\'s options.',
+].join('\n');
 
 /**
  * Runs one CLI invocation and returns the process exit code: 0 on success, 1 when the gateway refused the
@@ -33,43 +50,30 @@ Run partner-gateway <command> --help for a command's options.`;
  * process.exitCode = await runCli(['partner', 'list'], { env: process.env, stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
  * ```
  */
-export async function runCli(argv: string[], io: CliIo): Promise<number> {
+export function runCli(argv: string[], io: CliIo): Promise<number> {
   const [command, ...rest] = argv;
-  try {
+  return runInvocation(io, async () => {
+    if (command === 'serve') {
+      await import('../main.js');
+      return;
+    }
+    if (command !== undefined && Object.hasOwn(ADMIN_GROUPS, command)) return runGroup(ADMIN_GROUPS[command]!, rest, io, createAdminClient(io));
     switch (command) {
-      case 'serve':
-        await import('../main.js');
-        return 0;
-      case 'partner':
-        await partnerCommand(rest, io, createAdminClient(io));
-        return 0;
-      case 'bank':
-        await bankCommand(rest, io, createAdminClient(io));
-        return 0;
-      case 'keys':
-        await keysCommand(rest, io, createAdminClient(io));
-        return 0;
       case 'audit':
-        await auditCommand(rest, io, createAdminClient(io));
-        return 0;
+        return auditCommand(rest, io, createAdminClient(io));
       case 'client':
-        await clientCommand(rest, io);
-        return 0;
+        return runGroup(CLIENT_GROUP, rest, io, undefined);
+      case '--version':
+      case '-V':
+      case 'version':
+        return print(io, GATEWAY_VERSION);
       case undefined:
       case 'help':
       case '--help':
       case '-h':
-        print(io, USAGE);
-        return 0;
+        return print(io, USAGE);
       default:
         throw new CliError(`Unknown command ${command}\n\n${USAGE}`, 2);
     }
-  } catch (error) {
-    if (error instanceof CliError) {
-      // Error messages quote the server's answer (its description, the entries it refused): escaped like stdout.
-      io.stderr.write(`${terminalSafe(error.message, { keepNewlines: true })}\n`);
-      return error.exitCode;
-    }
-    throw error;
-  }
+  });
 }

@@ -14,6 +14,7 @@ import { loginRoutes } from './routes/login.js';
 import { oauthRoutes } from './routes/oauth.js';
 import { sessionRoutes } from './routes/session.js';
 import { wellKnownRoutes } from './routes/well-known.js';
+import { GATEWAY_VERSION } from '../version.js';
 
 export interface AppDependencies {
   gateway: Gateway;
@@ -22,8 +23,8 @@ export interface AppDependencies {
   timeouts?: RequestTimeouts;
 }
 
-/** The version of the public API the OpenAPI document describes. */
-export const API_VERSION = '1.0.0';
+/** The version both OpenAPI documents describe: the gateway's release (package.json, see version.ts). */
+export const API_VERSION = GATEWAY_VERSION;
 
 /** 64 KiB: far more than a login body needs, small enough that nobody can make us buffer much. */
 export const PUBLIC_BODY_LIMIT = 64 * 1024;

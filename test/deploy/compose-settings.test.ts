@@ -102,6 +102,7 @@ describe('docker-compose.yml', () => {
       it('has settings the gateway accepts', () => {
         const config = loadConfig(Object.fromEntries(Object.entries(environment).map(([key, value]) => [key, interpolate(value)])));
         assert.equal(config.NODE_ENV, 'production');
+        assert.equal(environment.HOST, '0.0.0.0', 'HOST is set explicitly: the load balancer reaches the public API from outside the container');
         assert.ok(config.REDIS_URL, 'REDIS_URL: the instances share lockout counters and the JWE replay cache');
         assert.ok(config.TRUST_PROXY, 'TRUST_PROXY: the load balancer forwards the client address');
       });
@@ -245,6 +246,7 @@ describe('Dockerfile', () => {
   it('has a HEALTHCHECK on /healthz, production mode, both ports and the gateway command', () => {
     assert.match(all('HEALTHCHECK').join(' '), /\/healthz/);
     assert.ok(all('ENV').some((env) => /\bNODE_ENV[= ]production\b/.test(env)));
+    assert.ok(all('ENV').some((env) => /\bHOST[= ]0\.0\.0\.0\b/.test(env)), 'HOST=0.0.0.0 set explicitly: the gateway\'s own default is 127.0.0.1 outside production');
     assert.deepEqual(all('EXPOSE').join(' ').split(/\s+/).sort(), ['8080', '8081']);
     // The image runs exactly what `npm start` runs, node's options included.
     const start = (JSON.parse(read('package.json')) as { scripts: { start: string } }).scripts.start;

@@ -1,47 +1,36 @@
 /**
- * The partner guide's "Without a shared secret" worked example, run as printed against a listening gateway:
- * its settings block is the only one replaced (by this gateway's addresses); every other shell block runs in
- * bash in one working directory, in order, with the guide's `js` files written there under the names their
- * first line gives; the output a block shows in its comments must be what it printed.
+ * The partner guide's "Without a shared secret" worked example, run as printed against a listening gateway,
+ * in a partner's project set up as the guide's "Install" says (the SDK from its tarballs, outside the
+ * repository, with the guide's TypeScript examples): its settings block is the only one replaced (by this
+ * gateway's addresses); every other shell block runs in bash in that project, in order, with the guide's `js`
+ * files written there under the names their first line gives; the output a block shows in its comments must
+ * be what it printed. The partner `acme` is the one the example itself creates.
  */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { projectFile } from '../../src/project-root.js';
 import { startListeningGateway } from '../support/key-partner.js';
+import { guideSection, setUpGuideProject } from '../support/partner-guide.js';
+import { createPartnerProject, type PartnerProject } from '../support/partner-project.js';
 import { testBackends } from '../support/test-databases.js';
 import { TEST_ADMIN_TOKEN, type TestGateway } from '../support/test-gateway.js';
 
-const guide = readFileSync(projectFile('docs/integration.md'), 'utf8');
-const section = /\n## Without a shared secret\n[^]*?(?=\n## )/.exec(guide)?.[0] ?? '';
+const section = guideSection('Without a shared secret');
 const blocks = [...section.matchAll(/```(\w+)\n([^]*?)```/g)].map(([, lang, text]) => ({ lang: lang!, text: text! }));
-
-function bash(script: string, cwd: string, env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile('bash', ['--norc', '--noprofile', '-euo', 'pipefail', '-c', script], { cwd, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: cwd, ...env }, timeout: 60_000 }, (error, stdout, stderr) =>
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
-    );
-  });
-}
 
 describe('the guide\'s worked example without a shared secret, against a listening gateway', () => {
   let t: TestGateway & { url: string };
   let adminUrl: string;
-  let dir: string;
+  let project: PartnerProject;
   before(async () => {
-    t = await startListeningGateway(testBackends()[0]!);
+    [t, project] = await Promise.all([startListeningGateway(testBackends()[0]!), createPartnerProject()]);
     adminUrl = await t.admin.listen({ host: '127.0.0.1', port: 0 });
-    await t.addPartner({ login: 'acme' });
-    dir = mkdtempSync(join(tmpdir(), 'oauth-example-'));
-    // Where `npm install @partner-gateway/client` would have put the SDK: this repository's build of it.
-    symlinkSync(projectFile('node_modules'), join(dir, 'node_modules'));
+    await setUpGuideProject(project);
   });
   after(async () => {
     await t?.close();
-    if (dir) rmSync(dir, { recursive: true, force: true });
+    project?.remove();
   });
 
   it('starts with a settings block that sets every variable the other blocks use', () => {
@@ -49,25 +38,26 @@ describe('the guide\'s worked example without a shared secret, against a listeni
     const settings = blocks[0]!;
     assert.equal(settings.lang, 'sh');
     const set = [...settings.text.matchAll(/^(\w+)=/gm)].map(([, name]) => name!);
-    assert.deepEqual(set, ['GATEWAY_URL', 'ADMIN_URL', 'ADMIN_TOKEN']);
+    assert.deepEqual(set, ['GATEWAY_URL', 'PARTNER_IP', 'ADMIN_URL', 'ADMIN_TOKEN']);
     for (const block of blocks.slice(1).filter((candidate) => candidate.lang === 'sh')) {
       const local = [...block.text.matchAll(/^(\w+)=/gm)].map(([, name]) => name!);
       for (const [, name] of block.text.matchAll(/\$\{?([A-Za-z_]\w*)/g)) assert.ok([...set, ...local].includes(name!), `$${name} is used but never set`);
     }
   });
 
-  it('runs every block as printed: key, registration, a token with curl and the script, banks with DPoP through the SDK', async () => {
-    const env = { GATEWAY_URL: t.url, ADMIN_URL: adminUrl, ADMIN_TOKEN: TEST_ADMIN_TOKEN };
+  it('runs every block as printed: the partner, its key, registration, a token with curl and the script, banks with DPoP through the SDK and its CLI', async () => {
+    const env = { GATEWAY_URL: t.url, PARTNER_IP: '127.0.0.1', ADMIN_URL: adminUrl, ADMIN_TOKEN: TEST_ADMIN_TOKEN };
+    await assert.rejects(t.gateway.admin.partners.get('acme'), 'no partner acme before the example creates it');
     const expectedBanks = (await t.gateway.admin.banks.list()).length;
     for (const block of blocks.slice(1)) {
       if (block.lang === 'js') {
         const name = /^\/\/ ([\w.-]+\.mjs):/.exec(block.text)?.[1];
         assert.ok(name, `a js block names its file on its first line: ${block.text.slice(0, 60)}`);
-        writeFileSync(join(dir, name), block.text);
+        writeFileSync(join(project.dir, name), block.text);
         continue;
       }
       assert.equal(block.lang, 'sh');
-      const result = await bash(block.text, dir, env);
+      const result = await project.bash(block.text, env);
       assert.equal(result.code, 0, `${block.text}\n${result.stdout}\n${result.stderr}`);
       // What the block shows it prints, as comment lines, must be what it printed (a token stands for any).
       const shown = block.text.split('\n').filter((line) => line.startsWith('# ')).map((line) => line.slice(2));
@@ -80,7 +70,9 @@ describe('the guide\'s worked example without a shared secret, against a listeni
         assert.match(answer.access_token, /^eyJ[\w-]+\.[\w-]+\.[\w-]+$/);
       } else if (shown.length > 0) {
         assert.deepEqual(printed, shown);
-        if (block.text.includes('banks-with-dpop.mjs')) assert.deepEqual(printed, [`banks: ${expectedBanks}`]);
+        if (block.text.includes('banks-with-dpop.js')) assert.deepEqual(printed, [`banks: ${expectedBanks}`]);
+      } else if (block.text.includes('partner-gateway-client banks')) {
+        assert.equal(printed.length, expectedBanks + 1, 'the CLI printed the bank table');
       }
     }
     const partner = await t.gateway.admin.partners.get('acme');

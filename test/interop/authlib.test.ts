@@ -1,7 +1,8 @@
 /**
  * Interop with Python's Authlib from Debian's packages (python3-authlib, run with /usr/bin/python3), which
  * nobody here wrote: client credentials with private_key_jwt through its OAuth2Session and PrivateKeyJWT,
- * then the banks call with the bearer token it got, against a listening gateway. Outside CI a missing
+ * then the banks call with the bearer token it got, and the traps the partner guide warns of
+ * (authlib_traps.py: the default alg, jwt.encode's typ, DPoP proofs that work), against a listening gateway. Outside CI a missing
  * python3-authlib is a skip; under CI (CI=true) a failure: .ci/run installs it.
  */
 import assert from 'node:assert/strict';
@@ -20,9 +21,9 @@ const PACKAGES = 'python3-authlib python3-requests python3-cryptography';
 const missing = spawnSync(PYTHON, ['-c', 'import authlib, requests, cryptography'], { stdio: 'ignore' }).status !== 0;
 const skip = missing && process.env.CI !== 'true' ? `Authlib not installed (apt-get install ${PACKAGES}); required when CI=true` : false;
 
-function runScript(env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+function runScript(env: Record<string, string>, script = 'authlib_client_credentials.py'): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(PYTHON, [projectFile('test/interop/authlib_client_credentials.py')], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env }, timeout: 60_000 }, (error, stdout, stderr) =>
+    execFile(PYTHON, [projectFile(`test/interop/${script}`)], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env }, timeout: 60_000 }, (error, stdout, stderr) =>
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
     );
   });
@@ -64,5 +65,20 @@ describe('Authlib (python3-authlib) against a listening gateway', { skip }, () =
     assert.equal(result.code, 1);
     assert.equal(result.stdout, '');
     assert.match(result.stderr, /token request refused: invalid_client/);
+  });
+
+  it('shows the guide\'s Authlib traps: PrivateKeyJWT signs RS256 unless given alg, jwt.encode writes typ JWT into a DPoP proof (refused), JsonWebSignature keeps dpop+jwt (accepted)', async () => {
+    const expected = (await t.gateway.admin.banks.list()).length;
+    const partner = await addKeyPartner(t, { requireBound: true });
+    const result = await runScript({ GATEWAY_URL: t.url, PARTNER_LOGIN: partner.login, PARTNER_KEY_FILE: await keyFile(partner.key), PROVIDER_SEGMENT: 'provider' }, 'authlib_traps.py');
+    assert.equal(result.code, 0, `${result.stdout}\n${result.stderr}`);
+    assert.deepEqual(JSON.parse(result.stdout), {
+      default_alg_error: 'Missing required field: "e"',
+      encode_typ: 'JWT',
+      encode_status: 400,
+      serialized_typ: 'dpop+jwt',
+      token_type: 'DPoP',
+      banks: expected,
+    });
   });
 });

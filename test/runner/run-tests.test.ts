@@ -20,4 +20,12 @@ describe('the test runner (scripts/run-tests.mjs)', () => {
       '# skipped: 1 test (cc is not installed): test/runner/skipping-suites.fixture.ts (needs a compiler)',
     ]);
   });
+
+  it('runs every test file of the repository, in whatever folder (test/build/ was once left out)', async () => {
+    const { stdout } = await run(process.execPath, [projectFile('scripts/run-tests.mjs'), '--list'], { cwd: projectFile('.') });
+    const { stdout: tracked } = await run('git', ['ls-files', '--cached', '--others', '--exclude-standard', '*.test.ts'], { cwd: projectFile('.') });
+    const listed = stdout.split('\n').filter(Boolean).sort();
+    assert.deepEqual(listed, tracked.split('\n').filter(Boolean).sort());
+    assert.ok(listed.includes('test/build/production-build.test.ts'));
+  });
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { runCli } from '../../src/cli/run-cli.js';
-import { terminalSafe } from '../../src/cli/terminal-safe.js';
+import { terminalSafe } from '@partner-gateway/client/cli/terminal-safe';
 import { cliHarness } from '../support/cli-harness.js';
 import { testBackends } from '../support/test-databases.js';
 import { startTestGateway, TEST_ADMIN_TOKEN, type TestGateway } from '../support/test-gateway.js';
@@ -31,8 +31,11 @@ describe("the CLI's output escapes control characters that came from the server 
     assert.ok(!output.split('\n').some((line) => line.startsWith('2026-01-01T00:00:00Z')), 'no forged row');
   };
 
-  it('prints the audit table with the hostile login escaped on its own row', async () => {
-    const { code, stdout } = await cli(['audit', '--action', 'login']);
+  it('prints the audit table with the hostile login escaped on its own row, cut to the table\'s width or whole', async () => {
+    const cut = await cli(['audit', '--action', 'login']);
+    assert.equal(cut.code, 0);
+    assertInert(cut.stdout);
+    const { code, stdout } = await cli(['audit', '--action', 'login', '--wide']);
     assert.equal(code, 0);
     assertInert(stdout);
     assert.ok(stdout.includes('intruder\\n2026-01-01T00:00:00Z'), stdout);

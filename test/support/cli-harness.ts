@@ -1,5 +1,5 @@
 import { PassThrough, Readable } from 'node:stream';
-import type { CliIo } from '../../src/cli/cli-io.js';
+import type { CliIo } from '@partner-gateway/client/cli/cli-io';
 
 /** Streams for running a CLI command in-process: stdin from a string, stdout and stderr collected. */
 export function cliHarness(env: Record<string, string>, stdin = ''): { io: CliIo; stdout: () => string; stderr: () => string } {

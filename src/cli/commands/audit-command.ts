@@ -1,14 +1,15 @@
 import type { AuditEntryView, AuditQuery } from '@partner-gateway/contract/admin-audit';
 import type { AdminApi } from '@partner-gateway/contract/admin-api-client';
-import { print, table, type CliIo } from '../cli-io.js';
-import { parseCommand } from '../parse-command.js';
+import { print, table, type CliIo } from '@partner-gateway/client/cli/cli-io';
+import { parseCommand } from '@partner-gateway/client/cli/parse-command';
 
 export const AUDIT_USAGE = `Usage: partner-gateway audit [--partner <login>] [--outcome success|failure] [--reason <code>]
                             [--action <action>] [--from <ISO time>] [--to <ISO time>] [--limit <n>]
-                            [--follow] [--json]
+                            [--follow] [--json] [--wide]
 
 Shows the latest entries of the audit trail (--limit, default 100) oldest first, as a log reads;
---follow then prints new entries below them as they come (Ctrl-C to stop).
+--follow then prints new entries below them as they come (Ctrl-C to stop). The table fits 100
+columns, cutting long cells with …; --wide prints them whole.
 
 Examples:
   partner-gateway audit --partner acme --outcome failure
@@ -26,7 +27,7 @@ export async function auditCommand(args: string[], io: CliIo, admin: AdminApi, o
   const filters = ['partner', 'outcome', 'reason', 'action', 'from', 'to', 'limit'] as const;
   const { values } = parseCommand(
     args,
-    { ...Object.fromEntries(filters.map((name) => [name, { type: 'string' as const }])), follow: { type: 'boolean' }, json: { type: 'boolean' } },
+    { ...Object.fromEntries(filters.map((name) => [name, { type: 'string' as const }])), follow: { type: 'boolean' }, json: { type: 'boolean' }, wide: { type: 'boolean' } },
     [],
     AUDIT_USAGE,
   );
@@ -45,6 +46,7 @@ export async function auditCommand(args: string[], io: CliIo, admin: AdminApi, o
       table(
         ['ID', 'TIME', 'ACTION', 'OUTCOME', 'STATUS', 'PARTNER', 'ADDRESS', 'REASON', 'CALLS'],
         entries.map((e) => [e.id, e.at, e.action, e.outcome, String(e.status ?? ''), e.partner ?? '', e.clientAddress ?? '', e.reason ?? '', String(e.count ?? 1)]),
+        { wide: values.wide === true, cutLast: ['ID', 'TIME', 'ACTION', 'OUTCOME', 'STATUS', 'REASON', 'CALLS'] },
       ),
     );
   };

@@ -1,12 +1,17 @@
 import assert from 'node:assert/strict';
+import type { AdminApi } from '@partner-gateway/contract/admin-api-client';
+import type { CliIo } from '@partner-gateway/client/cli/cli-io';
 import { after, before, describe, it } from 'node:test';
 import { cliHarness } from '../../../test/support/cli-harness.js';
 import { testBackends } from '../../../test/support/test-databases.js';
 import { startTestGateway, TEST_ADMIN_TOKEN, type TestGateway } from '../../../test/support/test-gateway.js';
 import { createAdminClient } from '../admin-client.js';
-import { CliError } from '../cli-io.js';
+import { CliError } from '@partner-gateway/client/cli/cli-io';
+import { runGroup } from '@partner-gateway/client/cli/command-group';
 import { auditCommand } from './audit-command.js';
-import { keysCommand } from './keys-command.js';
+import { keysCommands } from './keys-command.js';
+
+const keysCommand = (args: string[], io: CliIo, admin: AdminApi) => runGroup(keysCommands, args, io, admin);
 
 describe('partner-gateway keys and audit commands against a running admin API', () => {
   let t: TestGateway;
@@ -50,7 +55,7 @@ describe('partner-gateway keys and audit commands against a running admin API', 
   it('shows the audit trail with filters, and follows new entries', async () => {
     const partner = await t.addPartner();
     await t.app.inject({ method: 'POST', url: '/api/v1/login/', payload: { login: partner.login, password: 'wrong password' } });
-    const shown = await run(auditCommand as typeof keysCommand, ['--partner', partner.login, '--outcome', 'failure']);
+    const shown = await run(auditCommand as typeof keysCommand, ['--partner', partner.login, '--outcome', 'failure', '--wide']);
     assert.match(shown, new RegExp(`login\\s+failure\\s+401\\s+${partner.login}\\s+127\\.0\\.0\\.1\\s+wrong_password\\s+1\\n`));
     assert.match(shown, /REASON\s+CALLS/, 'the calls an entry stands for (more than 1 for aggregated bearer banks calls)');
 

@@ -5,8 +5,9 @@ import { partnerPublicJwk } from '../../../test/support/partner-jwk.js';
 import { testBackends } from '../../../test/support/test-databases.js';
 import { startTestGateway, TEST_ADMIN_TOKEN, type TestGateway } from '../../../test/support/test-gateway.js';
 import { createAdminClient } from '../admin-client.js';
-import { CliError } from '../cli-io.js';
-import { partnerCommand } from './partner-command.js';
+import { CliError } from '@partner-gateway/client/cli/cli-io';
+import { runGroup } from '@partner-gateway/client/cli/command-group';
+import { partnerCommands } from './partner-command.js';
 
 describe('partner-gateway partner set-auth against a running admin API', () => {
   let t: TestGateway;
@@ -19,7 +20,7 @@ describe('partner-gateway partner set-auth against a running admin API', () => {
 
   const run = async (args: string[]) => {
     const harness = cliHarness(env);
-    await partnerCommand(args, harness.io, createAdminClient(harness.io));
+    await runGroup(partnerCommands, args, harness.io, createAdminClient(harness.io));
     return harness.stdout();
   };
 

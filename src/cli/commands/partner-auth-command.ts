@@ -1,39 +1,41 @@
 import type { AdminApi } from '@partner-gateway/contract/admin-api-client';
 import { AUTH_METHODS, type AuthMethod, type PartnerView, type UpdatePartnerBody } from '@partner-gateway/contract/admin-partners';
-import { CliError, print, type CliIo } from '../cli-io.js';
-import { parseCommand, splitList } from '../parse-command.js';
+import { CliError, print } from '@partner-gateway/client/cli/cli-io';
+import type { Subcommand } from '@partner-gateway/client/cli/command-group';
+import { parseCommand, splitList } from '@partner-gateway/client/cli/parse-command';
 import { partnerKeyCommands } from './partner-key-command.js';
 import { describeSubresource } from './partner-subresource-command.js';
-
-/** The usage lines of the command below, for `partner --help`. */
-export const PARTNER_AUTH_USAGE = `  set-auth <login> [--methods password,private_key_jwt] [--require-bound-tokens | --no-require-bound-tokens]
-                                  how the partner may authenticate, and whether its tokens must be DPoP-bound
-                                  (taking password away or requiring binding ends its current sessions)`;
 
 export const PARTNER_AUTH_EXAMPLES = `  partner-gateway partner set-auth acme --methods private_key_jwt --require-bound-tokens`;
 
 /**
- * `partner-gateway partner set-auth`: how the partner may authenticate and whether its tokens must be bound.
+ * `partner-gateway partner set-auth`: how the partner may authenticate and whether its tokens must be bound, part
+ * of `partnerCommands`.
  *
  * @example
  * ```sh
  * partner-gateway partner set-auth acme --methods private_key_jwt --require-bound-tokens
  * ```
  */
-export async function partnerAuthCommand(rest: string[], io: CliIo, admin: AdminApi): Promise<void> {
-  const usage = 'Usage: partner-gateway partner set-auth <login> [--methods password,private_key_jwt] [--require-bound-tokens | --no-require-bound-tokens]';
-  const options = { methods: { type: 'string', multiple: true }, 'require-bound-tokens': { type: 'boolean' }, 'no-require-bound-tokens': { type: 'boolean' } } as const;
-  const { values, positionals } = parseCommand(rest, options, ['login'], usage);
-  if (values.help) return print(io, usage);
-  const change: UpdatePartnerBody = {};
-  if (values.methods !== undefined) change.authMethods = readMethods(values.methods as unknown as string[], usage);
-  if (values['require-bound-tokens'] && values['no-require-bound-tokens']) throw new CliError(`Give --require-bound-tokens or --no-require-bound-tokens, not both\n${usage}`, 2);
-  if (values['require-bound-tokens']) change.requireSenderConstrainedTokens = true;
-  if (values['no-require-bound-tokens']) change.requireSenderConstrainedTokens = false;
-  if (Object.keys(change).length === 0) throw new CliError(`Nothing to change: give --methods or a binding option\n${usage}`, 2);
-  const partner = await admin.partners.update(positionals[0]!, change);
-  print(io, `Partner ${partner.login}\n${describeAuth(partner)}\n${describeSubresource(partnerKeyCommands, partner)}`);
-}
+export const partnerAuthSubcommands: Record<string, Subcommand<AdminApi>> = {
+  'set-auth': {
+    synopsis: '<login> [--methods password,private_key_jwt] [--require-bound-tokens | --no-require-bound-tokens]',
+    summary: 'how the partner may authenticate, and whether its tokens must be DPoP-bound\n(taking password away or requiring binding ends its current sessions)',
+    run: async (args, io, admin, usage) => {
+      const options = { methods: { type: 'string', multiple: true }, 'require-bound-tokens': { type: 'boolean' }, 'no-require-bound-tokens': { type: 'boolean' } } as const;
+      const { values, positionals } = parseCommand(args, options, ['login'], usage);
+      if (values.help) return print(io, usage);
+      const change: UpdatePartnerBody = {};
+      if (values.methods !== undefined) change.authMethods = readMethods(values.methods as unknown as string[], usage);
+      if (values['require-bound-tokens'] && values['no-require-bound-tokens']) throw new CliError(`Give --require-bound-tokens or --no-require-bound-tokens, not both\n${usage}`, 2);
+      if (values['require-bound-tokens']) change.requireSenderConstrainedTokens = true;
+      if (values['no-require-bound-tokens']) change.requireSenderConstrainedTokens = false;
+      if (Object.keys(change).length === 0) throw new CliError(`Nothing to change: give --methods or a binding option\n${usage}`, 2);
+      const partner = await admin.partners.update(positionals[0]!, change);
+      return print(io, `Partner ${partner.login}\n${describeAuth(partner)}\n${describeSubresource(partnerKeyCommands, partner)}`);
+    },
+  },
+};
 
 /** The partner's methods and binding, as `partner show` prints them (its keys follow). */
 export function describeAuth(partner: PartnerView): string {

@@ -6,8 +6,9 @@ import { testBackends } from '../../../test/support/test-databases.js';
 import { startTestGateway, TEST_ADMIN_TOKEN, type TestGateway } from '../../../test/support/test-gateway.js';
 import { readClientCertificate } from '../../mtls/client-certificate.js';
 import { createAdminClient } from '../admin-client.js';
-import { CliError } from '../cli-io.js';
-import { partnerCommand } from './partner-command.js';
+import { CliError } from '@partner-gateway/client/cli/cli-io';
+import { runGroup } from '@partner-gateway/client/cli/command-group';
+import { partnerCommands } from './partner-command.js';
 
 const DAY = 86_400_000;
 const pki = createTestPki();
@@ -27,7 +28,7 @@ describe('partner-gateway partner set-certs, set-subject, delete-certs and show 
   });
   const run = async (args: string[]) => {
     const harness = cliHarness(env);
-    await partnerCommand(args, harness.io, createAdminClient(harness.io));
+    await runGroup(partnerCommands, args, harness.io, createAdminClient(harness.io));
     return harness.stdout();
   };
 

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { CERTIFICATE_EXPIRY_WARNING_DAYS, type PartnerCertificatesView, type SetPartnerCertificatesBody } from '@partner-gateway/contract/admin-partner-certificates';
-import { CliError } from '../cli-io.js';
+import { CliError } from '@partner-gateway/client/cli/cli-io';
 import type { PartnerSubresourceCommands } from './partner-subresource-command.js';
 
 /**

@@ -8,9 +8,10 @@ import { partnerPublicJwk, serveJwks } from '../../../test/support/partner-jwk.j
 import { testBackends } from '../../../test/support/test-databases.js';
 import { startTestGateway, TEST_ADMIN_TOKEN, type TestGateway } from '../../../test/support/test-gateway.js';
 import { createAdminClient } from '../admin-client.js';
-import { CliError } from '../cli-io.js';
+import { CliError } from '@partner-gateway/client/cli/cli-io';
 import { runCli } from '../run-cli.js';
-import { partnerCommand } from './partner-command.js';
+import { runGroup } from '@partner-gateway/client/cli/command-group';
+import { partnerCommands } from './partner-command.js';
 
 describe('partner-gateway partner set-jwks, delete-jwks and show against a running admin API', () => {
   let t: TestGateway;
@@ -28,7 +29,7 @@ describe('partner-gateway partner set-jwks, delete-jwks and show against a runni
 
   const run = async (args: string[]) => {
     const harness = cliHarness(env);
-    await partnerCommand(args, harness.io, createAdminClient(harness.io));
+    await runGroup(partnerCommands, args, harness.io, createAdminClient(harness.io));
     return harness.stdout();
   };
   const file = async (name: string, content: unknown) => {

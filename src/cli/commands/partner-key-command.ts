@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { PartnerJwksView, SetPartnerJwksBody } from '@partner-gateway/contract/admin-partner-keys';
-import { CliError } from '../cli-io.js';
+import { CliError } from '@partner-gateway/client/cli/cli-io';
 import type { PartnerSubresourceCommands } from './partner-subresource-command.js';
 
 /**

@@ -3,8 +3,9 @@ import { describe, it } from 'node:test';
 import type { AdminApi } from '@partner-gateway/contract/admin-api-client';
 import type { PartnerView } from '@partner-gateway/contract/admin-partners';
 import { cliHarness } from '../../../test/support/cli-harness.js';
-import { CliError } from '../cli-io.js';
-import { describeSubresource, partnerSubresourceCommand, subresourceUsage, type PartnerSubresourceCommands } from './partner-subresource-command.js';
+import { CliError } from '@partner-gateway/client/cli/cli-io';
+import { groupUsage, runGroup, type CommandGroup } from '@partner-gateway/client/cli/command-group';
+import { describeSubresource, subresourceSubcommands, type PartnerSubresourceCommands } from './partner-subresource-command.js';
 
 // A third sub-resource, made up for the test: what adding one to the CLI takes is this description. Its API
 // calls land in a map, so that what the pattern sends can be read back.
@@ -23,17 +24,19 @@ const tags: PartnerSubresourceCommands<{ tags: string[] }, { tags: string[] }> =
 };
 const admin = {} as AdminApi;
 
-async function run(args: string[]): Promise<{ handled: boolean; stdout: string }> {
+/** The partner command group with only the made-up sub-resource's commands. */
+const group: CommandGroup<AdminApi> = { command: 'partner-gateway partner', subcommands: subresourceSubcommands(tags) };
+
+async function run(args: string[]): Promise<{ stdout: string }> {
   const harness = cliHarness({});
-  const [command, ...rest] = args;
-  const handled = await partnerSubresourceCommand([tags], command!, rest, harness.io, admin);
-  return { handled, stdout: harness.stdout() };
+  await runGroup(group, args, harness.io, admin);
+  return { stdout: harness.stdout() };
 }
 
 describe('a partner sub-resource on the CLI, from its description', () => {
   it('lists its set and delete commands for partner --help, each help from column 34', () => {
     assert.equal(
-      subresourceUsage(tags),
+      groupUsage(group).split('\n').slice(3).join('\n'),
       [
         '  set-tags <login> <tag>...       replace the partner’s tags',
         '                                  second line of help',
@@ -43,8 +46,7 @@ describe('a partner sub-resource on the CLI, from its description', () => {
   });
 
   it('reads a set command’s arguments into the body, sends it, and prints what was registered and the view', async () => {
-    const { handled, stdout } = await run(['set-tags', 'acme', 'gold', 'early']);
-    assert.equal(handled, true);
+    const { stdout } = await run(['set-tags', 'acme', 'gold', 'early']);
     assert.deepEqual(held.get('acme'), { tags: ['gold', 'early'] });
     assert.equal(stdout, 'Tags of acme registered\n  tags:         gold, early\n');
   });
@@ -66,8 +68,8 @@ describe('a partner sub-resource on the CLI, from its description', () => {
     assert.equal((await run(['delete-tags', '--help'])).stdout, 'Usage: partner-gateway partner delete-tags <login> --yes\n');
   });
 
-  it('leaves a command it does not have to the caller', async () => {
-    assert.deepEqual(await run(['set-colour', 'acme']), { handled: false, stdout: '' });
+  it('refuses a command it does not have as a usage error listing the ones it has', async () => {
+    await assert.rejects(run(['set-colour', 'acme']), (error: CliError) => error.exitCode === 2 && /^Unknown command: partner-gateway partner set-colour\n[\s\S]*set-tags <login> <tag>\.\.\./.test(error.message));
   });
 
   it('prints its none line in partner show when the partner has none', () => {

@@ -1,12 +1,14 @@
 import type { AdminApi } from '@partner-gateway/contract/admin-api-client';
 import type { PartnerView } from '@partner-gateway/contract/admin-partners';
-import { CliError, print, type CliIo } from '../cli-io.js';
-import { parseCommand } from '../parse-command.js';
+import { CliError, print } from '@partner-gateway/client/cli/cli-io';
+import type { Subcommand } from '@partner-gateway/client/cli/command-group';
+import { parseCommand } from '@partner-gateway/client/cli/parse-command';
 
 /**
  * One of a partner's sub-resources (its keys, its certificates, …) as `partner-gateway partner` handles it: the
  * commands that set it (each reads its own arguments into the PUT body), the one that deletes it (only with
- * --yes), and how its view prints. `partner --help` lists its commands and examples from this description.
+ * --yes), and how its view prints. `partner --help` lists its commands (subresourceSubcommands) and examples
+ * from this description.
  */
 export interface PartnerSubresourceCommands<Body = unknown, View = unknown> {
   /** The commands that set it: `set-jwks`, or `set-certs` and `set-subject`. */
@@ -45,60 +47,47 @@ export interface DeleteCommand {
   consequence: string;
 }
 
-const usageOf = (line: string) => `Usage: partner-gateway partner ${line}`;
-/** Where the help text of a command starts in `partner --help`. */
-const HELP_COLUMN = 34;
-
 /**
- * Runs `command` if one of the sub-resources has it; false when none does, so that `partnerCommand` reports it as unknown.
+ * The sub-resource's commands as subcommands of `partner-gateway partner` (its set commands, then its delete
+ * command), for the group's table: the dispatch and `partner --help` both read them from there.
  *
  * @example
  * ```ts
- * if (await partnerSubresourceCommand([partnerKeyCommands, partnerCertificateCommands], 'set-jwks', ['acme', 'acme.jwks.json'], io, admin)) return;
+ * const subcommands = { ...subresourceSubcommands(partnerKeyCommands), ...subresourceSubcommands(partnerCertificateCommands) };
  * ```
  */
-export async function partnerSubresourceCommand(subresources: ReadonlyArray<PartnerSubresourceCommands>, command: string, rest: string[], io: CliIo, admin: AdminApi): Promise<boolean> {
-  for (const subresource of subresources) {
-    const setter = subresource.set.find((candidate) => candidate.name === command);
-    if (setter) return await runSet(subresource, setter, rest, io, admin), true;
-    if (subresource.delete.name === command) return await runDelete(subresource, rest, io, admin), true;
+export function subresourceSubcommands<Body, View>(subresource: PartnerSubresourceCommands<Body, View>): Record<string, Subcommand<AdminApi>> {
+  const subcommands: Record<string, Subcommand<AdminApi>> = {};
+  for (const command of subresource.set) {
+    subcommands[command.name] = {
+      synopsis: ['<login>', ...command.arguments.map((name) => name.replace(/^(.*?)(\.\.\.)?$/, '<$1>$2'))].join(' '),
+      summary: command.help.join('\n'),
+      run: async (args, io, admin, usage) => {
+        const { values, positionals } = parseCommand(args, {}, ['login', ...command.arguments.map((name) => name.replace(/\.\.\.$/, ''))], usage);
+        if (values.help) return print(io, usage);
+        const [login, ...rest] = positionals as [string, ...string[]];
+        const view = await subresource.api(admin).set(login, await command.read(rest, usage));
+        return print(io, `${command.noun} of ${login} registered\n${subresource.describe(view)}`);
+      },
+    };
   }
-  return false;
-}
-
-async function runSet(subresource: PartnerSubresourceCommands, command: SetCommand<unknown>, rest: string[], io: CliIo, admin: AdminApi): Promise<void> {
-  const usage = usageOf(synopsisOf(command));
-  const { values, positionals } = parseCommand(rest, {}, ['login', ...command.arguments.map((name) => name.replace(/\.\.\.$/, ''))], usage);
-  if (values.help) return print(io, usage);
-  const [login, ...args] = positionals as [string, ...string[]];
-  const view = await subresource.api(admin).set(login, await command.read(args, usage));
-  print(io, `${command.noun} of ${login} registered\n${subresource.describe(view)}`);
-}
-
-async function runDelete(subresource: PartnerSubresourceCommands, rest: string[], io: CliIo, admin: AdminApi): Promise<void> {
-  const command = subresource.delete;
-  const usage = usageOf(`${command.name} <login> --yes`);
-  const { values, positionals } = parseCommand(rest, { yes: { type: 'boolean' } }, ['login'], usage);
-  if (values.help) return print(io, usage);
-  if (!values.yes) throw new CliError(`${command.consequence}; confirm with --yes\n${usage}`, 2);
-  await subresource.api(admin).remove(positionals[0]!);
-  print(io, `${command.noun} of ${positionals[0]} removed`);
+  const remove = subresource.delete;
+  subcommands[remove.name] = {
+    synopsis: '<login> --yes',
+    summary: remove.help.join('\n'),
+    run: async (args, io, admin, usage) => {
+      const { values, positionals } = parseCommand(args, { yes: { type: 'boolean' } }, ['login'], usage);
+      if (values.help) return print(io, usage);
+      if (!values.yes) throw new CliError(`${remove.consequence}; confirm with --yes\n${usage}`, 2);
+      await subresource.api(admin).remove(positionals[0]!);
+      return print(io, `${remove.noun} of ${positionals[0]} removed`);
+    },
+  };
+  return subcommands;
 }
 
 /** The sub-resource as `partner show` prints it, or its `none` line. */
-export function describeSubresource(subresource: PartnerSubresourceCommands, partner: PartnerView): string {
+export function describeSubresource<Body, View>(subresource: PartnerSubresourceCommands<Body, View>, partner: PartnerView): string {
   const view = subresource.viewOf(partner);
   return view === null ? subresource.none : subresource.describe(view);
-}
-
-/** The lines of `partner --help` for the sub-resource's commands: each synopsis, then its help from column 34. */
-export function subresourceUsage(subresource: PartnerSubresourceCommands): string {
-  const commands = [...subresource.set.map((command) => ({ synopsis: synopsisOf(command), help: command.help })), { synopsis: `${subresource.delete.name} <login> --yes`, help: subresource.delete.help }];
-  return commands
-    .flatMap(({ synopsis, help }) => help.map((line, index) => (index === 0 ? `  ${synopsis.padEnd(HELP_COLUMN - 4)}  ${line}` : `${' '.repeat(HELP_COLUMN)}${line}`)))
-    .join('\n');
-}
-
-function synopsisOf(command: SetCommand<unknown>): string {
-  return [command.name, '<login>', ...command.arguments.map((name) => name.replace(/^(.*?)(\.\.\.)?$/, '<$1>$2'))].join(' ');
 }

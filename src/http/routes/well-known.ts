@@ -1,15 +1,17 @@
 import { HEALTH_PATH, JWKS_PATH, READY_PATH } from '@partner-gateway/contract/paths';
 import { ErrorBody } from '@partner-gateway/contract/error-body';
 import { JwksResponse, ProbeStatus } from '@partner-gateway/contract/public-api';
+import { VERSION_PATH, VersionResponse } from '@partner-gateway/contract/version';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { errors } from '../../errors.js';
+import { GATEWAY_VERSION } from '../../version.js';
 import type { Gateway } from '../../gateway.js';
 import { errorResponses } from './error-body.js';
 
 /**
- * The public keys (signing keys to verify access tokens, encryption keys to encrypt partnerPassword) and the
- * liveness and readiness probes.
+ * The public keys (signing keys to verify access tokens, encryption keys to encrypt partnerPassword), the
+ * liveness and readiness probes, and the release.
  */
 export async function wellKnownRoutes(app: FastifyInstance, { gateway }: { gateway: Gateway }): Promise<void> {
   const jwksHeaders = { 'Cache-Control': Type.String({ description: '`public, max-age=300`: fetch again after five minutes, or when a JWE is refused' }) };
@@ -23,6 +25,11 @@ export async function wellKnownRoutes(app: FastifyInstance, { gateway }: { gatew
     },
   );
   app.get(HEALTH_PATH, { schema: { operationId: 'getHealth', tags: ['Health'], summary: 'Liveness: 200 while the process serves', security: [], response: { 200: ProbeStatus, '4xx': ErrorBody } } }, async () => ({ status: 'ok' }));
+  app.get(
+    VERSION_PATH,
+    { schema: { operationId: 'getVersion', tags: ['Health'], summary: 'The gateway release: the version of @partner-gateway/client and @partner-gateway/contract released with it', security: [], response: { 200: VersionResponse, '4xx': ErrorBody } } },
+    async () => ({ version: GATEWAY_VERSION }),
+  );
   app.get(
     READY_PATH,
     { schema: { operationId: 'getReadiness', tags: ['Health'], summary: 'Readiness: 200 while the database answers, 503 otherwise', security: [], response: { 200: ProbeStatus, '4xx': ErrorBody, ...errorResponses({ 503: [errors.notReady().description] }) } } },

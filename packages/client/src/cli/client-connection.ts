@@ -1,10 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { PartnerClient, type ClientTls, type PrivateKeyInput } from '@partner-gateway/client';
-import { CliError, type CliIo } from '../cli-io.js';
-import { readPassword } from '../read-password.js';
+import { PartnerClient } from '../partner-client.js';
+import type { PrivateKeyInput } from '../signing-key.js';
+import type { ClientTls } from '../tls-fetch.js';
+import { CliError, type CliIo } from './cli-io.js';
+import { readPassword } from './read-password.js';
 
 /**
- * How `partner-gateway client` authenticates, from its options: the API password (prompted, or
+ * How the partner commands authenticate, from its options: the API password (prompted, or
  * --password-stdin), the partner's private key (--private-key, --kid), or its client certificate alone
  * (--cert, --key: mutual TLS, RFC 8705); --cert with either of the others only presents the certificate.
  */
@@ -14,8 +16,8 @@ export function required(values: Record<string, unknown>, name: string, usage: s
   return value;
 }
 
-export async function connect(io: CliIo, values: Record<string, unknown>, authUrl: string, apiUrl: string): Promise<PartnerClient> {
-  const login = required(values, 'login', 'Usage: partner-gateway client --help');
+export async function connect(io: CliIo, values: Record<string, unknown>, authUrl: string, apiUrl: string, usage: string): Promise<PartnerClient> {
+  const login = required(values, 'login', usage);
   // Checked before the password prompt, so that a typo does not cost the operator a password entry.
   for (const [flag, url] of [['--auth-url', authUrl], ['--api-url', apiUrl]] as const) {
     if (!/^https?:\/\/[^/]/i.test(url) || !URL.canParse(url)) throw new CliError(`${flag} must be an http or https URL, not ${url}`, 2);

@@ -5,17 +5,18 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { decodeJwt } from 'jose';
-import { cliHarness } from '../../../test/support/cli-harness.js';
-import { addKeyPartner, partnerKey, startListeningGateway } from '../../../test/support/key-partner.js';
-import { testBackends } from '../../../test/support/test-databases.js';
-import { startTestGateway, type TestGateway } from '../../../test/support/test-gateway.js';
-import { runCli } from '../run-cli.js';
+import { cliHarness } from '../../../../test/support/cli-harness.js';
+import { addKeyPartner, partnerKey, startListeningGateway } from '../../../../test/support/key-partner.js';
+import { testBackends } from '../../../../test/support/test-databases.js';
+import { startTestGateway, type TestGateway } from '../../../../test/support/test-gateway.js';
+import { runPartnerCli } from './run-partner-cli.js';
 
 const JWT = /eyJ[\w-]+\.[\w-]+\.[\w-]+/;
 
-describe('partner-gateway client against a listening gateway', () => {
+describe('partner-gateway-client against a listening gateway', () => {
   let t: TestGateway;
   let url: string;
   let partner: { login: string; password: string };
@@ -28,7 +29,7 @@ describe('partner-gateway client against a listening gateway', () => {
 
   async function cli(args: string[], stdin = '') {
     const { io, stdout, stderr } = cliHarness({}, stdin);
-    const code = await runCli(['client', ...args], io);
+    const code = await runPartnerCli(args, io);
     return { code, stdout: stdout(), stderr: stderr() };
   }
   const as = (who: { login: string }) => ['--auth-url', url, '--api-url', url, '--login', who.login, '--password-stdin'];
@@ -94,10 +95,10 @@ describe('partner-gateway client against a listening gateway', () => {
     for (const args of [['--help'], [], ['login', '--help'], ['banks', '--help']]) {
       const result = await cli(args);
       assert.equal(result.code, 0, args.join(' '));
-      assert.match(result.stdout, /Usage: partner-gateway client/);
+      assert.match(result.stdout, /Usage: partner-gateway-client/);
     }
     const cases: Array<[string[], RegExp]> = [
-      [['fly'], /Unknown client command fly/],
+      [['fly'], /Unknown command: partner-gateway-client fly/],
       [['login', '--login', 'x', '--password-stdin'], /--auth-url is required/],
       [['banks', '--auth-url', url, '--login', 'x', '--password-stdin'], /--api-url is required/],
       [['banks', '--with-password', '--api-url', url, '--password-stdin'], /--login is required/],
@@ -113,7 +114,7 @@ describe('partner-gateway client against a listening gateway', () => {
   });
 
   it('runs as a process, reading the password piped to it', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'client', 'banks', ...as(partner)], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('main.ts', import.meta.url)), 'banks', ...as(partner)], { stdio: ['pipe', 'pipe', 'pipe'] });
     child.stdin.end(partner.password);
     const output: string[] = [];
     child.stdout.on('data', (chunk) => output.push(String(chunk)));
@@ -132,7 +133,7 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-describe('partner-gateway client with the partner\'s private key', () => {
+describe('partner-gateway-client with the partner\'s private key', () => {
   let t: TestGateway & { url: string };
   let dir: string;
   before(async () => {
@@ -146,7 +147,7 @@ describe('partner-gateway client with the partner\'s private key', () => {
 
   async function cli(args: string[], stdin = '') {
     const { io, stdout, stderr } = cliHarness({}, stdin);
-    const code = await runCli(['client', ...args], io);
+    const code = await runPartnerCli(args, io);
     return { code, stdout: stdout(), stderr: stderr() };
   }
   /** The partner's key written as a PEM file and as a private JWK file, as a partner keeps it. */
