@@ -85,7 +85,7 @@ export async function createPartnerProject(): Promise<PartnerProject> {
   for (const tarball of tarballs) copyFileSync(tarball.path, join(dir, basename(tarball.path)));
   const run: PartnerProject['run'] = (command, args, options = {}) =>
     new Promise((resolve) => {
-      const child = execFile(command, args, { cwd: dir, env: partnerEnv(options.env), timeout: options.timeoutMs ?? 120_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) =>
+      const child = execFile(command, args, { cwd: dir, env: partnerEnv(options.env), timeout: options.timeoutMs ?? 600_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) =>
         resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
       );
       child.stdin?.end(options.input ?? '');
