@@ -155,6 +155,27 @@ export const ConfigSchema = Type.Object({
       description: 'The HTTPS address partners use for mutual TLS (RFC 8705 mtls_endpoint_aliases): the HTTPS listener or the proxy; default https://127.0.0.1:<TLS_PORT>.',
     }),
   ),
+  // Operators (issue 25): console sessions, single sign-on, maker-checker.
+  ADMIN_PUBLIC_URL: Type.Optional(
+    Type.String({
+      pattern: '^https?://[^\\s/?#]+$',
+      description: 'The admin console\'s address as operators\' browsers reach it (scheme, host and port), e.g. https://gateway-admin.example.com: the OpenID Connect redirect URI is its /sso/callback. Default http://127.0.0.1:<ADMIN_PORT>; required in production with OIDC_ISSUER.',
+    }),
+  ),
+  SESSION_IDLE_TIMEOUT: Type.Integer({ default: 900, minimum: 60, maximum: 86400, description: 'Seconds a console session survives without a request (PCI DSS 8.2.8 asks for at most 15 minutes).' }),
+  SESSION_MAX_AGE: Type.Integer({ default: 43200, minimum: 300, maximum: 604800, description: 'Seconds a console session lasts at most, however active; then the operator signs in again.' }),
+  APPROVAL_TTL: Type.Integer({ default: 86400, minimum: 60, maximum: 2592000, description: 'Seconds a proposal (maker-checker) may wait for its approval; after that it expires unapplied.' }),
+  OIDC_ISSUER: Type.Optional(Type.String({ pattern: '^https?://[^\\s?#]+$', description: 'The OpenID Connect issuer operators sign in to the console with (e.g. https://sso.example.com/realms/payments); single sign-on is off when unset.' })),
+  OIDC_CLIENT_ID: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'The console\'s client id at OIDC_ISSUER; required with it.' })),
+  OIDC_CLIENT_SECRET: Type.Optional(Type.String({ minLength: 1, description: 'The client\'s secret (client_secret_basic); or OIDC_PRIVATE_KEY_FILE; neither makes it a public client (PKCE only).' })),
+  OIDC_PRIVATE_KEY_FILE: Type.Optional(Type.String({ minLength: 1, description: 'PEM (PKCS#8) or JWK file of the client\'s private key (private_key_jwt), instead of OIDC_CLIENT_SECRET.' })),
+  OIDC_SCOPES: Type.String({ default: 'openid profile email', description: 'Scopes asked for at sign-in (space-separated; openid is always asked for).' }),
+  OIDC_ROLE_CLAIM: Type.String({ default: 'groups', minLength: 1, description: 'The ID token or userinfo claim (a string or a list) that OIDC_ROLE_MAP reads, e.g. groups or roles.' }),
+  OIDC_ROLE_MAP: Type.String({
+    default: '',
+    description: 'Claim values and the console role each gives, first match wins: e.g. `gateway-security=security,gateway-operators=operator,gateway-viewers=viewer`. A user with none is refused.',
+  }),
+  OIDC_NAME_CLAIM: Type.String({ default: 'preferred_username', minLength: 1, description: 'The claim that names a new operator (else email, else the subject).' }),
 });
 
 export type Config = Static<typeof ConfigSchema>;
@@ -204,6 +225,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   if (config.NODE_ENV === 'production' && config.PUBLIC_URL === undefined) {
     throw new ConfigError('Invalid configuration: PUBLIC_URL is required when NODE_ENV is production (the address partners use, e.g. https://partners.example.com)');
   }
+  const ssoProblem = ssoConfigProblem(config);
+  if (ssoProblem !== undefined) throw new ConfigError(`Invalid configuration: ${ssoProblem}`);
   const tlsProblem = tlsConfigProblem(config);
   if (tlsProblem !== undefined) throw new ConfigError(`Invalid configuration: ${tlsProblem}`);
   return config;
@@ -241,4 +264,49 @@ export function trustedProxies(config: Config): string[] {
  */
 export function tokenIssuer(config: Config): string {
   return config.TOKEN_ISSUER ?? publicUrl(config);
+}
+
+/** The single sign-on settings' consistency: what is missing or malformed, or undefined. */
+function ssoConfigProblem(config: Config): string | undefined {
+  if (config.OIDC_ISSUER === undefined) return undefined;
+  if (config.OIDC_CLIENT_ID === undefined) return 'OIDC_CLIENT_ID is required with OIDC_ISSUER';
+  if (config.OIDC_CLIENT_SECRET !== undefined && config.OIDC_PRIVATE_KEY_FILE !== undefined) return 'OIDC_CLIENT_SECRET and OIDC_PRIVATE_KEY_FILE exclude each other';
+  if ('problem' in readRoleMap(config.OIDC_ROLE_MAP)) return `OIDC_ROLE_MAP: ${(readRoleMap(config.OIDC_ROLE_MAP) as { problem: string }).problem}`;
+  if (config.NODE_ENV === 'production' && config.ADMIN_PUBLIC_URL === undefined) return 'ADMIN_PUBLIC_URL is required with OIDC_ISSUER when NODE_ENV is production (the console\'s https address)';
+  return undefined;
+}
+
+/**
+ * OIDC_ROLE_MAP read: each `value=role` pair in order (the first a user's claim matches gives the role).
+ *
+ * @example
+ * ```ts
+ * readRoleMap('sec=security,ops=operator'); // { pairs: [['sec', 'security'], ['ops', 'operator']] }
+ * ```
+ */
+export function readRoleMap(text: string): { pairs: Array<[string, 'viewer' | 'operator' | 'security']> } | { problem: string } {
+  const pairs: Array<[string, 'viewer' | 'operator' | 'security']> = [];
+  for (const item of text.split(',').map((part) => part.trim()).filter((part) => part.length > 0)) {
+    const index = item.lastIndexOf('=');
+    const value = item.slice(0, index).trim();
+    const role = item.slice(index + 1).trim();
+    if (index <= 0 || value.length === 0) return { problem: `${item} is not value=role` };
+    if (role !== 'viewer' && role !== 'operator' && role !== 'security') return { problem: `${role} is not a role (viewer, operator or security)` };
+    pairs.push([value, role]);
+  }
+  if (pairs.length === 0) return { problem: 'maps no claim value to a role (e.g. gateway-operators=operator)' };
+  return { pairs };
+}
+
+/**
+ * The admin console's address as browsers reach it, without a trailing slash: ADMIN_PUBLIC_URL, else the
+ * loopback address of ADMIN_PORT.
+ *
+ * @example
+ * ```ts
+ * adminPublicUrl(loadConfig({ ADMIN_PORT: '9001' })); // 'http://127.0.0.1:9001'
+ * ```
+ */
+export function adminPublicUrl(config: Config, port: number = config.ADMIN_PORT): string {
+  return (config.ADMIN_PUBLIC_URL ?? `http://127.0.0.1:${port}`).replace(/\/+$/, '');
 }

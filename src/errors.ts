@@ -87,6 +87,25 @@ export const errors = {
       reason: 'bad_admin_token',
       headers: { 'www-authenticate': 'Bearer realm="partner-gateway-admin"' },
     }),
+  /** An operator's role lacks the route's permission (or the proposal's, for an approval). */
+  forbidden: (permission: string) =>
+    new AppError('forbidden', 403, `Your role does not allow this operation (it needs the ${permission} permission); ask a security operator`),
+  /** A console session's change without its CSRF token (or from another origin). */
+  csrfRefused: () =>
+    new AppError('csrf_refused', 403, "The request does not carry the console session's CSRF token; reload the console and repeat the request"),
+  operatorNotFound: () => new AppError('operator_not_found', 404, 'The operator does not exist'),
+  operatorExists: (name: string) => new AppError('operator_exists', 409, `An operator named ${name} already exists`),
+  operatorDisabled: () => new AppError('operator_disabled', 409, 'The operator is disabled; enable it first'),
+  tokenNotFound: () => new AppError('token_not_found', 404, 'The operator has no such token'),
+  proposalNotFound: () => new AppError('proposal_not_found', 404, 'The proposal does not exist'),
+  ownProposal: () => new AppError('own_proposal', 403, 'A proposal must be approved by another operator than the one who proposed it'),
+  credentialOfProposer: () =>
+    new AppError('credential_of_proposer', 403, 'This token was issued by the operator who proposed the change; approve with a credential of your own'),
+  proposalDecided: (status: string) => new AppError('proposal_decided', 409, `The proposal is ${status}; only a pending proposal can be decided`),
+  proposalExpired: () => new AppError('proposal_expired', 409, 'The proposal has expired (APPROVAL_TTL); nothing was changed: propose the change again'),
+  proposalBaseChanged: () =>
+    new AppError('proposal_base_changed', 409, 'What the proposal was previewed on has changed since; nothing was changed: propose the change again'),
+  ssoNotConfigured: () => new AppError('sso_not_configured', 404, 'Single sign-on is not configured (OIDC_ISSUER)'),
   throttled: (retryAfterSeconds: number) =>
     new AppError('throttled', 429, 'Too many failed attempts; repeat the request later', {
       reason: 'throttled',

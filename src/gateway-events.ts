@@ -23,6 +23,8 @@ export type GatewayEvent =
   | { type: 'replay_journal_dropped'; count: number }
   /** The embedded database's replay cache could not write its table behind (retried at its next turn). */
   | { type: 'replay_write_failed'; error: unknown }
+  /** Operators' last-use times (tokens, sessions) could not be written yet; they stay noted for the next write. */
+  | { type: 'operator_usage_write_failed'; error: unknown }
   /** Shutting down lost something: replay journal entries not written down in time. */
   | { type: 'close_failed'; error: unknown };
 

@@ -2,6 +2,9 @@ import type { X509Certificate } from 'node:crypto';
 import { JWKS_PATH, LOGIN_PATH, LOGOUT_PATH, OAUTH_INTROSPECT_PATH, OAUTH_REVOKE_PATH, OAUTH_TOKEN_PATH, REFRESH_PATH, banksPath } from '@partner-gateway/contract/paths';
 import type { AuditModule } from './audit/audit-module.js';
 import { createAudit } from './audit/audit-module.js';
+import { createApprovalsModule } from './approvals/approvals-module.js';
+import type { Approvals } from './approvals/approvals.js';
+import { createOperatorAuthentication, type OperatorAuthentication } from './auth/steps/authenticate-operator.js';
 import type { RetentionReport } from './audit/audit-retention.js';
 import type { AuditWriter } from './audit/audit-writer.js';
 import { createAuth } from './auth/auth-module.js';
@@ -15,7 +18,14 @@ import type { GatewayEvents } from './gateway-events.js';
 import { createKeys, type KeysModule } from './keys/keys-module.js';
 import { createGatewayMetrics, type GatewayMetrics } from './metrics/gateway-metrics.js';
 import { publicTlsUrl } from './mtls/tls-config.js';
+import { keyActions } from './operations/checked-actions/key-actions.js';
+import { operatorActions } from './operations/checked-actions/operator-actions.js';
+import { partnerActions } from './operations/checked-actions/partner-actions.js';
 import { createOAuthApi, type OAuthApi } from './operations/oauth-api.js';
+import type { ConsoleSessions } from './operators/console-sessions.js';
+import type { OperatorAdmin } from './operators/operator-admin.js';
+import { createOperators } from './operators/operators-module.js';
+import type { SsoSignIn } from './operators/sso/sso-sign-in.js';
 import { createPartnerApi, type PartnerApi } from './operations/partner-api.js';
 import type { PartnerAdmin } from './partners/partner-admin.js';
 import type { PartnerCertificateAdmin } from './partners/partner-certificate-admin.js';
@@ -37,8 +47,12 @@ export interface Gateway {
   partnerApi: PartnerApi;
   /** The OAuth 2.0 endpoints: client credentials, introspection, revocation and the server metadata. */
   oauth: OAuthApi;
-  /** What the admin API does: partners, banks, keys and the audit trail. */
+  /** What the admin API does: partners, banks, keys, the audit trail, operators and maker-checker. */
   admin: AdminOperations;
+  /** Who acts on the admin API: operators' personal tokens and console sessions (ADMIN_TOKEN is the admin app's). */
+  operatorAuth: OperatorAuthentication;
+  /** The console's single sign-on; undefined unless OIDC_ISSUER is set. */
+  sso: SsoSignIn | undefined;
   runtime: GatewayRuntime;
 }
 
@@ -51,6 +65,14 @@ export interface AdminOperations {
   banks: BankAdmin;
   keys: KeysModule['admin'];
   audit: AuditModule['admin'];
+  operators: OperatorAdmin;
+  /** Console sessions: signing out. */
+  sessions: ConsoleSessions;
+  /**
+   * Maker-checker: every checked change is submitted here (made at once, or held as a proposal), and proposals
+   * are listed, approved and rejected. Its registry holds the checked actions.
+   */
+  approvals: Approvals;
 }
 
 export interface GatewayRuntime {
@@ -63,8 +85,10 @@ export interface GatewayRuntime {
   ready(): Promise<void>;
   /** Fills an empty bank registry; true when it did. */
   seedBanks(banks: readonly Bank[]): Promise<boolean>;
-  /** Deletes rows nobody can use any more: spent JWE ids, expired token families, old throttle counters. */
+  /** Deletes rows nobody can use any more: spent JWE ids, expired token families, old throttle counters, ended console sessions. */
   purgeExpired(): Promise<void>;
+  /** Writes operators' last-use times noted so far (they are written every 15 s by themselves). */
+  flushOperatorUsage(): Promise<void>;
   /** One audit maintenance run now (partitions ahead, AUDIT_RETENTION_DAYS); it also runs every 15 minutes. */
   maintainAudit(): Promise<RetentionReport>;
   /** Drains the audit trail (trying for up to `timeoutMs`) and closes Redis and the change feed (the database handle is the caller's). */
@@ -109,6 +133,9 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
   const throttlePolicy = throttlePolicyOf(config);
   const stores = createSharedStores(config, handle, feed, throttlePolicy, { now, events });
   const urls = publicUrls(config);
+  const operators = createOperators(handle.db, feed, config, now, events);
+  const { registry, approvals } = createApprovalsModule(handle.db, feed, config, now);
+  registry.register(...partnerActions(partners.admin, partners.keyAdmin, partners.certificateAdmin), ...keyActions(keys.admin), ...operatorActions(operators.admin));
   const auth = createAuth({ config, db: handle.db, feed, partners, keys: keys.store, stores, assertionAudiences: [urls.issuer, urls.token], trustedCas: options.trustedCas, now });
   const metrics = createGatewayMetrics({
     caches: {
@@ -134,7 +161,19 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
     config,
     partnerApi: createPartnerApi({ ...auth, banks: banks.catalog, keys: keys.store, paths }),
     oauth: createOAuthApi({ ...auth, paths, urls, metrics }),
-    admin: { partners: partners.admin, partnerKeys: partners.keyAdmin, partnerCertificates: partners.certificateAdmin, banks: banks.admin, keys: keys.admin, audit: audit.admin },
+    admin: {
+      partners: partners.admin,
+      partnerKeys: partners.keyAdmin,
+      partnerCertificates: partners.certificateAdmin,
+      banks: banks.admin,
+      keys: keys.admin,
+      audit: audit.admin,
+      operators: operators.admin,
+      sessions: operators.sessions,
+      approvals,
+    },
+    operatorAuth: createOperatorAuthentication({ credentials: operators.credentials, throttle: stores.throttle, now }),
+    sso: operators.sso,
     runtime: {
       metrics,
       auditTrail: audit.writer,
@@ -153,9 +192,12 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
         await stores.replay.purgeExpired(new Date(at));
         await auth.families.purgeExpired(new Date(at));
         await purgeThrottle(handle.db, throttlePolicy, at);
+        await operators.purgeExpired();
       },
+      flushOperatorUsage: () => operators.flushUsage(),
       async close(timeoutMs) {
         try {
+          await operators.close().catch((error: unknown) => events({ type: 'operator_usage_write_failed', error }));
           await audit.close(timeoutMs);
         } finally {
           await stores.close(JOURNAL_DRAIN_MS).catch((error: unknown) => events({ type: 'close_failed', error }));

@@ -1,3 +1,6 @@
+import type { ActorRef } from '@partner-gateway/contract/admin-approvals';
+import { roleAllows, type OperatorRole, type Permission } from '@partner-gateway/contract/admin-permissions';
+import type { AuditAction } from '@partner-gateway/contract/audit-names';
 import type { ClientAuthMethodName } from './auth/credentials/read-client-credentials.js';
 import type { ClientCertificate } from './mtls/client-certificate.js';
 
@@ -39,14 +42,49 @@ export interface AuditNotes {
   partner?: string;
   /** What the call did (an admin change's before and after; a grant's method and binding). Never a secret. */
   details?: Record<string, unknown>;
+  /** The action the entry records when it is not the route's (approving a proposal records the proposal's action). */
+  action?: AuditAction;
+  /** Who the entry names as having made the change when it is not the actor (an approved proposal: who proposed it). */
+  operator?: ActorRef;
+  /** Who approved the change (an approved proposal: the actor who approved it). */
+  approver?: ActorRef;
 }
 
-/** Who acts on the admin API. */
+/**
+ * Who acts on the admin API: an operator (with a personal token, or signed in to the console by single sign-on),
+ * the bootstrap ADMIN_TOKEN, or METRICS_TOKEN (which reads /metrics only). Everything that records the actor
+ * names the operator by id and name, and says which credential proved it.
+ */
 export interface Actor {
-  /** The credential that proved it: the bootstrap ADMIN_TOKEN, or METRICS_TOKEN (which reads /metrics only). */
-  credential: 'bootstrap' | 'metrics';
-  /** A stable identifier for the audit trail. */
+  /** The credential that proved it: a personal `token`, an `sso` console session, the `bootstrap` ADMIN_TOKEN, or `metrics`. */
+  credential: 'token' | 'sso' | 'bootstrap' | 'metrics';
+  /** A stable identifier for the audit trail: the operator id, or `bootstrap` / `metrics`. */
   id: string;
   /** A human-readable name for the audit trail. */
   name: string;
+  /** The operator's role; null for the bootstrap credential (every permission) and for metrics (none but /metrics). */
+  role: OperatorRole | null;
+  /** For a personal token: the token's id and who issued it (an approval made with a token the proposer issued is refused). */
+  token?: { id: string; issuedBy: string };
+  /** For a console session: the session, which signing out ends, and the CSRF token its changes must carry. */
+  session?: { idHash: string; csrfToken: string; idleExpiresAt: Date; expiresAt: Date };
+}
+
+/**
+ * Whether the actor holds `permission`: its role's, every one for the bootstrap credential, none for metrics
+ * (which reads GET /metrics only, see admin-auth).
+ *
+ * @example
+ * ```ts
+ * actorAllows({ credential: 'token', id, name: 'alice', role: 'viewer' }, 'partners.write'); // false
+ * ```
+ */
+export function actorAllows(actor: Actor, permission: Permission): boolean {
+  if (actor.credential === 'bootstrap') return true;
+  return actor.role !== null && roleAllows(actor.role, permission);
+}
+
+/** The actor as the audit trail and proposals name it. */
+export function actorRef(actor: Actor): ActorRef {
+  return { id: actor.id, name: actor.name, credential: actor.credential === 'metrics' ? 'bootstrap' : actor.credential };
 }

@@ -1,6 +1,7 @@
 import { createAdminApi, type AdminApi, type AdminRequest } from '@partner-gateway/contract/admin-api-client';
+import type { ProposalView } from '@partner-gateway/contract/admin-approvals';
 import type { ErrorBody, Problem } from '@partner-gateway/contract/error-body';
-import { forgetToken, readToken } from './session';
+import { forgetToken, readCsrfToken, readToken } from './session';
 
 /** A refused or failed call, with the API's `description_status` and its list of problems. */
 export class ApiError extends Error {
@@ -13,25 +14,41 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * A change the gateway held for a second operator (maker-checker answered 202): nothing was changed yet. Pages show
+ * it where they show a refusal, since what they asked for has not happened, and say where it waits.
+ */
+export class ProposedChange extends ApiError {
+  constructor(readonly proposal: ProposalView) {
+    super(202, `This change needs a second operator's approval: it was proposed (${proposal.target}) and waits under Approvals until another operator approves it.`);
+  }
+}
+
 type Listener = () => void;
 const signedOutListeners = new Set<Listener>();
 
-/** Called when the API refuses the token: the console forgets it and asks for it again. */
+/** Called when the API refuses the tab's credential: the console forgets it and asks to sign in again. */
 export function onSignedOut(listener: Listener): () => void {
   signedOutListeners.add(listener);
   return () => signedOutListeners.delete(listener);
 }
 
+/** The headers that prove who this tab is: the token's Authorization, or (cookie session) the CSRF token on changes. */
+export function credentialHeaders(method: string, token = readToken()): Record<string, string> {
+  if (token) return { authorization: `Bearer ${token}` };
+  const csrf = readCsrfToken();
+  return csrf && method !== 'GET' && method !== 'HEAD' ? { 'x-csrf-token': csrf } : {};
+}
+
 /**
- * The console's transport for the contract's typed admin client: the browser's fetch with the bearer token
- * (`token` when signing in, else the one kept for this tab). Resolves with the parsed JSON (undefined for
- * 204); rejects with an ApiError carrying the API's description and problems, or a description of the
- * network failure. A 401 with the kept token signs the tab out.
+ * The console's transport for the contract's typed admin client: the browser's fetch with the tab's credential
+ * (`token` when signing in; else the token kept for this tab, or the session cookie, which the browser sends on
+ * this origin's requests only). Resolves with the parsed JSON (undefined for 204); rejects with an ApiError
+ * carrying the API's description and problems, a ProposedChange for a 202, or a description of the network
+ * failure. A 401 with the tab's credential signs the tab out.
  */
 async function send({ method, path, json, file }: AdminRequest, token?: string): Promise<unknown> {
-  const presented = token ?? readToken();
-  const headers: Record<string, string> = { accept: 'application/json' };
-  if (presented) headers.authorization = `Bearer ${presented}`;
+  const headers: Record<string, string> = { accept: 'application/json', ...credentialHeaders(method, token ?? readToken()) };
   let payload: BodyInit | undefined;
   if (file) {
     headers['content-type'] = file.contentType;
@@ -42,7 +59,8 @@ async function send({ method, path, json, file }: AdminRequest, token?: string):
   }
   let response: Response;
   try {
-    response = await fetch(path, { method, headers, body: payload ?? null, credentials: 'omit', cache: 'no-store' });
+    const cookies = headers.authorization ? 'omit' : 'same-origin';
+    response = await fetch(path, { method, headers, body: payload ?? null, credentials: cookies, cache: 'no-store' });
   } catch {
     throw new ApiError(0, 'The gateway did not answer; check that it is running and try again.');
   }
@@ -54,22 +72,29 @@ async function send({ method, path, json, file }: AdminRequest, token?: string):
   } catch {
     parsed = undefined;
   }
+  if (response.status === 202) throw new ProposedChange(parsed as ProposalView);
   if (!response.ok) {
     const error = parsed as Partial<ErrorBody> | undefined;
     const failure = new ApiError(response.status, error?.description_status ?? `The gateway answered ${response.status}.`, error?.errors ?? []);
-    if (response.status === 401 && token === undefined) {
-      forgetToken();
-      for (const listener of signedOutListeners) listener();
-    }
+    if (response.status === 401 && token === undefined) signOut();
     throw failure;
   }
   return parsed;
 }
 
-/** The admin API with the tab's token. */
+/** Forgets the tab's credential and tells the app to ask for one. */
+export function signOut(): void {
+  forgetToken();
+  for (const listener of signedOutListeners) listener();
+}
+
+/** The admin API with the tab's credential. */
 export const admin: AdminApi = createAdminApi((request) => send(request));
 
 /** The admin API with a token being tried (signing in): a 401 only refuses it. */
 export function adminWithToken(token: string): AdminApi {
   return createAdminApi((request) => send(request, token));
 }
+
+/** The admin API asked without signing the tab out on a 401: whether a session cookie is there, the sign-in options. */
+export const probe: AdminApi = createAdminApi((request) => send(request, ''));

@@ -1,15 +1,20 @@
+import type { AdminIdentity } from '@partner-gateway/contract/admin-operators';
 import { useEffect, useState } from 'preact/hooks';
-import { onSignedOut } from './api';
+import { admin, onSignedOut, probe } from './api';
 import { onAnnounce } from './announce';
 import { PageTitle } from './components/page';
+import { IdentityContext } from './identity';
+import { ApprovalsPage } from './pages/approvals';
 import { AuditPage } from './pages/audit';
 import { BanksPage } from './pages/banks';
 import { KeysPage } from './pages/keys';
+import { OperatorPage } from './pages/operator';
+import { OperatorsPage } from './pages/operators';
 import { NewPartnerPage } from './pages/partner-new';
 import { PartnerPage } from './pages/partner';
 import { PartnersPage } from './pages/partners';
 import { SignIn } from './pages/sign-in';
-import { forgetToken, readToken } from './session';
+import { forgetToken, readToken, saveCsrfToken } from './session';
 import { type Route, useRoute } from './router';
 
 const SECTIONS = [
@@ -17,52 +22,78 @@ const SECTIONS = [
   { path: 'banks', label: 'Banks' },
   { path: 'keys', label: 'Keys' },
   { path: 'audit', label: 'Audit' },
+  { path: 'approvals', label: 'Approvals' },
+  { path: 'operators', label: 'Operators' },
 ] as const;
 
+type State = { kind: 'checking' } | { kind: 'signed-out'; reason: string | null } | { kind: 'signed-in'; identity: AdminIdentity; session: boolean };
+
+/**
+ * Signed in with the tab's token, or with the single sign-on session cookie (found by asking for the session), or
+ * not at all: the sign-in page.
+ */
 export function App() {
-  const [signedIn, setSignedIn] = useState(() => readToken() !== null);
-  const [reason, setReason] = useState<string | null>(null);
+  const [state, setState] = useState<State>({ kind: 'checking' });
   const route = useRoute();
-  useEffect(
-    () =>
-      onSignedOut(() => {
-        setReason('The gateway refused the admin token (it may have been changed). Sign in again.');
-        setSignedIn(false);
-      }),
-    [],
-  );
-  if (!signedIn) {
+
+  async function resume(reason: string | null = null) {
+    if (readToken() !== null) {
+      try {
+        setState({ kind: 'signed-in', identity: await admin.session.me(), session: false });
+      } catch {
+        setState({ kind: 'signed-out', reason: 'The gateway refused the token (it may have been revoked or expired). Sign in again.' });
+      }
+      return;
+    }
+    try {
+      const session = await probe.session.get();
+      saveCsrfToken(session.csrfToken);
+      setState({ kind: 'signed-in', identity: session.identity, session: true });
+    } catch {
+      setState({ kind: 'signed-out', reason });
+    }
+  }
+
+  useEffect(() => {
+    void resume();
+    return onSignedOut(() => setState({ kind: 'signed-out', reason: 'The gateway refused your credential (signed out elsewhere, expired or revoked). Sign in again.' }));
+  }, []);
+
+  if (state.kind === 'checking') return <p aria-busy="true">Loading the console…</p>;
+  if (state.kind === 'signed-out') {
     return (
       <SignIn
-        reason={reason}
-        onSignedIn={() => {
-          setReason(null);
-          setSignedIn(true);
+        reason={state.reason}
+        onSignedIn={async () => {
+          await resume();
           if (route.segments.length === 0) location.hash = '#/partners';
         }}
       />
     );
   }
   return (
-    <Shell
-      route={route}
-      onSignOut={() => {
-        forgetToken();
-        setReason('You have signed out.');
-        setSignedIn(false);
-      }}
-    />
+    <IdentityContext.Provider value={state.identity}>
+      <Shell
+        route={route}
+        identity={state.identity}
+        onSignOut={async () => {
+          if (state.session) await admin.session.signOut().catch(() => {});
+          forgetToken();
+          setState({ kind: 'signed-out', reason: 'You have signed out.' });
+        }}
+      />
+    </IdentityContext.Provider>
   );
 }
 
-function Shell({ route, onSignOut }: { route: Route; onSignOut: () => void }) {
+function Shell({ route, identity, onSignOut }: { route: Route; identity: AdminIdentity; onSignOut: () => void }) {
   const [message, setMessage] = useState('');
   useEffect(() => onAnnounce(setMessage), []);
   // A message belongs to the page it was said on.
   const routeKey = route.segments.join('/');
   useEffect(() => setMessage(''), [routeKey]);
   const first = route.segments[0] ?? 'partners';
-  const section = first === 'partner' ? 'partners' : first;
+  const section = first === 'partner' ? 'partners' : first === 'operator' ? 'operators' : first;
   return (
     <>
       <a class="skip-link" href="#main" onClick={(event) => (event.preventDefault(), document.getElementById('main')?.focus())}>
@@ -81,6 +112,9 @@ function Shell({ route, onSignOut }: { route: Route; onSignOut: () => void }) {
             ))}
           </ul>
         </nav>
+        <p class="who" data-testid="signed-in-as">
+          {identity.name} <span class="muted">({identity.role ?? 'bootstrap admin'}, {identity.credential === 'sso' ? 'single sign-on' : identity.credential === 'token' ? 'personal token' : 'ADMIN_TOKEN'})</span>
+        </p>
         <button type="button" class="sign-out" onClick={onSignOut}>
           Sign out
         </button>
@@ -111,6 +145,14 @@ function Page({ route }: { route: Route }) {
       return <KeysPage />;
     case 'audit':
       return <AuditPage query={route.query} />;
+    case 'approvals':
+      return <ApprovalsPage />;
+    case 'operators':
+      if (detail === undefined) return <OperatorsPage />;
+      break;
+    case 'operator':
+      if (detail !== undefined && route.segments.length === 2) return <OperatorPage key={detail} id={detail} />;
+      break;
   }
   return (
     <>

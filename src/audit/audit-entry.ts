@@ -1,3 +1,5 @@
+import type { ActorRef } from '@partner-gateway/contract/admin-approvals';
+
 /** One line of the audit trail. Never carries a password, a JWE, a token or a hash. */
 export interface AuditEntry {
   at: Date;
@@ -13,6 +15,10 @@ export interface AuditEntry {
   requestId: string | null;
   /** For admin changes: what changed, before and after. */
   details: Record<string, unknown> | null;
+  /** Who made an admin change (for an approved proposal, who proposed it); null for partner calls. Absent means null. */
+  operator?: ActorRef | null;
+  /** Who approved it, for a change made by approving a proposal. Absent means null. */
+  approver?: ActorRef | null;
   /**
    * Set on a successful call the trail counts rather than lists (see createAuditWriter): a bearer banks call,
    * `key` being its token's hash (the first 16 hex digits of its SHA-256, never the token), or a
@@ -22,7 +28,9 @@ export interface AuditEntry {
   aggregate?: { key: string };
 }
 
-export interface StoredAuditEntry extends Omit<AuditEntry, 'aggregate'> {
+export interface StoredAuditEntry extends Omit<AuditEntry, 'aggregate' | 'operator' | 'approver'> {
+  operator: ActorRef | null;
+  approver: ActorRef | null;
   id: string;
   /** The calls this entry stands for: 1, or more for aggregated successful bearer banks calls and grants. */
   count: number;
@@ -46,7 +54,13 @@ export function storableAuditEntry(entry: AuditEntry): AuditEntry {
     reason: entry.reason === null ? null : storableText(entry.reason),
     requestId: entry.requestId === null ? null : storableText(entry.requestId),
     details: entry.details === null ? null : (storableJson(entry.details) as Record<string, unknown>),
+    operator: storableActor(entry.operator),
+    approver: storableActor(entry.approver),
   };
+}
+
+function storableActor(actor: ActorRef | null | undefined): ActorRef | null {
+  return actor ? { id: storableText(actor.id), name: storableText(actor.name), credential: actor.credential } : null;
 }
 
 const UNSTORABLE = /\0|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { AuditQuery } from '@partner-gateway/contract/admin-audit';
+import type { AuditExportQuery, AuditQuery } from '@partner-gateway/contract/admin-audit';
+import { exportAudit, type AuditExport } from './audit-export.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/schema.js';
 import type { GatewayEvents } from '../gateway-events.js';
@@ -21,6 +22,8 @@ export interface AuditModule {
     query: AuditRepository['query'];
     /** The admin API's search: its query-string filters read, the queue flushed first, one page. */
     search(query: AuditQuery): Promise<AuditPage>;
+    /** The trail from `from` to `to` as a JSON-lines or CSV file, read from the database as it is sent. */
+    export(query: AuditExportQuery): Promise<AuditExport>;
     /** The last successful partner API call of each of the comma-separated logins (at most 100). */
     activity(logins: string): Promise<PartnerActivity[]>;
   };
@@ -53,6 +56,7 @@ export function createAudit(db: Kysely<Database>, config: Config, now: () => num
       flush: () => writer.flush(),
       query: (filter) => repository.query(filter),
       search: (query) => searchAudit(writer, repository, query),
+      export: (query) => exportAudit(writer, repository, query),
       activity: (logins) => partnerActivity(writer, repository, logins),
     },
     maintain: () => retention.run(),

@@ -1,4 +1,5 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable, type SelectQueryBuilder } from 'kysely';
+import type { ActorRef } from '@partner-gateway/contract/admin-approvals';
 import type { AuditLogTable, Database } from '../db/schema.js';
 import { storableAuditEntry, storableText, type AuditEntry, type StoredAuditEntry } from './audit-entry.js';
 
@@ -7,6 +8,8 @@ export interface AuditQuery {
   outcome?: 'success' | 'failure';
   reason?: string;
   action?: string;
+  /** Entries made by this operator id (or `bootstrap`), or approved by it. */
+  operator?: string;
   from?: Date;
   to?: Date;
   /** Newest first: entries with an id below this one. */
@@ -33,6 +36,13 @@ export interface LastCall {
 export interface AuditRepository {
   append(entries: readonly AuditEntry[]): Promise<void>;
   query(query: AuditQuery): Promise<StoredAuditEntry[]>;
+  /** How many entries match the query's filters (not its paging), counted up to `limit` and no further. */
+  count(query: Omit<AuditQuery, 'before' | 'after' | 'limit'>, limit: number): Promise<{ count: number; capped: boolean }>;
+  /**
+   * Every entry with `from <= at < to`, oldest first by (at, id), a page of `pageSize` at a time read by keyset
+   * (never an offset, never the whole range at once): what an export streams.
+   */
+  range(from: Date, to: Date, pageSize: number): AsyncIterable<StoredAuditEntry[]>;
   /**
    * Each login's latest successful partner API call (one of PARTNER_CALL_ACTIONS), in one query of
    * partner_last_call (kept by `append`): one primary-key lookup per login.
@@ -63,28 +73,31 @@ export function createAuditRepository(db: Kysely<Database>): AuditRepository {
             details: entry.details,
             count: (queued as CountedEntry).count ?? 1,
             last_request_id: lastRequestId === null ? null : storableText(lastRequestId),
+            operator_id: entry.operator?.id ?? null,
+            operator_name: entry.operator?.name ?? null,
+            operator_credential: entry.operator?.credential ?? null,
+            approver_id: entry.approver?.id ?? null,
+            approver_name: entry.approver?.name ?? null,
+            approver_credential: entry.approver?.credential ?? null,
           };
         }),
       );
       // The same statement keeps partner_last_call: its rows are locked in partner order, so two instances
       // writing batches at once cannot deadlock, and an older call never replaces a newer one.
       await sql`with appended as (
-          insert into audit_log (at, action, outcome, status, partner, client_address, reason, request_id, details, count, last_request_id)
-          select at, action, outcome, status, partner, client_address, reason, request_id, details, count, last_request_id
+          insert into audit_log (at, action, outcome, status, partner, client_address, reason, request_id, details, count, last_request_id,
+            operator_id, operator_name, operator_credential, approver_id, approver_name, approver_credential)
+          select at, action, outcome, status, partner, client_address, reason, request_id, details, count, last_request_id,
+            operator_id, operator_name, operator_credential, approver_id, approver_name, approver_credential
           from jsonb_to_recordset(${rows}::jsonb) as entry(at timestamptz, action text, outcome text, status integer, partner text,
-            client_address text, reason text, request_id text, details jsonb, count integer, last_request_id text)
+            client_address text, reason text, request_id text, details jsonb, count integer, last_request_id text,
+            operator_id text, operator_name text, operator_credential text, approver_id text, approver_name text, approver_credential text)
           returning id, at, action, outcome, partner
         )
         ${upsertLastCalls('appended')}`.execute(db);
     },
     async query(query) {
-      let select = db.selectFrom('audit_log').selectAll();
-      if (query.partner !== undefined) select = select.where('partner', '=', query.partner);
-      if (query.outcome !== undefined) select = select.where('outcome', '=', query.outcome);
-      if (query.reason !== undefined) select = select.where('reason', '=', query.reason);
-      if (query.action !== undefined) select = select.where('action', '=', query.action);
-      if (query.from !== undefined) select = select.where('at', '>=', query.from);
-      if (query.to !== undefined) select = select.where('at', '<', query.to);
+      let select = filtered(db.selectFrom('audit_log').selectAll(), query);
       // A time range without a partner is read newest first by time (the index on (at, id), pruned to the
       // range's day partitions) rather than by id: ids follow time only roughly, so the id index would walk
       // every entry newer than `to`. Both orders are newest first; they differ only between entries written
@@ -100,6 +113,30 @@ export function createAuditRepository(db: Kysely<Database>): AuditRepository {
       if (query.after !== undefined) select = select.where('id', '>', query.after);
       const rows = await select.orderBy('id', query.after !== undefined ? 'asc' : 'desc').limit(query.limit).execute();
       return rows.map(toEntry);
+    },
+    async count(query, limit) {
+      const matching = filtered(db.selectFrom('audit_log').select(sql<number>`1`.as('one')), query).limit(limit + 1);
+      const row = await db.selectFrom(matching.as('matching')).select((eb) => eb.fn.countAll<string | number>().as('count')).executeTakeFirstOrThrow();
+      const count = Number(row.count);
+      return count > limit ? { count: limit, capped: true } : { count, capped: false };
+    },
+    async *range(from, to, pageSize) {
+      // The cursor keeps `at` as the database's text (microseconds), which a JavaScript Date would round.
+      let cursor: { at: string; id: string } | undefined;
+      for (;;) {
+        let select = db
+          .selectFrom('audit_log')
+          .selectAll()
+          .select(sql<string>`at::text`.as('at_cursor'))
+          .where('at', '<', to);
+        select = cursor === undefined ? select.where('at', '>=', from) : select.where(sql<boolean>`(at, id) > (${cursor.at}::timestamptz, ${cursor.id}::bigint)`);
+        const rows = await select.orderBy('at').orderBy('id').limit(pageSize).execute();
+        if (rows.length === 0) return;
+        const last = rows.at(-1)!;
+        cursor = { at: last.at_cursor, id: String(last.id) };
+        yield rows.map(toEntry);
+        if (rows.length < pageSize) return;
+      }
     },
     async lastCalls(logins) {
       if (logins.length === 0) return new Map();
@@ -123,6 +160,26 @@ export function upsertLastCalls(rows: string) {
     where (excluded.at, excluded.id) > (partner_last_call.at, partner_last_call.id)`;
 }
 
+/** The query's filters (not its paging) on a select of audit_log. */
+function filtered<S extends SelectQueryBuilder<Database, 'audit_log', any>>(select: S, query: Omit<AuditQuery, 'before' | 'after' | 'limit'>): S {
+  let where = select as SelectQueryBuilder<Database, 'audit_log', any>;
+  if (query.partner !== undefined) where = where.where('partner', '=', query.partner);
+  if (query.outcome !== undefined) where = where.where('outcome', '=', query.outcome);
+  if (query.reason !== undefined) where = where.where('reason', '=', query.reason);
+  if (query.action !== undefined) where = where.where('action', '=', query.action);
+  if (query.operator !== undefined) {
+    const operator = query.operator;
+    where = where.where((eb) => eb.or([eb('operator_id', '=', operator), eb('approver_id', '=', operator)]));
+  }
+  if (query.from !== undefined) where = where.where('at', '>=', query.from);
+  if (query.to !== undefined) where = where.where('at', '<', query.to);
+  return where as S;
+}
+
+function actorOf(id: string | null, name: string | null, credential: string | null): ActorRef | null {
+  return id === null ? null : { id, name: name ?? id, credential: (credential ?? 'bootstrap') as ActorRef['credential'] };
+}
+
 function toEntry(row: Selectable<AuditLogTable>): StoredAuditEntry {
   return {
     id: String(row.id),
@@ -137,5 +194,7 @@ function toEntry(row: Selectable<AuditLogTable>): StoredAuditEntry {
     details: row.details,
     count: row.count,
     lastRequestId: row.last_request_id,
+    operator: actorOf(row.operator_id, row.operator_name, row.operator_credential),
+    approver: actorOf(row.approver_id, row.approver_name, row.approver_credential),
   };
 }

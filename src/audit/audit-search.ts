@@ -1,6 +1,6 @@
 import { errors } from '../errors.js';
 import type { StoredAuditEntry } from './audit-entry.js';
-import type { AuditQuery } from '@partner-gateway/contract/admin-audit';
+import { AUDIT_COUNT_LIMIT, type AuditQuery, type AuditTotal } from '@partner-gateway/contract/admin-audit';
 import type { AuditQuery as AuditFilter, AuditRepository } from './audit-repository.js';
 import type { AuditWriter } from './audit-writer.js';
 
@@ -11,6 +11,8 @@ export interface AuditPage {
   entries: StoredAuditEntry[];
   /** The cursor of the next (older) page; null on the last page and when following with `after`. */
   nextCursor: string | null;
+  /** How many entries the filters match in all pages: exact up to AUDIT_COUNT_LIMIT, else "more than". */
+  total: AuditTotal;
 }
 
 /**
@@ -33,6 +35,7 @@ export async function searchAudit(writer: AuditWriter, repository: AuditReposito
     ...(input.outcome !== undefined ? { outcome: input.outcome } : {}),
     ...(input.reason !== undefined ? { reason: input.reason } : {}),
     ...(input.action !== undefined ? { action: input.action } : {}),
+    ...(input.operator !== undefined ? { operator: input.operator } : {}),
     ...(from !== undefined ? { from } : {}),
     ...(to !== undefined ? { to } : {}),
     ...(input.cursor !== undefined ? { before: input.cursor } : {}),
@@ -40,9 +43,10 @@ export async function searchAudit(writer: AuditWriter, repository: AuditReposito
     limit,
   };
   await writer.flush();
-  const entries = await repository.query(query);
+  const { before: _before, after: _after, limit: _limit, ...filters } = query;
+  const [entries, total] = await Promise.all([repository.query(query), repository.count(filters, AUDIT_COUNT_LIMIT)]);
   const nextCursor = input.after === undefined && entries.length === limit ? entries.at(-1)!.id : null;
-  return { entries, nextCursor };
+  return { entries, nextCursor, total };
 }
 
 /**

@@ -53,7 +53,7 @@ export interface AuditWriterOptions {
  * entry, so a second may be split over a few entries but every call is counted exactly once. Failures,
  * logins, refreshes, logouts, introspections, revocations and admin changes keep an entry each.
  */
-export function createAuditWriter(repository: AuditRepository, options: AuditWriterOptions = {}): AuditWriter {
+export function createAuditWriter(repository: Pick<AuditRepository, 'append'>, options: AuditWriterOptions = {}): AuditWriter {
   const intervalMs = options.intervalMs ?? 250;
   const batchSize = options.batchSize ?? 500;
   const maxPending = options.maxPending ?? 100_000;

@@ -25,8 +25,14 @@ export function resolveAdminToken(configured: string | undefined, dataDir: strin
   return { token, file, generated: true };
 }
 
-/** Reads the admin token the way the CLI does: ADMIN_TOKEN, else DATA_DIR/admin-token. */
+/**
+ * The credential the CLI sends, first found of: an operator's personal token in PARTNER_GATEWAY_ADMIN_TOKEN, or in
+ * the file PARTNER_GATEWAY_ADMIN_TOKEN_FILE names (a secret manager's mount, a file of mode 0600); else the bootstrap
+ * ADMIN_TOKEN, else DATA_DIR/admin-token (what scripts written before personal tokens use, unchanged).
+ */
 export function readAdminToken(env: Record<string, string | undefined>): string | undefined {
+  if (env.PARTNER_GATEWAY_ADMIN_TOKEN) return env.PARTNER_GATEWAY_ADMIN_TOKEN.trim();
+  if (env.PARTNER_GATEWAY_ADMIN_TOKEN_FILE) return readFileSync(env.PARTNER_GATEWAY_ADMIN_TOKEN_FILE, 'utf8').trim() || undefined;
   if (env.ADMIN_TOKEN) return env.ADMIN_TOKEN;
   try {
     return readFileSync(join(env.DATA_DIR || './data', ADMIN_TOKEN_FILE), 'utf8').trim() || undefined;

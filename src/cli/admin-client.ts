@@ -1,4 +1,5 @@
 import { createAdminApi, type AdminApi } from '@partner-gateway/contract/admin-api-client';
+import type { ProposalView } from '@partner-gateway/contract/admin-approvals';
 import { describeProblem, type ErrorBody } from '@partner-gateway/contract/error-body';
 import { readAdminToken } from '../bootstrap/admin-token.js';
 import { CliError, type CliIo } from '@partner-gateway/client/cli/cli-io';
@@ -10,9 +11,14 @@ import { CliError, type CliIo } from '@partner-gateway/client/cli/cli-io';
  */
 export const DEFAULT_ADMIN_URL = 'http://127.0.0.1:8081';
 
+/** The exit code of a change held for a second operator's approval (maker-checker): not done, not refused. */
+export const PROPOSED_EXIT_CODE = 4;
+
 /**
- * The admin API at ADMIN_URL with the token from ADMIN_TOKEN (or the data directory); a refusal becomes a
- * CliError listing every problem, an unreachable gateway a CliError saying what to check.
+ * The admin API at ADMIN_URL with the operator's personal token (PARTNER_GATEWAY_ADMIN_TOKEN or
+ * PARTNER_GATEWAY_ADMIN_TOKEN_FILE) or the bootstrap ADMIN_TOKEN (or the data directory's); a refusal becomes a
+ * CliError listing every problem, an unreachable gateway a CliError saying what to check, and a change that waits
+ * for approval a CliError with exit code 4 naming the proposal.
  *
  * @example
  * ```ts
@@ -21,10 +27,20 @@ export const DEFAULT_ADMIN_URL = 'http://127.0.0.1:8081';
  */
 export function createAdminClient(io: CliIo): AdminApi {
   const baseUrl = (io.env.ADMIN_URL || DEFAULT_ADMIN_URL).replace(/\/+$/, '');
-  const token = readAdminToken(io.env);
+  let token: string | undefined;
+  let unreadable: string | undefined;
+  try {
+    token = readAdminToken(io.env);
+  } catch (error) {
+    unreadable = `Cannot read PARTNER_GATEWAY_ADMIN_TOKEN_FILE ${io.env.PARTNER_GATEWAY_ADMIN_TOKEN_FILE} (${(error as NodeJS.ErrnoException).code ?? 'error'})`;
+  }
   return createAdminApi(async ({ method, path, json, file }) => {
+    if (unreadable) throw new CliError(unreadable, 2);
     if (!token) {
-      throw new CliError(`No admin token: set ADMIN_TOKEN, or run from the directory whose ${io.env.DATA_DIR || './data'}/admin-token the gateway wrote`, 2);
+      throw new CliError(
+        `No admin credential: set PARTNER_GATEWAY_ADMIN_TOKEN (your personal token) or PARTNER_GATEWAY_ADMIN_TOKEN_FILE, or ADMIN_TOKEN, or run from the directory whose ${io.env.DATA_DIR || './data'}/admin-token the gateway wrote`,
+        2,
+      );
     }
     const body = file ? (file.bytes as Uint8Array) : json === undefined ? undefined : JSON.stringify(json);
     const contentType = file ? file.contentType : 'application/json';
@@ -48,6 +64,7 @@ export function createAdminClient(io: CliIo): AdminApi {
     } catch {
       throw new CliError(`Unexpected answer from ${baseUrl}${path}: HTTP ${response.status}`);
     }
+    if (response.status === 202) throw new CliError(describeProposal(parsed as ProposalView), PROPOSED_EXIT_CODE);
     if (!response.ok) throw new CliError(describeError(response.status, parsed as Partial<ErrorBody> | null));
     return parsed;
   });
@@ -57,4 +74,12 @@ function describeError(status: number, body: Partial<ErrorBody> | null): string 
   const lines = [`Error ${status}: ${body?.description_status ?? 'unknown error'}`];
   for (const problem of body?.errors ?? []) lines.push(`  - ${describeProblem(problem)}`);
   return lines.join('\n');
+}
+
+function describeProposal(proposal: ProposalView): string {
+  return [
+    `Proposed, not done: ${proposal.action} of ${proposal.target} needs a second operator's approval.`,
+    `  proposal ${proposal.id}, expires ${proposal.expiresAt}`,
+    `  another operator approves it with: partner-gateway approval approve ${proposal.id}`,
+  ].join('\n');
 }

@@ -4,13 +4,23 @@ import { clientCommands } from '@partner-gateway/client/cli/client-command';
 import { runGroup, subcommandList, type CommandGroup } from '@partner-gateway/client/cli/command-group';
 import { GATEWAY_VERSION } from '../version.js';
 import { createAdminClient } from './admin-client.js';
+import { approvalCommands } from './commands/approval-command.js';
 import { auditCommand } from './commands/audit-command.js';
 import { bankCommands } from './commands/bank-command.js';
 import { keysCommands } from './commands/keys-command.js';
+import { operatorCommands } from './commands/operator-command.js';
 import { partnerCommands } from './commands/partner-command.js';
+import { tokenCommands } from './commands/token-command.js';
 
 /** The command groups that talk to the admin API, by the word that names them. */
-export const ADMIN_GROUPS: Record<string, CommandGroup<AdminApi>> = { partner: partnerCommands, bank: bankCommands, keys: keysCommands };
+export const ADMIN_GROUPS: Record<string, CommandGroup<AdminApi>> = {
+  partner: partnerCommands,
+  bank: bankCommands,
+  keys: keysCommands,
+  operator: operatorCommands,
+  token: tokenCommands,
+  approval: approvalCommands,
+};
 
 /** The partner's commands, as `partner-gateway client ...`: the partner CLI of @partner-gateway/client. */
 export const CLIENT_GROUP = clientCommands('partner-gateway client');
@@ -32,18 +42,23 @@ export const USAGE = [
   groupEntry('client', CLIENT_GROUP, `\n${' '.repeat(COLUMN)}(no admin token needed; also partner-gateway-client, of @partner-gateway/client)`),
   entry('--version', 'print the version of the gateway (and of its contract and SDK)'),
   '',
-  'partner, bank, keys and audit talk to a running gateway\'s admin API:',
-  '  ADMIN_URL      admin API address (default http://127.0.0.1:8081)',
-  '  ADMIN_TOKEN    admin token (default: the one the gateway wrote into DATA_DIR/admin-token)',
-  '  DATA_DIR       where to look for admin-token (default ./data)',
+  'partner, bank, keys, audit, operator, token and approval talk to a running gateway\'s admin API:',
+  '  ADMIN_URL                         admin API address (default http://127.0.0.1:8081)',
+  '  PARTNER_GATEWAY_ADMIN_TOKEN       your personal token (the audit trail then names you)',
+  '  PARTNER_GATEWAY_ADMIN_TOKEN_FILE  or a file holding it',
+  '  ADMIN_TOKEN                       else the bootstrap admin token (default: DATA_DIR/admin-token)',
+  '  DATA_DIR                          where to look for admin-token (default ./data)',
   '',
+  'Exit codes: 0 done, 1 refused, 2 usage error, 3 gateway not reachable,',
+  '            4 proposed (waits for a second operator\'s approval).',
   'Tables fit 100 columns, cutting long cells with …; --wide prints them whole.',
   'Run partner-gateway <command> --help for a command\'s options.',
 ].join('\n');
 
 /**
  * Runs one CLI invocation and returns the process exit code: 0 on success, 1 when the gateway refused the
- * change, 2 on a usage error, 3 when the gateway is not reachable.
+ * change, 2 on a usage error, 3 when the gateway is not reachable, 4 when the change waits for a second
+ * operator's approval (maker-checker).
  *
  * @example
  * ```ts

@@ -6,6 +6,10 @@ export type Change =
   | { kind: 'family'; id: string }
   | { kind: 'banks' }
   | { kind: 'keys' }
+  /** An operator, personal token or console session changed: every instance forgets the credentials it cached. */
+  | { kind: 'operators' }
+  /** Which actions need approval changed (maker-checker settings). */
+  | { kind: 'approval-settings' }
   /** An instance's replay cache fell back from Redis to the database: claim in both for the next `forMs`. */
   | { kind: 'replay-degraded'; forMs: number };
 
@@ -36,9 +40,35 @@ function socketOf(client: pg.Client): { unref?: () => void; ref?: () => void } |
   return (client as unknown as { connection?: { stream?: { unref?: () => void; ref?: () => void } } }).connection?.stream;
 }
 
-/** One process, one database (PGlite): there is nobody else to tell. */
-export function createLocalChangeFeed(): ChangeFeed {
-  return { publish: () => {}, subscribe: () => {}, close: async () => {} };
+/**
+ * One process, one database (PGlite): the only other instances are gateways of this process over the same
+ * database (tests run two, as two instances would). Each feed of a bus tells every feed of it, itself included
+ * (as NOTIFY reaches its own LISTEN), after the current turn, as a notification arrives after its transaction.
+ */
+export function createLocalChangeFeedBus(): { feed(): ChangeFeed } {
+  const listeners = new Set<(change: Change) => void>();
+  return {
+    feed() {
+      const mine: Array<(change: Change) => void> = [];
+      let closed = false;
+      return {
+        publish(change) {
+          if (closed) return;
+          setImmediate(() => {
+            for (const listener of listeners) listener(change);
+          });
+        },
+        subscribe(listener) {
+          mine.push(listener);
+          listeners.add(listener);
+        },
+        async close() {
+          closed = true;
+          for (const listener of mine) listeners.delete(listener);
+        },
+      };
+    },
+  };
 }
 
 /**

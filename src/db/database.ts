@@ -5,7 +5,7 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import { withTimeout } from '../async/with-timeout.js';
-import { createLocalChangeFeed, createPostgresChangeFeed, type ChangeFeed } from './change-feed.js';
+import { createLocalChangeFeedBus, createPostgresChangeFeed, type ChangeFeed } from './change-feed.js';
 import type { Database } from './schema.js';
 
 export type DatabaseKind = 'pglite' | 'postgres';
@@ -16,7 +16,7 @@ export interface DatabaseHandle {
   db: Kysely<Database>;
   /** Resolves when the database answers a trivial query within `timeoutMs`, rejects otherwise. */
   ping(timeoutMs?: number): Promise<void>;
-  /** How instances sharing this database tell each other about changes (nothing to do on PGlite). */
+  /** How instances sharing this database tell each other about changes (on PGlite, the gateways of this process over it). */
   changeFeed(onError?: (error: unknown) => void): ChangeFeed;
   /** Connection pool figures, for the metrics (PostgreSQL only). */
   poolStats(): { total: number; idle: number; waiting: number } | undefined;
@@ -73,11 +73,12 @@ async function openPglite(dataDir: string | undefined): Promise<DatabaseHandle> 
   await client.waitReady;
   const db = new Kysely<Database>({ dialect: new PGliteDialect(client) });
   soleWriters.add(db);
+  const bus = createLocalChangeFeedBus();
   return {
     kind: 'pglite',
     db,
     ping: (timeoutMs) => ping(db, timeoutMs),
-    changeFeed: () => createLocalChangeFeed(),
+    changeFeed: () => bus.feed(),
     poolStats: () => undefined,
     close: () => db.destroy(),
   };

@@ -103,4 +103,12 @@ export interface AuditLogTable {
   /** The calls the entry stands for: 1, or more for an aggregated entry of successful bearer banks calls. */
   count: ColumnType<number, number | undefined, number>;
   last_request_id: string | null;
+  /** Who made an admin change (for an approved proposal, who proposed it): operator id, name and credential kind. */
+  operator_id: ColumnType<string | null, string | null | undefined, string | null>;
+  operator_name: ColumnType<string | null, string | null | undefined, string | null>;
+  operator_credential: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Who approved it, for a change made by approving a proposal. */
+  approver_id: ColumnType<string | null, string | null | undefined, string | null>;
+  approver_name: ColumnType<string | null, string | null | undefined, string | null>;
+  approver_credential: ColumnType<string | null, string | null | undefined, string | null>;
 }

@@ -12,6 +12,7 @@ const EVENT_LINES: { [Type in GatewayEvent['type']]: { level: 'warn' | 'error'; 
   replay_conflict: { level: 'error', message: 'JWEs accepted twice across a Redis failover' },
   replay_journal_dropped: { level: 'error', message: 'replay journal entries the database cannot hold were dropped' },
   replay_write_failed: { level: 'warn', message: 'replay cache: writing the table behind failed; retried', everyTenSeconds: true },
+  operator_usage_write_failed: { level: 'warn', message: "operators' last-use times not written yet; retried", everyTenSeconds: true },
   close_failed: { level: 'error', message: 'shutdown: replay journal not fully written' },
 };
 

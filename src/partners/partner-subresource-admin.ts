@@ -13,6 +13,11 @@ export interface PartnerSubresourceAdmin<Body, View> {
    * takes away something the partner proved itself with ends its sessions.
    */
   set(login: string, body: Body): Promise<SubresourceChange<View>>;
+  /**
+   * What `set` would do, changing nothing (maker-checker's preview): the same refusals, the sub-resource after as it
+   * would be, and the partner's state the preview was computed on (`base`: any change to the partner moves it).
+   */
+  preview(login: string, body: Body): Promise<SubresourceChange<View> & { base: string }>;
   /** Removes the sub-resource (the partner cannot use what it held any more); its sessions end if it had something to take away. */
   remove(login: string): Promise<SubresourceChange<View>>;
 }
@@ -47,17 +52,25 @@ export interface PartnerSubresource<Body, View> {
  * ```
  */
 export function createPartnerSubresourceAdmin<Body, View>(partners: PartnerRepository, subresource: PartnerSubresource<Body, View>): PartnerSubresourceAdmin<Body, View> {
-  async function change(login: string, changesOf: (before: Partner) => PartnerChanges | Promise<PartnerChanges>): Promise<SubresourceChange<View>> {
+  /** The partner as it is and the changes `changesOf` makes to it, refused as a change would be. */
+  async function plan(login: string, changesOf: (before: Partner) => PartnerChanges | Promise<PartnerChanges>) {
     const before = await partners.findByLogin(login);
     if (!before) throw errors.partnerNotFound(login);
     const changes = await changesOf(before);
-    const sessionsEnded = subresource.endsSessions(before, changes);
+    return { before, changes, sessionsEnded: subresource.endsSessions(before, changes) };
+  }
+  async function change(login: string, changesOf: (before: Partner) => PartnerChanges | Promise<PartnerChanges>): Promise<SubresourceChange<View>> {
+    const { before, changes, sessionsEnded } = await plan(login, changesOf);
     const updated = await partners.update(login, sessionsEnded ? { ...changes, revokeTokens: true } : changes);
     if (!updated) throw errors.partnerNotFound(login);
     return { before: subresource.view(before), after: subresource.view(updated), sessionsEnded };
   }
   return {
     set: (login, body) => change(login, (before) => subresource.changesOf(body, before)),
+    async preview(login, body) {
+      const { before, changes, sessionsEnded } = await plan(login, (partner) => subresource.changesOf(body, partner));
+      return { before: subresource.view(before), after: subresource.view({ ...before, ...changes }), sessionsEnded, base: `${before.id}@${before.updatedAt.toISOString()}` };
+    },
     remove: (login) => change(login, () => ({ ...subresource.removal })),
   };
 }

@@ -96,9 +96,14 @@ describe('the OpenAPI documents of both listeners', () => {
     assert.ok(publicDoc.paths['/partner/provider/sbp/banks/']!.post!.responses['401']!.headers?.['WWW-Authenticate']);
   });
 
-  it('serves the admin document and its reference page without the token, with the bearer scheme on every operation', async () => {
-    assert.deepEqual(adminDoc.security, [{ adminToken: [] }]);
-    assert.deepEqual(adminDoc.components.securitySchemes, { adminToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN (or, for GET /metrics only, METRICS_TOKEN)' } });
+  it('serves the admin document and its reference page without the token, with a token or the console session on every operation but the sign-in options', async () => {
+    assert.deepEqual(adminDoc.security, [{ adminToken: [] }, { consoleSession: [] }]);
+    assert.deepEqual(Object.keys(adminDoc.components.securitySchemes), ['adminToken', 'consoleSession']);
+    assert.deepEqual(adminDoc.components.securitySchemes.consoleSession, { type: 'apiKey', in: 'cookie', name: '__Host-partner-gateway-session', description: "The console's single sign-on session; changes also send X-CSRF-Token" });
+    assert.deepEqual(
+      operations(adminDoc).filter(([, , operation]) => operation.security !== undefined).map(([path, method, operation]) => [method, path, operation.security]),
+      [['get', '/admin/v1/sign-in', []]],
+    );
     assert.ok(operations(adminDoc).length >= 14);
     assert.ok(operations(adminDoc).every(([path]) => path.startsWith('/admin/v1/')));
     const page = await t.admin.inject({ method: 'GET', url: '/docs' });

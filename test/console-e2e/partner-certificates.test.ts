@@ -63,8 +63,8 @@ describe('the console’s partner certificates in Chromium', { skip, timeout: 12
 
     await field.fill(`${soon.cert}\n${later.cert}`);
     await page.getByRole('button', { name: 'Register certificates' }).click();
-    await page.getByText(readClientCertificate(soon.cert).thumbprint).waitFor();
-    await page.getByText(readClientCertificate(later.cert).thumbprint).waitFor();
+    await page.locator('code').getByText(readClientCertificate(soon.cert).thumbprint).waitFor();
+    await page.locator('code').getByText(readClientCertificate(later.cert).thumbprint).waitFor();
     const warnings = page.getByTestId('certificate-expiry-warning');
     await textOf(warnings, /expires in (9|10) days/);
     assert.equal(await warnings.count(), 1, 'only the certificate within 30 days is flagged');

@@ -3,6 +3,20 @@ import pg from 'pg';
 import { openDatabase, type DatabaseHandle, type DatabaseKind } from '../../src/db/database.js';
 import { migrateToLatest, migrateUpTo } from '../../src/db/migrate.js';
 
+/** How to open another handle on the database of a handle `open()` returned (a second instance's connection). */
+const siblings = new WeakMap<DatabaseHandle, () => Promise<DatabaseHandle>>();
+
+/**
+ * Another handle on the same database as `handle`, as a second gateway instance would have: a pool of its own on
+ * the same PostgreSQL schema, or, on PGlite (one process alone opens it), the same handle, which closing this one
+ * leaves open.
+ */
+export function siblingHandle(handle: DatabaseHandle): Promise<DatabaseHandle> {
+  const open = siblings.get(handle);
+  if (!open) throw new Error('not a handle of testBackends()');
+  return open();
+}
+
 export interface TestBackend {
   name: DatabaseKind;
   /**
@@ -26,6 +40,7 @@ export function testBackends(): TestBackend[] {
 async function openMigrated(options?: { upTo?: string }): Promise<DatabaseHandle> {
   const handle = await openDatabase({});
   await migrateTo(handle, options?.upTo);
+  siblings.set(handle, async () => ({ ...handle, close: async () => {} }));
   return handle;
 }
 
@@ -47,13 +62,15 @@ async function openPostgresSchema(url: string, upTo?: string): Promise<DatabaseH
     await adminQuery(url, `create schema if not exists ${schema}`);
     await migrateTo(handle, upTo);
   }
-  return {
+  const opened = {
     ...handle,
     async close() {
       await handle.close();
       await adminQuery(url, `drop schema ${schema} cascade`);
     },
   };
+  siblings.set(opened, () => openDatabase({ url, searchPath: schema, poolSize: 5 }));
+  return opened;
 }
 
 /** One statement on its own connection (schemas made and dropped, rows loaded by the benchmarks). */

@@ -7,10 +7,11 @@ import { createGateway, type Gateway } from '../../src/gateway.js';
 import { buildAdminApp } from '../../src/http/admin-app.js';
 import { buildApp } from '../../src/http/app.js';
 import type { CreatePartnerBody } from '@partner-gateway/contract/admin-partners';
+import type { OperatorRole } from '@partner-gateway/contract/admin-permissions';
 import { createKeyRepository } from '../../src/keys/key-repository.js';
 import { loadKeyStore } from '../../src/keys/key-store.js';
 import { createKeySealer } from '../../src/keys/master-key.js';
-import type { TestBackend } from './test-databases.js';
+import { siblingHandle, type TestBackend } from './test-databases.js';
 
 /** A fixed master key, so that several gateways of one test can share a database's sealed keys. */
 export const TEST_MASTER_KEY = Buffer.alloc(32, 7);
@@ -27,7 +28,18 @@ export interface TestGateway {
   logs: string[];
   /** Creates a partner through the admin service (active, loopback-only, reward type sbp unless overridden). */
   addPartner(overrides?: Partial<CreatePartnerBody>): Promise<{ login: string; password: string; id: string }>;
+  /** Creates an operator with a personal token (issued by `issuedBy`, the bootstrap credential by default) through the admin service. */
+  addOperator(role: OperatorRole, options?: { name?: string; issuedBy?: string }): Promise<TestOperator>;
   close(): Promise<void>;
+}
+
+/** An operator a test acts as: `headers` carry its personal token. */
+export interface TestOperator {
+  id: string;
+  name: string;
+  role: OperatorRole;
+  token: string;
+  headers: { authorization: string };
 }
 
 let counter = 0;
@@ -35,9 +47,26 @@ let counter = 0;
 /** A public app on a fresh database of `backend`, with the default bank list seeded and logs captured. */
 export async function startTestGateway(
   backend: TestBackend,
-  options: { env?: Record<string, string>; now?: () => number; seedBanks?: boolean } = {},
+  options: TestGatewayOptions = {},
 ): Promise<TestGateway> {
-  const handle = await backend.open();
+  return gatewayOn(await backend.open(), options);
+}
+
+export interface TestGatewayOptions {
+  env?: Record<string, string>;
+  now?: () => number;
+  seedBanks?: boolean;
+}
+
+/**
+ * A second gateway instance on the database of `t` (its own pool on PostgreSQL, the same embedded database on
+ * PGlite), with its own caches and change feed, as a second process behind a load balancer would be.
+ */
+export async function startSiblingGateway(t: TestGateway, options: TestGatewayOptions = {}): Promise<TestGateway> {
+  return gatewayOn(await siblingHandle(t.handle), { ...options, seedBanks: false });
+}
+
+async function gatewayOn(handle: DatabaseHandle, options: TestGatewayOptions): Promise<TestGateway> {
   // Suites that are not about brute force make many deliberate failures from one address; they get a high
   // threshold, and the brute-force suite sets its own.
   const config: Config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'info', THROTTLE_MAX_FAILURES: '1000', ...options.env });
@@ -78,6 +107,11 @@ export async function startTestGateway(
       // The id is not enumerable, so that the credentials can be posted as a login body as they are (the
       // login body allows no other field).
       return Object.defineProperty({ login, password }, 'id', { value: view.id, enumerable: false }) as { login: string; password: string; id: string };
+    },
+    async addOperator(role, { name, issuedBy = 'bootstrap' } = {}) {
+      const operator = await gateway.admin.operators.create({ name: name ?? `${role}-${process.pid}-${++counter}`, role }, 'bootstrap');
+      const { token } = await gateway.admin.operators.createToken(operator.id, { label: 'test' }, issuedBy);
+      return { id: operator.id, name: operator.name, role, token, headers: { authorization: `Bearer ${token}` } };
     },
     async close() {
       await Promise.all([app.close(), admin.close()]);

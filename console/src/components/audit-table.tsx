@@ -1,6 +1,9 @@
 import type { AuditEntryView as AuditEntry } from '@partner-gateway/contract/admin-audit';
 import { partnerHref } from '../router';
+import { AuditDetails } from './audit-details';
 import { Time } from './time';
+
+const CREDENTIALS = { token: 'personal token', sso: 'single sign-on', bootstrap: 'ADMIN_TOKEN' } as const;
 
 /** Audit entries, newest first, as a table with a caption for screen readers. */
 export function AuditTable({ entries, caption, showPartner = true }: { entries: AuditEntry[]; caption: string; showPartner?: boolean }) {
@@ -15,6 +18,7 @@ export function AuditTable({ entries, caption, showPartner = true }: { entries: 
             <th scope="col">Action</th>
             <th scope="col">Outcome</th>
             <th scope="col">Status</th>
+            <th scope="col">Operator</th>
             {showPartner && <th scope="col">Partner</th>}
             <th scope="col">Client address</th>
             <th scope="col">Reason</th>
@@ -30,15 +34,31 @@ export function AuditTable({ entries, caption, showPartner = true }: { entries: 
               <td>
                 {entry.action}
                 {entry.count > 1 && <span title={`${entry.count} calls, requests ${entry.requestId ?? '?'} to ${entry.lastRequestId ?? '?'}`}> ×{entry.count}</span>}
+                <Marks entry={entry} />
               </td>
               <td>
                 <span class={`badge badge-${entry.outcome}`}>{entry.outcome}</span>
               </td>
               <td>{entry.status ?? '—'}</td>
+              <td class="operator">
+                {entry.operator ? (
+                  <>
+                    <span>{entry.operator.name}</span> <span class="muted">({CREDENTIALS[entry.operator.credential]})</span>
+                    {entry.approver && (
+                      <>
+                        <br />
+                        <span class="muted">approved by</span> <span>{entry.approver.name}</span>
+                      </>
+                    )}
+                  </>
+                ) : (
+                  '—'
+                )}
+              </td>
               {showPartner && <td>{entry.partner ? <a href={partnerHref(entry.partner)}>{entry.partner}</a> : '—'}</td>}
               <td>{entry.clientAddress ?? '—'}</td>
               <td>{entry.reason ?? '—'}</td>
-              <td class="details">{entry.details ? <code>{summarizeDetails(entry.details)}</code> : '—'}</td>
+              <td class="details">{entry.details ? <AuditDetails details={entry.details} /> : '—'}</td>
             </tr>
           ))}
         </tbody>
@@ -47,11 +67,15 @@ export function AuditTable({ entries, caption, showPartner = true }: { entries: 
   );
 }
 
-/** Details in one line, long lists shortened (an import lists every BIC it touched). */
-function summarizeDetails(details: Record<string, unknown>): string {
-  const short = Object.fromEntries(
-    Object.entries(details).map(([key, value]) => [key, Array.isArray(value) && value.length > 5 ? `${value.length} items` : value]),
+/** What kind of change an entry records, when it is not simply "made": a dry run, a proposal, an approval. */
+function Marks({ entry }: { entry: AuditEntry }) {
+  const details = entry.details ?? {};
+  const proposal = details.proposal as { status?: string } | undefined;
+  return (
+    <>
+      {details.dryRun === true && <span class="badge badge-dry-run"> dry run (nothing changed)</span>}
+      {entry.status === 202 && proposal?.status === 'pending' && <span class="badge badge-proposal"> proposal (waits for approval)</span>}
+      {entry.approver && <span class="badge badge-approved"> approved proposal</span>}
+    </>
   );
-  const text = JSON.stringify(short);
-  return text.length > 200 ? `${text.slice(0, 199)}…` : text;
 }

@@ -6,6 +6,7 @@ import { ConfirmDialog } from '../components/confirm-dialog';
 import { errorsFrom, FormAlert } from '../components/forms';
 import { LoadState, PageTitle, useLoad } from '../components/page';
 import { Time } from '../components/time';
+import { useCan } from '../identity';
 
 const USES = {
   sig: {
@@ -27,6 +28,7 @@ export function KeysPage() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string[]>([]);
   const [revoking, setRevoking] = useState<Key | null>(null);
+  const canChange = useCan('keys.write');
 
   async function revoke(key: Key) {
     setBusy(true);
@@ -64,13 +66,15 @@ export function KeysPage() {
       <PageTitle title="Keys" />
       <p>The keys live in the database, their private halves sealed under MASTER_KEY; this page never sees a private half.</p>
       <FormAlert errors={error} title="The keys were not changed" />
-      <div class="actions">
-        {(['sig', 'enc'] as const).map((use) => (
-          <button key={use} type="button" onClick={() => setRotating(use)}>
-            Rotate the {USES[use].name} key…
-          </button>
-        ))}
-      </div>
+      {canChange && (
+        <div class="actions">
+          {(['sig', 'enc'] as const).map((use) => (
+            <button key={use} type="button" onClick={() => setRotating(use)}>
+              Rotate the {USES[use].name} key…
+            </button>
+          ))}
+        </div>
+      )}
       <LoadState loaded={keys} what="keys" />
       {keys.data && (
         <div class="table-scroll">
@@ -109,9 +113,11 @@ export function KeysPage() {
                   </td>
                   <td>{key.active ? <span class="muted">while active</span> : <Time value={key.usableUntil} />}</td>
                   <td>
-                    <button type="button" class="danger" onClick={() => setRevoking(key)} aria-label={`Revoke key ${key.kid}`}>
-                      Revoke…
-                    </button>
+                    {canChange && (
+                      <button type="button" class="danger" onClick={() => setRevoking(key)} aria-label={`Revoke key ${key.kid}`}>
+                        Revoke…
+                      </button>
+                    )}
                   </td>
                 </tr>
               ))}

@@ -14,6 +14,7 @@ import { errorsFrom, FormAlert } from '../components/forms';
 import { LoadState, PageTitle, useLoad } from '../components/page';
 import { ShownOnce } from '../components/secret';
 import { Time } from '../components/time';
+import { useCan } from '../identity';
 import { generatePassword } from '../password';
 import { rewardTypeProblems, splitRewardTypes } from '../reward-types';
 import { navigate } from '../router';
@@ -25,6 +26,8 @@ type Pending = 'block' | 'unblock' | 'reset' | 'delete' | null;
 
 /** One partner: its settings, each changed through PATCH /admin/v1/partners/:login, its keys and certificates (PUT/DELETE …/jwks, …/certificates), and its recent calls. */
 export function PartnerPage({ login }: { login: string }) {
+  const canWrite = useCan('partners.write');
+  const canCredentials = useCan('partners.credentials');
   const partner = useLoad(() => admin.partners.get(login), login);
   const calls = useLoad(() => admin.audit.query({ partner: login, limit: String(RECENT_CALLS) }), login);
   const activity = useLoad(() => admin.partners.activity([login]).then((body) => body.partners[0]?.lastSuccessfulCall ?? null), login);
@@ -119,7 +122,7 @@ export function PartnerPage({ login }: { login: string }) {
           </dl>
           <FormAlert errors={actionError} title="The change was refused" />
           <div class="actions">
-            {data.status === 'active' ? (
+            {!canWrite ? null : data.status === 'active' ? (
               <button type="button" class="danger" onClick={() => setPending('block')}>
                 Block partner
               </button>
@@ -128,16 +131,20 @@ export function PartnerPage({ login }: { login: string }) {
                 Unblock partner
               </button>
             )}
-            <button type="button" onClick={() => setPending('reset')}>
-              Reset password
-            </button>
-            <button type="button" class="danger-quiet" onClick={() => setPending('delete')}>
-              Delete partner
-            </button>
+            {canCredentials && (
+              <button type="button" onClick={() => setPending('reset')}>
+                Reset password
+              </button>
+            )}
+            {canWrite && (
+              <button type="button" class="danger-quiet" onClick={() => setPending('delete')}>
+                Delete partner
+              </button>
+            )}
           </div>
 
-          <AllowlistForm key={`ips-${data.updatedAt}`} partner={data} onSaved={refresh} />
-          <RewardTypesForm key={`rewards-${data.updatedAt}`} partner={data} onSaved={refresh} />
+          {canWrite && <AllowlistForm key={`ips-${data.updatedAt}`} partner={data} onSaved={refresh} />}
+          {canWrite && <RewardTypesForm key={`rewards-${data.updatedAt}`} partner={data} onSaved={refresh} />}
           <PartnerAuthForm key={`auth-${data.updatedAt}`} partner={data} onSaved={refresh} />
           <PartnerSubresourceSection key={`keys-${data.updatedAt}`} subresource={partnerKeys} partner={data} onSaved={refresh} />
           <PartnerSubresourceSection key={`certificates-${data.updatedAt}`} subresource={partnerCertificates} partner={data} onSaved={refresh} />

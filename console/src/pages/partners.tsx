@@ -3,12 +3,14 @@ import type { PartnerActivity, PartnerView as Partner } from '@partner-gateway/c
 import { admin } from '../api';
 import { LoadState, PageTitle, useLoad } from '../components/page';
 import { Time } from '../components/time';
+import { useCan } from '../identity';
 import { partnerHref } from '../router';
 
 const PAGE_SIZE = 20;
 
 /** The partner registry: searched and filtered in the page, 20 at a time, with each one's last call. */
 export function PartnersPage() {
+  const canCreate = useCan('partners.write');
   const loaded = useLoad(() => admin.partners.list().then((body) => body.partners), 'partners');
   const [search, setSearch] = useState('');
   const [status, setStatus] = useState<'' | 'active' | 'blocked'>('');
@@ -52,9 +54,11 @@ export function PartnersPage() {
     <>
       <div class="page-head">
         <PageTitle title="Partners" />
-        <a class="button primary" href="#/partners/new">
-          New partner
-        </a>
+        {canCreate && (
+          <a class="button primary" href="#/partners/new">
+            New partner
+          </a>
+        )}
       </div>
       <LoadState loaded={loaded} what="partners" />
       {loaded.data && (

@@ -1,18 +1,28 @@
-import { useState } from 'preact/hooks';
-import { adminWithToken, ApiError } from '../api';
+import { SSO_START_PATH } from '@partner-gateway/contract/paths';
+import { useEffect, useState } from 'preact/hooks';
+import { adminWithToken, ApiError, probe } from '../api';
 import { Field, FormAlert } from '../components/forms';
 import { PageTitle } from '../components/page';
 import { saveToken } from '../session';
 
 /**
- * Signing in is proving the admin token once (a read of the key list) and keeping it for this tab. Nothing
- * is stored in a cookie: every call sends the token in its Authorization header.
+ * Two ways in: single sign-on through the provider's identity provider (when the gateway has OIDC_ISSUER), which
+ * ends with the gateway's session cookie; or a token (an operator's personal token, or ADMIN_TOKEN) proven once
+ * (GET /admin/v1/me) and kept for this tab, sent in the Authorization header of every call.
  */
 export function SignIn({ reason, onSignedIn }: { reason: string | null; onSignedIn: () => void }) {
   const [token, setToken] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [sso, setSso] = useState(false);
+
+  useEffect(() => {
+    probe.session.signInOptions().then(
+      (options) => setSso(options.sso),
+      () => setSso(false),
+    );
+  }, []);
 
   async function submit(event: Event) {
     event.preventDefault();
@@ -20,12 +30,12 @@ export function SignIn({ reason, onSignedIn }: { reason: string | null; onSigned
     setFormError(null);
     const candidate = token.trim();
     if (!candidate) {
-      setError('Enter the admin token.');
+      setError('Enter your personal token or the admin token.');
       return;
     }
     setBusy(true);
     try {
-      await adminWithToken(candidate).keys.list();
+      await adminWithToken(candidate).session.me();
       saveToken(candidate);
       onSignedIn();
     } catch (failure) {
@@ -44,15 +54,27 @@ export function SignIn({ reason, onSignedIn }: { reason: string | null; onSigned
           {reason}
         </p>
       )}
+      {sso && (
+        <section aria-labelledby="sso-heading">
+          <h2 id="sso-heading">Single sign-on</h2>
+          <p>Sign in with your organisation's account; your role comes from your groups there.</p>
+          <p>
+            <a class="button primary" href={SSO_START_PATH}>
+              Sign in with single sign-on
+            </a>
+          </p>
+          <h2>Or with a token</h2>
+        </section>
+      )}
       <FormAlert errors={formError ? [formError] : []} title="Could not sign in" />
       <form onSubmit={submit} noValidate>
         <Field
           id="admin-token"
-          label="Admin token"
+          label="Personal or admin token"
           hint={
             <>
-              The gateway's <code>ADMIN_TOKEN</code>, or the contents of <code>DATA_DIR/admin-token</code>. It is kept for this tab only and
-              forgotten when the tab is closed.
+              Your personal token (<code>pgw_…</code>, made under Operators or with <code>partner-gateway token create</code>), or the gateway's <code>ADMIN_TOKEN</code>{' '}
+              (<code>DATA_DIR/admin-token</code>). It is kept for this tab only and forgotten when the tab is closed.
             </>
           }
           errors={error ? [error] : []}

@@ -4,6 +4,20 @@ import type { KeyList, KeyUse, KeyView } from './admin-keys.js';
 import type { PartnerJwksView, SetPartnerJwksBody } from './admin-partner-keys.js';
 import type { PartnerCertificatesView, SetPartnerCertificatesBody } from './admin-partner-certificates.js';
 import type { ActivityResponse, CreatePartnerBody, PartnerList, PartnerView, UpdatePartnerBody } from './admin-partners.js';
+import type { ApprovalSettings, ProposalList, ProposalQuery, ProposalView, RejectBody } from './admin-approvals.js';
+import type {
+  AdminIdentity,
+  CreatedToken,
+  CreateOperatorBody,
+  CreateTokenBody,
+  OperatorList,
+  OperatorView,
+  SessionView,
+  SignInOptions,
+  TokenList,
+  TokenView,
+  UpdateOperatorBody,
+} from './admin-operators.js';
 import {
   ADMIN_AUDIT_PATH,
   ADMIN_BANK_IMPORT_PATH,
@@ -17,6 +31,16 @@ import {
   adminPartnerJwksPath,
   adminPartnerCertificatesPath,
   adminPartnerPath,
+  ADMIN_APPROVAL_SETTINGS_PATH,
+  ADMIN_APPROVALS_PATH,
+  ADMIN_ME_PATH,
+  ADMIN_OPERATORS_PATH,
+  ADMIN_SESSION_PATH,
+  ADMIN_SIGN_IN_PATH,
+  adminApprovalPath,
+  adminOperatorPath,
+  adminOperatorTokenPath,
+  adminOperatorTokensPath,
 } from './paths.js';
 
 /** One admin API request, as a transport sends it: a JSON body, or a file sent as it is with its type. */
@@ -28,9 +52,11 @@ export interface AdminRequest {
 }
 
 /**
- * Sends a request with the admin bearer token and resolves with the parsed JSON answer (undefined for a
- * 204), or rejects with the caller's own error for a refusal. The CLI's transport is Node's fetch with the
- * token from ADMIN_TOKEN; the console's is the browser's fetch with the token of the tab.
+ * Sends a request with the admin credential and resolves with the parsed JSON answer (undefined for a 204), or
+ * rejects with the caller's own error for a refusal. A change that needs a second operator's approval answers
+ * 202 with a proposal: each transport tells its caller so (the CLI prints the proposal, the console says where
+ * it waits). The CLI's transport is Node's fetch with a personal token (or ADMIN_TOKEN); the console's is the
+ * browser's fetch with the token of the tab or the session cookie.
  */
 export type AdminTransport = (request: AdminRequest) => Promise<unknown>;
 
@@ -94,6 +120,41 @@ export interface AdminApi {
   audit: {
     query(query: AuditQuery): Promise<AuditPage>;
   };
+  /**
+   * Operators and their personal tokens.
+   *
+   * @example
+   * ```ts
+   * const alice = await admin.operators.create({ name: 'alice', role: 'operator' });
+   * const { token } = await admin.operators.createToken(alice.id, { label: 'laptop CLI', expiresInDays: 30 });
+   * ```
+   */
+  operators: {
+    list(): Promise<OperatorList>;
+    get(id: string): Promise<OperatorView>;
+    create(body: CreateOperatorBody): Promise<OperatorView>;
+    update(id: string, body: UpdateOperatorBody): Promise<OperatorView>;
+    tokens(id: string): Promise<TokenList>;
+    createToken(id: string, body: CreateTokenBody): Promise<CreatedToken>;
+    revokeToken(id: string, tokenId: string): Promise<TokenView>;
+  };
+  /** Maker-checker: proposals and which actions need approval. */
+  approvals: {
+    list(query?: ProposalQuery): Promise<ProposalList>;
+    get(id: string): Promise<ProposalView>;
+    approve(id: string): Promise<ProposalView>;
+    reject(id: string, body?: RejectBody): Promise<ProposalView>;
+    settings(): Promise<ApprovalSettings>;
+    setSettings(required: string[]): Promise<ApprovalSettings>;
+  };
+  /** Who the credential acts as, and the console's sign-in. */
+  session: {
+    me(): Promise<AdminIdentity>;
+    /** The console's single sign-on session (its cookie); 401 without one. */
+    get(): Promise<SessionView>;
+    signOut(): Promise<void>;
+    signInOptions(): Promise<SignInOptions>;
+  };
 }
 
 export function createAdminApi(send: AdminTransport): AdminApi {
@@ -130,6 +191,29 @@ export function createAdminApi(send: AdminTransport): AdminApi {
     },
     audit: {
       query: (query) => call({ method: 'GET', path: withQuery(ADMIN_AUDIT_PATH, query) }),
+    },
+    operators: {
+      list: () => call({ method: 'GET', path: ADMIN_OPERATORS_PATH }),
+      get: (id) => call({ method: 'GET', path: adminOperatorPath(id) }),
+      create: (body) => call({ method: 'POST', path: ADMIN_OPERATORS_PATH, json: body }),
+      update: (id, body) => call({ method: 'PATCH', path: adminOperatorPath(id), json: body }),
+      tokens: (id) => call({ method: 'GET', path: adminOperatorTokensPath(id) }),
+      createToken: (id, body) => call({ method: 'POST', path: adminOperatorTokensPath(id), json: body }),
+      revokeToken: (id, tokenId) => call({ method: 'DELETE', path: adminOperatorTokenPath(id, tokenId) }),
+    },
+    approvals: {
+      list: (query = {}) => call({ method: 'GET', path: withQuery(ADMIN_APPROVALS_PATH, query) }),
+      get: (id) => call({ method: 'GET', path: adminApprovalPath(id) }),
+      approve: (id) => call({ method: 'POST', path: `${adminApprovalPath(id)}/approve` }),
+      reject: (id, body = {}) => call({ method: 'POST', path: `${adminApprovalPath(id)}/reject`, json: body }),
+      settings: () => call({ method: 'GET', path: ADMIN_APPROVAL_SETTINGS_PATH }),
+      setSettings: (required) => call({ method: 'PUT', path: ADMIN_APPROVAL_SETTINGS_PATH, json: { required } }),
+    },
+    session: {
+      me: () => call({ method: 'GET', path: ADMIN_ME_PATH }),
+      get: () => call({ method: 'GET', path: ADMIN_SESSION_PATH }),
+      signOut: () => call({ method: 'DELETE', path: ADMIN_SESSION_PATH }),
+      signInOptions: () => call({ method: 'GET', path: ADMIN_SIGN_IN_PATH }),
     },
   };
 }

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { ActorRef } from './admin-approvals.js';
 
 /** The admin API's audit trail shapes. */
 
@@ -9,6 +10,7 @@ export const AuditQuery = Type.Object(
     outcome: Type.Optional(Type.Union([Type.Literal('success'), Type.Literal('failure')])),
     reason: Type.Optional(Type.String({ maxLength: 64 })),
     action: Type.Optional(Type.String({ maxLength: 64 })),
+    operator: Type.Optional(Type.String({ maxLength: 64, description: 'Entries made by this operator (its id, or `bootstrap`), or approved by it' })),
     from: Type.Optional(Type.String({ format: 'date-time', description: 'Inclusive lower bound of the time' })),
     to: Type.Optional(Type.String({ format: 'date-time', description: 'Exclusive upper bound of the time' })),
     cursor: Type.Optional(Type.String({ pattern: '^[0-9]{1,19}$', description: 'nextCursor of the previous page (older entries)' })),
@@ -33,8 +35,52 @@ export const AuditEntryView = Type.Object({
   details: Type.Union([Type.Unsafe<Record<string, unknown>>(Type.Object({}, { additionalProperties: true })), Type.Null()]),
   count: Type.Integer({ minimum: 1, description: 'Calls the entry stands for: 1, or more for successful bearer banks calls of one token within one second' }),
   lastRequestId: Type.Union([Type.String(), Type.Null()], { description: "For an aggregated entry, the last call's request id" }),
+  operator: Type.Union([ActorRef, Type.Null()], { description: 'Who made an admin change (for an approved proposal: who proposed it); null for partner calls' }),
+  approver: Type.Union([ActorRef, Type.Null()], { description: 'For a change made by approving a proposal: who approved it' }),
 });
 export type AuditEntryView = Static<typeof AuditEntryView>;
 
-export const AuditPage = Type.Object({ entries: Type.Array(AuditEntryView), nextCursor: Type.Union([Type.String(), Type.Null()]) });
+/** How many entries match a search: exact up to `AUDIT_COUNT_LIMIT`, beyond it "more than" (`capped`). */
+export const AuditTotal = Type.Object({
+  count: Type.Integer({ minimum: 0 }),
+  capped: Type.Boolean({ description: 'True when more than `count` entries match (the count stops there)' }),
+});
+export type AuditTotal = Static<typeof AuditTotal>;
+
+/** Entries counted for a search's total at most; beyond, the total says "more than". */
+export const AUDIT_COUNT_LIMIT = 10_000;
+
+export const AuditPage = Type.Object({ entries: Type.Array(AuditEntryView), nextCursor: Type.Union([Type.String(), Type.Null()]), total: AuditTotal });
 export type AuditPage = Static<typeof AuditPage>;
+
+/** GET /admin/v1/audit/export query: every entry from `from` (inclusive) to `to` (exclusive), oldest first. */
+export const AuditExportQuery = Type.Object(
+  {
+    from: Type.String({ format: 'date-time', description: 'Inclusive lower bound of the time' }),
+    to: Type.String({ format: 'date-time', description: 'Exclusive upper bound of the time' }),
+    format: Type.Optional(Type.Union([Type.Literal('jsonl'), Type.Literal('csv')], { description: 'jsonl (one AuditEntryView per line, the default) or csv' })),
+  },
+  { additionalProperties: false },
+);
+export type AuditExportQuery = Static<typeof AuditExportQuery>;
+
+/** The columns of the CSV export, in order (details as its JSON text). */
+export const AUDIT_CSV_COLUMNS = [
+  'id',
+  'at',
+  'action',
+  'outcome',
+  'status',
+  'partner',
+  'clientAddress',
+  'reason',
+  'requestId',
+  'count',
+  'lastRequestId',
+  'operatorId',
+  'operatorName',
+  'operatorCredential',
+  'approverId',
+  'approverName',
+  'details',
+] as const;

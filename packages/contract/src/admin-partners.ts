@@ -96,6 +96,16 @@ export const PartnerView = Type.Object({
 });
 export type PartnerView = Static<typeof PartnerView>;
 
+/**
+ * What the audit trail keeps of a partner (a change's before and after): every setting an operator changes (a
+ * field added to PartnerView is kept too), never a password or hash (the view has none); its keys and
+ * certificates are audited by their own operations.
+ */
+export function auditablePartner(partner: PartnerView) {
+  const { id: _id, login: _login, jwks: _jwks, certificates: _certificates, createdAt: _created, updatedAt: _updated, ...settings } = partner;
+  return settings;
+}
+
 export const PartnerList = Type.Object({ partners: Type.Array(PartnerView) });
 export type PartnerList = Static<typeof PartnerList>;
 

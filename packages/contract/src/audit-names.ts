@@ -21,6 +21,16 @@ export const ADMIN_ACTIONS = [
   'banks.import',
   'key.rotate',
   'key.revoke',
+  'operator.create',
+  'operator.update',
+  'operator.token.create',
+  'operator.token.revoke',
+  'approval.approve',
+  'approval.reject',
+  'approvals.configure',
+  'audit.export',
+  'session.sign-in',
+  'session.sign-out',
 ] as const;
 
 /** Every action an audit entry can carry. */

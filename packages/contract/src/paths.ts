@@ -32,12 +32,32 @@ export const ADMIN_AUDIT_PATH = '/admin/v1/audit';
 export const ADMIN_PARTNER_ACTIVITY_PATH = '/admin/v1/partner-activity';
 export const ADMIN_PARTNER_JWKS_PATH = '/admin/v1/partners/:login/jwks';
 export const ADMIN_PARTNER_CERTIFICATES_PATH = '/admin/v1/partners/:login/certificates';
+export const ADMIN_AUDIT_EXPORT_PATH = '/admin/v1/audit/export';
+export const ADMIN_OPERATORS_PATH = '/admin/v1/operators';
+export const ADMIN_OPERATOR_PATH = '/admin/v1/operators/:id';
+export const ADMIN_OPERATOR_TOKENS_PATH = '/admin/v1/operators/:id/tokens';
+export const ADMIN_OPERATOR_TOKEN_PATH = '/admin/v1/operators/:id/tokens/:tokenId';
+export const ADMIN_ME_PATH = '/admin/v1/me';
+export const ADMIN_SESSION_PATH = '/admin/v1/session';
+export const ADMIN_SIGN_IN_PATH = '/admin/v1/sign-in';
+export const ADMIN_APPROVALS_PATH = '/admin/v1/approvals';
+export const ADMIN_APPROVAL_PATH = '/admin/v1/approvals/:id';
+export const ADMIN_APPROVAL_APPROVE_PATH = '/admin/v1/approvals/:id/approve';
+export const ADMIN_APPROVAL_REJECT_PATH = '/admin/v1/approvals/:id/reject';
+export const ADMIN_APPROVAL_SETTINGS_PATH = '/admin/v1/approvals/settings';
+/** The console's single sign-on: the browser is sent here to start, and the identity provider sends it back to the callback. */
+export const SSO_START_PATH = '/sso/start';
+export const SSO_CALLBACK_PATH = '/sso/callback';
 
 export const adminPartnerPath = (login: string) => `${ADMIN_PARTNERS_PATH}/${encodeURIComponent(login)}`;
 export const adminBankPath = (bic: string) => `${ADMIN_BANKS_PATH}/${encodeURIComponent(bic)}`;
 export const adminKeyRevokePath = (kid: string) => `${ADMIN_KEYS_PATH}/${encodeURIComponent(kid)}/revoke`;
 export const adminPartnerJwksPath = (login: string) => `${adminPartnerPath(login)}/jwks`;
 export const adminPartnerCertificatesPath = (login: string) => `${adminPartnerPath(login)}/certificates`;
+export const adminOperatorPath = (id: string) => `${ADMIN_OPERATORS_PATH}/${encodeURIComponent(id)}`;
+export const adminOperatorTokensPath = (id: string) => `${adminOperatorPath(id)}/tokens`;
+export const adminOperatorTokenPath = (id: string, tokenId: string) => `${adminOperatorTokensPath(id)}/${encodeURIComponent(tokenId)}`;
+export const adminApprovalPath = (id: string) => `${ADMIN_APPROVALS_PATH}/${encodeURIComponent(id)}`;
 
 /** OAuth 2.0 for partners without a shared secret (client credentials, RFC 6749 section 4.4). */
 export const OAUTH_TOKEN_PATH = '/api/v1/oauth/token';

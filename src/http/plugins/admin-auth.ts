@@ -1,9 +1,11 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { BEARER_REGEXP } from '@partner-gateway/contract/patterns';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { errors } from '../../errors.js';
+import type { OperatorAuthentication } from '../../auth/steps/authenticate-operator.js';
+import { AppError, errors } from '../../errors.js';
 import type { Actor } from '../../request-context.js';
+import { clearSessionCookie, readSessionCookie } from '../session-cookie.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -14,38 +16,89 @@ declare module 'fastify' {
   }
 }
 
+export interface AdminAuthOptions {
+  /** The bootstrap credential (ADMIN_TOKEN): every right, audited as `bootstrap`. */
+  adminToken: string;
+  metricsToken?: string | undefined;
+  /** How operators' personal tokens and console sessions are checked (and failures throttled). */
+  operators: OperatorAuthentication;
+}
+
 /**
- * Requires `Authorization: Bearer <ADMIN_TOKEN>` on every admin request but the console's static files. Both
- * sides are hashed before the constant-time comparison so that neither the token's content nor its length
- * leaks through timing. The credential becomes the request context's `actor`. The metrics token, when configured, opens `GET /metrics` and nothing else: a
- * monitoring system holding it can read counters but never change a partner.
+ * Who acts, on every admin request but the console's static files and the routes marked `permission: 'public'`
+ * (signing in): `Authorization: Bearer` with ADMIN_TOKEN (the bootstrap credential), METRICS_TOKEN (GET /metrics
+ * only), or an operator's personal token; or, without an Authorization header, the console's session cookie,
+ * whose changes must then carry the session's CSRF token (`X-CSRF-Token`) and come from this listener's own
+ * origin. ADMIN_TOKEN and METRICS_TOKEN are hashed before the constant-time comparison, so that neither their
+ * content nor their length leaks through timing. The credential becomes the request context's `actor`; what
+ * the actor may do is the admin-permissions plugin's to decide.
  */
-export const adminAuth = fp<{ adminToken: string; metricsToken?: string | undefined }>(
-  async (app: FastifyInstance, { adminToken, metricsToken }) => {
+export const adminAuth = fp<AdminAuthOptions>(
+  async (app: FastifyInstance, { adminToken, metricsToken, operators }) => {
     const expected = digest(adminToken);
     const scrape = metricsToken === undefined ? undefined : digest(metricsToken);
-    app.addHook('onRequest', async (request) => {
-      if (isConsoleAsset(request)) return;
+    app.addHook('onRequest', async (request, reply) => {
+      if (isConsoleAsset(request) || isPublic(request)) return;
       const bearer = BEARER_REGEXP.exec(request.headers.authorization ?? '')?.[1];
-      const presented = bearer === undefined ? undefined : digest(bearer);
-      if (presented !== undefined && timingSafeEqual(presented, expected)) {
-        request.requestContext.actor = BOOTSTRAP;
+      if (bearer !== undefined) {
+        const presented = digest(bearer);
+        if (timingSafeEqual(presented, expected)) {
+          request.requestContext.actor = BOOTSTRAP;
+          return;
+        }
+        if (scrape !== undefined && isMetricsScrape(request) && timingSafeEqual(presented, scrape)) {
+          request.requestContext.actor = METRICS;
+          return;
+        }
+        request.requestContext.actor = await operators.withToken(bearer, request.ip);
         return;
       }
-      if (presented !== undefined && scrape !== undefined && isMetricsScrape(request) && timingSafeEqual(presented, scrape)) {
-        request.requestContext.actor = METRICS;
-        return;
-      }
-      throw errors.adminUnauthorized();
+      const sessionId = request.headers.authorization === undefined ? readSessionCookie(request.headers.cookie) : undefined;
+      if (sessionId === undefined) throw errors.adminUnauthorized();
+      request.requestContext.actor = await withSession(operators, sessionId, request, reply);
+      if (!SAFE_METHODS.has(request.method)) checkCsrf(request, request.requestContext.actor);
     });
   },
   { name: 'admin-auth', fastify: '5.x', dependencies: ['error-handler', 'request-context'] },
 );
 
 /** Who acts with ADMIN_TOKEN: every right, audited as the bootstrap credential (as Keycloak's bootstrap admin). */
-const BOOTSTRAP: Actor = { credential: 'bootstrap', id: 'bootstrap', name: 'bootstrap' };
+const BOOTSTRAP: Actor = { credential: 'bootstrap', id: 'bootstrap', name: 'bootstrap', role: null };
 /** Who acts with METRICS_TOKEN: reads GET /metrics only. */
-const METRICS: Actor = { credential: 'metrics', id: 'metrics', name: 'metrics' };
+const METRICS: Actor = { credential: 'metrics', id: 'metrics', name: 'metrics', role: null };
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** A refused session also clears its cookie, so that the browser stops presenting it. */
+async function withSession(operators: OperatorAuthentication, sessionId: string, request: FastifyRequest, reply: FastifyReply): Promise<Actor> {
+  try {
+    return await operators.withSession(sessionId, request.ip);
+  } catch (error) {
+    if (error instanceof AppError && error.status === 401) reply.header('set-cookie', clearSessionCookie());
+    throw error;
+  }
+}
+
+/**
+ * A change made with the console's cookie must carry the session's CSRF token (which a page of another origin can
+ * neither read nor compute) and, when the browser names its origin, come from this listener's host. The cookie's
+ * SameSite=Strict is the first line; this is the second.
+ */
+function checkCsrf(request: FastifyRequest, actor: Actor): void {
+  const presented = request.headers['x-csrf-token'];
+  const expected = actor.session?.csrfToken;
+  if (typeof presented !== 'string' || expected === undefined || !timingSafeEqual(digest(presented), digest(expected))) throw errors.csrfRefused();
+  const origin = request.headers.origin;
+  if (origin !== undefined && hostOf(origin) !== request.headers.host) throw errors.csrfRefused();
+}
+
+function hostOf(origin: string): string | undefined {
+  try {
+    return new URL(origin).host;
+  } catch {
+    return undefined;
+  }
+}
 
 /** Only the routes the console plugin marks, only to read them, and never anything under /admin/. */
 function isConsoleAsset(request: FastifyRequest): boolean {
@@ -54,6 +107,11 @@ function isConsoleAsset(request: FastifyRequest): boolean {
     (request.method === 'GET' || request.method === 'HEAD') &&
     !request.url.startsWith('/admin/')
   );
+}
+
+/** Routes for signing in (what the sign-in page asks, single sign-on's redirects): read only, no credential yet. */
+function isPublic(request: FastifyRequest): boolean {
+  return request.routeOptions.config?.permission === 'public' && (request.method === 'GET' || request.method === 'HEAD');
 }
 
 function isMetricsScrape(request: FastifyRequest): boolean {

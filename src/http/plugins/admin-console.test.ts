@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { texts } from '../../errors.js';
+import { errors, texts } from '../../errors.js';
 import { testBackends } from '../../../test/support/test-databases.js';
 import { startTestGateway, TEST_ADMIN_TOKEN, type TestGateway } from '../../../test/support/test-gateway.js';
 import { adminAuth } from './admin-auth.js';
@@ -19,7 +19,11 @@ async function consoleApp(root: string): Promise<FastifyInstance> {
   const app = Fastify();
   await app.register(errorHandler, { validation: 'detailed' });
   await app.register(requestContext, { baseUrl: 'http://127.0.0.1', auditTrail: { full: () => false } });
-  await app.register(adminAuth, { adminToken: TOKEN });
+  // No operator exists here: every other credential is refused as the gateway refuses an unknown token.
+  const refuse = async (): Promise<never> => {
+    throw errors.adminUnauthorized();
+  };
+  await app.register(adminAuth, { adminToken: TOKEN, operators: { withToken: refuse, withSession: refuse } });
   app.get('/admin/v1/secret', async () => ({ secret: true }));
   await app.register(adminConsole, { root });
   await app.ready();
@@ -107,8 +111,11 @@ describe('the real admin app with the console', () => {
   });
   after(() => t.close());
 
-  it('answers 401 without the token on every /admin/v1/* route and method, and the console page needs none', async () => {
+  it('answers 401 without the token on every /admin/v1/* route and method but the sign-in options, and the console page needs none', async () => {
     const routes = listRoutes(t.admin);
+    // What the sign-in page asks before anyone is signed in (whether single sign-on is offered): public, read only.
+    const publicRoutes = new Set(t.admin.adminRoutes.filter((route) => route.permission === 'public').map((route) => `${route.method} ${route.url}`));
+    assert.deepEqual([...publicRoutes].filter((route) => route.includes('/admin/')).sort(), ['GET /admin/v1/sign-in', 'HEAD /admin/v1/sign-in']);
     const adminRoutes = routes.filter((route) => route.path.startsWith('/admin/'));
     for (const known of ['/admin/v1/partners', '/admin/v1/partners/:login', '/admin/v1/banks/import', '/admin/v1/keys/rotate', '/admin/v1/audit']) {
       assert.ok(adminRoutes.some((route) => route.path === known), `${known} among ${adminRoutes.map((route) => route.path).join(' ')}`);
@@ -116,6 +123,7 @@ describe('the real admin app with the console', () => {
     for (const { path, methods } of adminRoutes) {
       const url = path.replace(/:[A-Za-z]+/g, 'x').replace(/\*$/, 'x');
       for (const method of methods) {
+        if (publicRoutes.has(`${method} ${path}`)) continue;
         for (const headers of [{}, { authorization: 'Bearer wrong-token-wrong-token-wrong-token' }]) {
           const response = await t.admin.inject({ method: method as 'GET', url, headers });
           assert.equal(response.statusCode, 401, `${method} ${url}`);

@@ -12,7 +12,7 @@ export interface OpenApiOptions {
   serverUrl: string;
   tags: Array<{ name: string; description: string }>;
   /** The credential the operations use, by name. */
-  securitySchemes: Record<string, { type: 'http'; scheme: string; bearerFormat?: string; description?: string }>;
+  securitySchemes: Record<string, { type: 'http'; scheme: string; bearerFormat?: string; description?: string } | { type: 'apiKey'; in: 'cookie' | 'header'; name: string; description?: string }>;
   /** The credential every operation needs unless it says otherwise (the admin token); none by default. */
   security?: Array<Record<string, string[]>>;
   /** Marks the document and the docs page as readable without a credential (the admin listener's token). */

@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AuthFailureReason } from '@partner-gateway/contract/audit-names';
+import type { ActorRef } from '@partner-gateway/contract/admin-approvals';
 import type { AuditWriter } from '../../audit/audit-writer.js';
+import { actorRef, type Actor } from '../../request-context.js';
 import type { GatewayMetrics, Listener } from '../../metrics/gateway-metrics.js';
 
 declare module 'fastify' {
@@ -53,7 +55,7 @@ export const requestOutcome = fp<RequestOutcomeOptions>(
       const route = request.routeOptions.url ?? UNMATCHED_ROUTE;
       metrics.observeRequest(listener, request.method, route, reply.statusCode, reply.elapsedTime / 1000);
       if (request.authFailure) metrics.countAuthFailure(listener, request.authFailure);
-      const action = request.routeOptions.config?.audit;
+      const action = request.requestContext?.audit.action ?? request.routeOptions.config?.audit;
       // A call refused because the trail is backed up did nothing, and adds no entry.
       if (action && request.errorCode !== 'audit_backlog') record(auditTrail, request, action, reply.statusCode);
       done();
@@ -76,8 +78,15 @@ function record(auditTrail: AuditWriter, request: FastifyRequest, action: string
     reason: succeeded ? null : (request.authFailure ?? request.errorCode ?? null),
     requestId: request.id,
     details: counted?.details ?? notes.details ?? null,
+    operator: notes.operator ?? operatorOf(request.requestContext?.actor),
+    approver: notes.approver ?? null,
     ...(counted ? { aggregate: { key: counted.key } } : {}),
   });
+}
+
+/** Who the entry names for an admin request: the actor (its id, name and credential); nobody on the partner API. */
+function operatorOf(actor: Actor | undefined): ActorRef | null {
+  return actor === undefined ? null : actorRef(actor);
 }
 
 /**

@@ -60,20 +60,21 @@ const GAP = '  ';
  * Renders rows as an aligned plain-text table under a header line; a cell never spans lines (its line breaks
  * are escaped). The table fits `TABLE_WIDTH` columns: the widest column is narrowed one character at a time,
  * never below its header, and a cut cell ends with `…`. The columns named in `cutLast` (short fixed formats:
- * a BIC, a time, a reason code) are narrowed only once every other one is as narrow as it goes. With `wide`,
- * every cell is printed whole.
+ * a BIC, a time, a reason code) are narrowed only once every other one is as narrow as it goes. The columns
+ * named in `keep` (identifiers a reader copies into the next command) are never cut. With `wide`, every cell
+ * is printed whole.
  *
  * @example
  * ```ts
  * print(io, table(['BIC', 'NAME'], banks.map((bank) => [bank.bic, bank.name]), { wide: values.wide === true, cutLast: ['BIC'] }));
  * ```
  */
-export function table(headers: string[], cells: string[][], { wide = false, cutLast = [] }: { wide?: boolean; cutLast?: string[] } = {}): string {
+export function table(headers: string[], cells: string[][], { wide = false, cutLast = [], keep = [] }: { wide?: boolean; cutLast?: string[]; keep?: string[] } = {}): string {
   const rows = cells.map((row) => row.map((cell) => terminalSafe(cell)));
   const widths = headers.map((header, column) => Math.max(header.length, ...rows.map((row) => (row[column] ?? '').length)));
   if (!wide) {
     const budget = TABLE_WIDTH - GAP.length * (headers.length - 1);
-    const columns = headers.map((header, column) => ({ column, header, last: cutLast.includes(header) }));
+    const columns = headers.map((header, column) => ({ column, header, last: cutLast.includes(header) })).filter(({ header }) => !keep.includes(header));
     narrow(widths, columns.filter(({ last }) => !last), budget);
     narrow(widths, columns, budget);
   }

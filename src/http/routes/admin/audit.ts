@@ -1,6 +1,7 @@
-import { AuditPage, AuditQuery } from '@partner-gateway/contract/admin-audit';
+import { Readable } from 'node:stream';
+import { AuditExportQuery, AuditPage, AuditQuery } from '@partner-gateway/contract/admin-audit';
 import { ErrorBody } from '@partner-gateway/contract/error-body';
-import { ADMIN_AUDIT_PATH } from '@partner-gateway/contract/paths';
+import { ADMIN_AUDIT_EXPORT_PATH, ADMIN_AUDIT_PATH } from '@partner-gateway/contract/paths';
 import type { FastifyInstance } from 'fastify';
 import type { Gateway } from '../../../gateway.js';
 
@@ -8,7 +9,32 @@ import type { Gateway } from '../../../gateway.js';
 export async function adminAuditRoutes(app: FastifyInstance, { gateway }: { gateway: Gateway }): Promise<void> {
   app.get(
     ADMIN_AUDIT_PATH,
-    { schema: { operationId: 'queryAudit', tags: ['Audit'], summary: 'The audit trail, filtered, newest first or followed', querystring: AuditQuery, response: { 200: AuditPage, '4xx': ErrorBody, '5xx': ErrorBody } } },
+    { config: { permission: 'read' }, schema: { operationId: 'queryAudit', tags: ['Audit'], summary: 'The audit trail, filtered, newest first or followed', querystring: AuditQuery, response: { 200: AuditPage, '4xx': ErrorBody, '5xx': ErrorBody } } },
     async (request) => gateway.admin.audit.search(request.query as AuditQuery),
+  );
+  app.get(
+    ADMIN_AUDIT_EXPORT_PATH,
+    {
+      config: { audit: 'audit.export', permission: 'audit.export' },
+      schema: {
+        operationId: 'exportAudit',
+        tags: ['Audit'],
+        summary: 'The audit trail from `from` to `to` as a file: JSON lines (one entry a line) or CSV, oldest first, streamed',
+        description: 'Read from the database a page at a time as it is sent, whatever its size. The export is itself audited (action audit.export, with the range, format and rows).',
+        querystring: AuditExportQuery,
+        produces: ['application/x-ndjson', 'text/csv'],
+        response: { 200: { description: 'The file (Content-Disposition names it)', type: 'string' }, '4xx': ErrorBody, '5xx': ErrorBody },
+      },
+    },
+    async (request, reply) => {
+      const query = request.query as AuditExportQuery;
+      const file = await gateway.admin.audit.export(query);
+      const details = { from: query.from, to: query.to, format: query.format ?? 'jsonl', rows: 0 };
+      request.requestContext.audit.details = details;
+      return reply
+        .type(file.contentType)
+        .header('content-disposition', `attachment; filename="${file.filename}"`)
+        .send(Readable.from(file.chunks((rows) => (details.rows += rows))));
+    },
   );
 }

@@ -23,12 +23,12 @@ const IMPORT_BODY_LIMIT = 32 * 1024 * 1024;
 /** The bank registry: list, replace, add, remove, and import from a JSON, CSV or ED807 file. */
 export async function adminBankRoutes(app: FastifyInstance, { gateway }: { gateway: Gateway }): Promise<void> {
   const banks = gateway.admin.banks;
-  app.get(ADMIN_BANKS_PATH, { schema: { operationId: 'listAdminBanks', tags, summary: 'The bank list, in the order partners receive it', response: { 200: AdminBankList, ...errorResponses } } }, async () => ({
+  app.get(ADMIN_BANKS_PATH, { config: { permission: 'read' }, schema: { operationId: 'listAdminBanks', tags, summary: 'The bank list, in the order partners receive it', response: { 200: AdminBankList, ...errorResponses } } }, async () => ({
     banks: await banks.list(),
   }));
   app.put(
     ADMIN_BANKS_PATH,
-    { config: { audit: 'banks.replace' }, schema: { operationId: 'replaceBanks', tags, summary: 'Replace the whole list (all or nothing)', body: ReplaceBanksBody, response: { 200: BankChanges, ...errorResponses } } },
+    { config: { audit: 'banks.replace', permission: 'banks.write' }, schema: { operationId: 'replaceBanks', tags, summary: 'Replace the whole list (all or nothing)', body: ReplaceBanksBody, response: { 200: BankChanges, ...errorResponses } } },
     async (request) => {
       const changes = await banks.replaceAll(request.body);
       request.requestContext.audit.details = { ...changes };
@@ -37,7 +37,7 @@ export async function adminBankRoutes(app: FastifyInstance, { gateway }: { gatew
   );
   app.post(
     ADMIN_BANKS_PATH,
-    { config: { audit: 'bank.add' }, schema: { operationId: 'addBank', tags, summary: 'Add a bank at the end of the list', body: BankInput, response: { 201: AdminBank, ...errorResponses } } },
+    { config: { audit: 'bank.add', permission: 'banks.write' }, schema: { operationId: 'addBank', tags, summary: 'Add a bank at the end of the list', body: BankInput, response: { 201: AdminBank, ...errorResponses } } },
     async (request, reply) => {
       const bank = await banks.add(request.body);
       request.requestContext.audit.details = { after: { bic: bank.bic, name: bank.name, nameEn: bank.nameEn, sbpMemberId: bank.sbpMemberId } };
@@ -46,7 +46,7 @@ export async function adminBankRoutes(app: FastifyInstance, { gateway }: { gatew
   );
   app.delete(
     `${ADMIN_BANKS_PATH}/:bic`,
-    { config: { audit: 'bank.remove' }, schema: { operationId: 'removeBank', tags, summary: 'Remove a bank', params: BicParams, response: { 204: { type: 'null', description: 'Removed' }, ...errorResponses } } },
+    { config: { audit: 'bank.remove', permission: 'banks.write' }, schema: { operationId: 'removeBank', tags, summary: 'Remove a bank', params: BicParams, response: { 204: { type: 'null', description: 'Removed' }, ...errorResponses } } },
     async (request, reply) => {
       const { bic } = request.params as BicParams;
       await banks.remove(bic);
@@ -61,7 +61,7 @@ export async function adminBankRoutes(app: FastifyInstance, { gateway }: { gatew
     importScope.post(
       ADMIN_BANK_IMPORT_PATH,
       {
-        config: { audit: 'banks.import' },
+        config: { audit: 'banks.import', permission: 'banks.write' },
         bodyLimit: IMPORT_BODY_LIMIT,
         schema: {
           operationId: 'importBanks',

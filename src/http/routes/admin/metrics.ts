@@ -6,7 +6,7 @@ import type { GatewayMetrics } from '../../../metrics/gateway-metrics.js';
  * METRICS_TOKEN (see admin-auth), so that a Prometheus server never needs to hold the admin token.
  */
 export async function adminMetricsRoutes(app: FastifyInstance, { metrics }: { metrics: GatewayMetrics }): Promise<void> {
-  app.get('/metrics', { config: { metricsScrape: true }, schema: { hide: true } }, async (_request, reply) => {
+  app.get('/metrics', { config: { metricsScrape: true, permission: 'read' }, schema: { hide: true } }, async (_request, reply) => {
     reply.header('content-type', metrics.contentType);
     return metrics.render();
   });

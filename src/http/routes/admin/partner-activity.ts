@@ -11,7 +11,7 @@ import type { Gateway } from '../../../gateway.js';
 export async function adminPartnerActivityRoutes(app: FastifyInstance, { gateway }: { gateway: Gateway }): Promise<void> {
   app.get(
     ADMIN_PARTNER_ACTIVITY_PATH,
-    { schema: { operationId: 'getPartnerActivity', tags: ['Partners'], summary: 'The last successful partner API call of each partner', querystring: ActivityQuery, response: { 200: ActivityResponse, '4xx': ErrorBody, '5xx': ErrorBody } } },
+    { config: { permission: 'read' }, schema: { operationId: 'getPartnerActivity', tags: ['Partners'], summary: 'The last successful partner API call of each partner', querystring: ActivityQuery, response: { 200: ActivityResponse, '4xx': ErrorBody, '5xx': ErrorBody } } },
     async (request) => ({ partners: await gateway.admin.audit.activity((request.query as ActivityQuery).logins) }),
   );
 }

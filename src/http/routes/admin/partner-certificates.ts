@@ -19,12 +19,15 @@ export const adminPartnerCertificatesRoutes = partnerSubresourceRoutes({
       'Each leaves the other as it was. 422 for an expired certificate, anything not one PEM certificate, or a private key (never stored). ' +
       "Dropping a certificate or changing the subject ends the partner's sessions.",
     audit: 'partner.certificates.set',
+    permission: 'partners.credentials',
+    checked: 'partner.certificates.set',
   },
   remove: {
     operationId: 'deletePartnerCertificates',
     summary: "Remove a partner's client certificates and subject DN (mutual TLS then fails for it; its sessions end)",
     description: 'Answers 204 whether or not the partner had any (sessions end only when it had certificates); 404 for an unknown partner.',
     audit: 'partner.certificates.delete',
+    permission: 'partners.credentials',
   },
   service: (admin) => admin.partnerCertificates,
 });

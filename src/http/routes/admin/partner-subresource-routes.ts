@@ -1,16 +1,19 @@
 import type { AuditAction } from '@partner-gateway/contract/audit-names';
+import type { Permission } from '@partner-gateway/contract/admin-permissions';
 import { LoginParams } from '@partner-gateway/contract/admin-partners';
 import { ErrorBody } from '@partner-gateway/contract/error-body';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TSchema } from 'typebox';
 import type { Gateway } from '../../../gateway.js';
+import { answerSubmitted, PROPOSED } from './answer-submitted.js';
 
 const errorResponses = { '4xx': ErrorBody, '5xx': ErrorBody };
 const tags = ['Partners'];
 
 /**
  * One of a partner's sub-resources (its keys, its certificates, …) on the admin API: `PUT path` sets it from a
- * body and answers its view, `DELETE path` removes it (204). Everything but this description is the same for all.
+ * body and answers its view (through maker-checker: 202 with a proposal when its action needs approval), `DELETE
+ * path` removes it (204). Everything but this description is the same for all.
  */
 export interface PartnerSubresourceRoutes {
   /** `/admin/v1/partners/:login/<name>`, from the contract's paths. */
@@ -18,7 +21,10 @@ export interface PartnerSubresourceRoutes {
   /** The contract's schemas of the PUT body and of the view it answers. */
   body: TSchema;
   view: TSchema;
-  set: RouteText;
+  set: RouteText & {
+    /** The maker-checker action setting it is (its PUT answers 202 with a proposal when the action needs approval). */
+    checked: string;
+  };
   remove: RouteText;
   /** The admin service that does it, from `gateway.admin`. */
   service: (admin: Gateway['admin']) => SubresourceService;
@@ -31,11 +37,12 @@ interface RouteText {
   description: string;
   /** The audit entry's action (audit-names.ts); its details are the sub-resource before and after, and whether sessions ended. */
   audit: AuditAction;
+  /** What the operator must be allowed (admin-permissions.ts). */
+  permission: Permission;
 }
 
-/** What the routes need of a sub-resource's admin service (partners/partner-subresource-admin.ts implements it). */
+/** What the routes need of a sub-resource's admin service (partners/partner-subresource-admin.ts implements it); setting goes through maker-checker. */
 interface SubresourceService {
-  set(login: string, body: never): Promise<SubresourceChange>;
   remove(login: string): Promise<SubresourceChange>;
 }
 interface SubresourceChange {
@@ -60,16 +67,26 @@ export function partnerSubresourceRoutes({ path, body, view, set, remove, servic
     app.put(
       path,
       {
-        config: { audit: set.audit },
-        schema: { operationId: set.operationId, tags, summary: set.summary, description: set.description, params: LoginParams, body, response: { 200: view, ...errorResponses } },
+        config: { audit: set.audit, permission: set.permission },
+        schema: {
+          operationId: set.operationId,
+          tags,
+          summary: set.summary,
+          description: `${set.description} Maker-checker action \`${set.checked}\`: when it needs approval, the answer is 202 with a proposal.`,
+          params: LoginParams,
+          body,
+          response: { 200: view, ...PROPOSED, ...errorResponses },
+        },
       },
-      // A successful set always leaves something registered, so the view answered is never null.
-      async (request) => audited(request, (login) => subresource.set(login, request.body as never)),
+      // Submitted to maker-checker, which makes it at once (the checked action sets the audit entry's details, the
+      // view after: never null once something is registered) or holds it as a proposal.
+      async (request, reply) =>
+        answerSubmitted(reply, await gateway.admin.approvals.submit(set.checked, { login: (request.params as LoginParams).login, body: request.body }, request.requestContext)),
     );
     app.delete(
       path,
       {
-        config: { audit: remove.audit },
+        config: { audit: remove.audit, permission: remove.permission },
         schema: {
           operationId: remove.operationId,
           tags,

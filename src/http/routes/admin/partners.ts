@@ -1,4 +1,5 @@
 import {
+  auditablePartner,
   CreatePartnerBody,
   LoginParams,
   PartnerList,
@@ -9,6 +10,7 @@ import { ErrorBody } from '@partner-gateway/contract/error-body';
 import { ADMIN_PARTNERS_PATH } from '@partner-gateway/contract/paths';
 import type { FastifyInstance } from 'fastify';
 import type { Gateway } from '../../../gateway.js';
+import { answerSubmitted, PROPOSED } from './answer-submitted.js';
 
 const errorResponses = { '4xx': ErrorBody, '5xx': ErrorBody };
 const PARTNER_PATH = `${ADMIN_PARTNERS_PATH}/:login`;
@@ -19,25 +21,30 @@ export async function adminPartnerRoutes(app: FastifyInstance, { gateway }: { ga
   const partners = gateway.admin.partners;
   app.post(
     ADMIN_PARTNERS_PATH,
-    { config: { audit: 'partner.create' }, schema: { operationId: 'createPartner', tags, summary: 'Create a partner', body: CreatePartnerBody, response: { 201: PartnerView, ...errorResponses } } },
+    { config: { audit: 'partner.create', permission: 'partners.write' }, schema: { operationId: 'createPartner', tags, summary: 'Create a partner', body: CreatePartnerBody, response: { 201: PartnerView, ...errorResponses } } },
     async (request, reply) => {
       const body = request.body as CreatePartnerBody;
       request.requestContext.audit.partner = body.login;
       const created = await partners.create(body);
-      request.requestContext.audit.details = { after: auditable(created) };
+      request.requestContext.audit.details = { after: auditablePartner(created) };
       return reply.code(201).send(created);
     },
   );
-  app.get(ADMIN_PARTNERS_PATH, { schema: { operationId: 'listPartners', tags, summary: 'List partners', response: { 200: PartnerList, ...errorResponses } } }, async () => ({
+  app.get(ADMIN_PARTNERS_PATH, { config: { permission: 'read' }, schema: { operationId: 'listPartners', tags, summary: 'List partners', response: { 200: PartnerList, ...errorResponses } } }, async () => ({
     partners: await partners.list(),
   }));
-  app.get(PARTNER_PATH, { schema: { operationId: 'getPartner', tags, summary: 'Show a partner', params: LoginParams, response: { 200: PartnerView, ...errorResponses } } }, async (request) =>
+  app.get(PARTNER_PATH, { config: { permission: 'read' }, schema: { operationId: 'getPartner', tags, summary: 'Show a partner', params: LoginParams, response: { 200: PartnerView, ...errorResponses } } }, async (request) =>
     partners.get((request.params as LoginParams).login),
   );
   app.patch(
     PARTNER_PATH,
     {
-      config: { audit: 'partner.update' },
+      config: {
+        audit: 'partner.update',
+        permission: 'partners.write',
+        // A partner's credentials and how it may use them are the security role's.
+        fieldPermissions: { password: 'partners.credentials', authMethods: 'partners.credentials', requireSenderConstrainedTokens: 'partners.credentials' },
+      },
       schema: { operationId: 'updatePartner', tags, summary: 'Change a partner (a block, a new password, taking `password` out of authMethods or requiring bound tokens ends its sessions)', params: LoginParams, body: UpdatePartnerBody, response: { 200: PartnerView, ...errorResponses } },
     },
     async (request) => {
@@ -45,27 +52,23 @@ export async function adminPartnerRoutes(app: FastifyInstance, { gateway }: { ga
       const body = request.body as UpdatePartnerBody;
       request.requestContext.audit.partner = login;
       const { before, after, sessionsEnded } = await partners.update(login, body);
-      request.requestContext.audit.details = { before: auditable(before), after: auditable(after), passwordChanged: body.password !== undefined, sessionsEnded };
+      request.requestContext.audit.details = { before: auditablePartner(before), after: auditablePartner(after), passwordChanged: body.password !== undefined, sessionsEnded };
       return after;
     },
   );
   app.delete(
     PARTNER_PATH,
-    { config: { audit: 'partner.delete' }, schema: { operationId: 'deletePartner', tags, summary: 'Remove a partner', params: LoginParams, response: { 204: { type: 'null', description: 'Removed' }, ...errorResponses } } },
-    async (request, reply) => {
-      const { login } = request.params as LoginParams;
-      request.requestContext.audit.partner = login;
-      request.requestContext.audit.details = { before: auditable(await partners.remove(login)) };
-      return reply.code(204).send();
+    {
+      config: { audit: 'partner.delete', permission: 'partners.write' },
+      schema: {
+        operationId: 'deletePartner',
+        tags,
+        summary: 'Remove a partner',
+        description: 'Maker-checker action `partner.delete`: when it needs approval, the answer is 202 with a proposal.',
+        params: LoginParams,
+        response: { 204: { type: 'null', description: 'Removed' }, ...PROPOSED, ...errorResponses },
+      },
     },
+    async (request, reply) => answerSubmitted(reply, await gateway.admin.approvals.submit('partner.delete', { login: (request.params as LoginParams).login }, request.requestContext), 204),
   );
-}
-
-/**
- * What the audit trail keeps of a partner: every setting an operator changes here (a field added to PartnerView is
- * kept too), never a password or hash (the view has none); its keys and certificates are audited by their own routes.
- */
-function auditable(partner: PartnerView) {
-  const { id: _id, login: _login, jwks: _jwks, certificates: _certificates, createdAt: _created, updatedAt: _updated, ...settings } = partner;
-  return settings;
 }

@@ -1,0 +1,95 @@
+import { Type, type Static } from 'typebox';
+import { CredentialKind } from './admin-permissions.js';
+
+/**
+ * Maker-checker: the admin API's shapes for changes one operator proposes and another approves. Which actions
+ * need approval is a setting (nothing by default); an action that needs it answers 202 with a proposal instead
+ * of doing the change.
+ */
+
+/** Who proposed or decided. */
+export const ActorRef = Type.Object({ id: Type.String(), name: Type.String(), credential: CredentialKind });
+export type ActorRef = Static<typeof ActorRef>;
+
+export const ProposalStatus = Type.Union([
+  Type.Literal('pending'),
+  Type.Literal('approved'),
+  Type.Literal('rejected'),
+  Type.Literal('expired'),
+  /** Approved too late: what it was based on had changed, and it was refused (409) rather than applied differently. */
+  Type.Literal('conflict'),
+]);
+export type ProposalStatus = Static<typeof ProposalStatus>;
+
+const JsonValue = Type.Unsafe<unknown>({ description: 'JSON' });
+
+/** A proposed change (a pending proposal, or a decided one). */
+export const ProposalView = Type.Object({
+  id: Type.String(),
+  action: Type.String({ description: 'The audited action it performs once approved (key.revoke, partner.delete, ...)' }),
+  status: ProposalStatus,
+  /** What it changes, in words: `partner acme`, `signing key 0b9Qm...`. */
+  target: Type.String(),
+  /** The request as made (never a secret: actions whose requests carry one cannot need approval). */
+  request: JsonValue,
+  /** What approving it will do, computed when proposed; it is applied exactly so, or refused if its base changed. */
+  preview: JsonValue,
+  proposedBy: ActorRef,
+  proposedAt: Type.String({ format: 'date-time' }),
+  /** After this (APPROVAL_TTL after proposing) it can no longer be approved. */
+  expiresAt: Type.String({ format: 'date-time' }),
+  decidedBy: Type.Union([ActorRef, Type.Null()]),
+  decidedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  /** The rejection's reason, or why an approval was refused. */
+  reason: Type.Union([Type.String(), Type.Null()]),
+  /** What the applied change answered. */
+  result: JsonValue,
+});
+export type ProposalView = Static<typeof ProposalView>;
+
+export const ProposalList = Type.Object({ proposals: Type.Array(ProposalView) });
+export type ProposalList = Static<typeof ProposalList>;
+
+/** GET /admin/v1/approvals query. */
+export const ProposalQuery = Type.Object(
+  {
+    status: Type.Optional(ProposalStatus),
+    limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,3}$', description: '1 to 500, default 100' })),
+  },
+  { additionalProperties: false },
+);
+export type ProposalQuery = Static<typeof ProposalQuery>;
+
+export const ProposalParams = Type.Object({ id: Type.String({ pattern: '^[0-9a-f-]{36}$' }) });
+export type ProposalParams = Static<typeof ProposalParams>;
+
+/** POST /admin/v1/approvals/{id}/reject body. */
+export const RejectBody = Type.Object({ reason: Type.Optional(Type.String({ maxLength: 500 })) }, { additionalProperties: false });
+export type RejectBody = Static<typeof RejectBody>;
+
+/** One action's setting, with what it does and who may approve it. */
+export const ApprovalSetting = Type.Object({
+  action: Type.String(),
+  required: Type.Boolean({ description: 'Whether the action needs a second operator' }),
+  description: Type.String(),
+  /** The permission an approver needs (besides approvals.decide), and so the roles that may approve. */
+  permission: Type.String(),
+});
+export type ApprovalSetting = Static<typeof ApprovalSetting>;
+
+export const ApprovalSettings = Type.Object({ actions: Type.Array(ApprovalSetting) });
+export type ApprovalSettings = Static<typeof ApprovalSettings>;
+
+/**
+ * PUT /admin/v1/approvals/settings body: every action that needs approval (the others then do not).
+ *
+ * @example
+ * ```json
+ * { "required": ["key.revoke", "partner.delete", "approvals.configure"] }
+ * ```
+ */
+export const SetApprovalSettingsBody = Type.Object(
+  { required: Type.Array(Type.String({ maxLength: 64 }), { maxItems: 100, uniqueItems: true }) },
+  { additionalProperties: false },
+);
+export type SetApprovalSettingsBody = Static<typeof SetApprovalSettingsBody>;

@@ -1,0 +1,166 @@
+import { randomUUID } from 'node:crypto';
+import type { ApprovalSettings, ProposalQuery, ProposalView, RejectBody } from '@partner-gateway/contract/admin-approvals';
+import { AppError, errors } from '../errors.js';
+import { actorAllows, actorRef, type RequestContext } from '../request-context.js';
+import type { ApprovalSettingsStore } from './approval-settings.js';
+import type { ActionRegistry, CheckedAction } from './checked-action.js';
+import type { Proposal, ProposalRepository } from './proposal-repository.js';
+
+/** A change submitted: made at once, or held as a proposal for a second operator (the route answers 202). */
+export type Submitted<Result> = { applied: Result } | { proposal: ProposalView };
+
+/**
+ * Maker-checker. Every checked route submits its change here: when its action needs approval (a setting, none by
+ * default) the change becomes a pending proposal, with a preview of what it will do and the base it was computed
+ * from; otherwise it is made at once. Another operator, holding the action's permission and approvals.decide,
+ * approves it within APPROVAL_TTL: it is then applied exactly as previewed, or refused (409) when its base has
+ * changed. Nobody approves their own proposal, nor with a token the proposer issued. The approval's audit entry
+ * is the change's own action, naming the proposer as its operator and the approver beside.
+ */
+export interface Approvals {
+  submit<Result>(action: string, input: unknown, context: RequestContext): Promise<Submitted<Result>>;
+  list(query: ProposalQuery): Promise<ProposalView[]>;
+  get(id: string): Promise<ProposalView>;
+  approve(id: string, context: RequestContext): Promise<ProposalView>;
+  /** Rejects a proposal (its proposer may withdraw it so too). */
+  reject(id: string, body: RejectBody, context: RequestContext): Promise<ProposalView>;
+  /** Every checked action, whether it needs approval, and who may approve it. */
+  settings(): Promise<ApprovalSettings>;
+}
+
+export interface ApprovalsDependencies {
+  registry: ActionRegistry;
+  proposals: ProposalRepository;
+  settings: ApprovalSettingsStore;
+  /** APPROVAL_TTL in milliseconds. */
+  ttlMs: number;
+  now: () => number;
+}
+
+export function createApprovals(deps: ApprovalsDependencies): Approvals {
+  function definition(action: string): CheckedAction {
+    const found = deps.registry.get(action);
+    if (!found) throw new Error(`no checked action ${action}`);
+    return found;
+  }
+
+  async function pending(id: string): Promise<Proposal> {
+    await deps.proposals.expire(new Date(deps.now()));
+    const proposal = await deps.proposals.find(id);
+    if (!proposal) throw errors.proposalNotFound();
+    if (proposal.status === 'expired') throw errors.proposalExpired();
+    if (proposal.status !== 'pending') throw errors.proposalDecided(proposal.status);
+    return proposal;
+  }
+
+  async function decided(id: string): Promise<never> {
+    const now = await deps.proposals.find(id);
+    throw errors.proposalDecided(now?.status ?? 'gone');
+  }
+
+  return {
+    async submit(action, input, context) {
+      const checked = definition(action);
+      if (!(await deps.settings.requiredActions()).has(action)) return { applied: await checked.apply(input, context) };
+      const preview = await checked.preview(input);
+      const at = deps.now();
+      const proposal = await deps.proposals.insert({
+        id: randomUUID(),
+        action,
+        target: preview.target,
+        request: input,
+        preview: preview.preview,
+        base: preview.base,
+        proposedBy: actorRef(context.actor!),
+        proposedAt: new Date(at),
+        expiresAt: new Date(at + deps.ttlMs),
+      });
+      if (preview.partner !== undefined) context.audit.partner = preview.partner;
+      context.audit.details = { proposal: { id: proposal.id, status: 'pending', expiresAt: proposal.expiresAt.toISOString() }, target: preview.target, preview: preview.preview };
+      return { proposal: toProposalView(proposal) };
+    },
+    async list(query) {
+      await deps.proposals.expire(new Date(deps.now()));
+      const limit = query.limit === undefined ? 100 : Number(query.limit);
+      if (!(limit >= 1 && limit <= 500)) throw errors.validationFailed([{ field: 'limit', message: 'must be between 1 and 500' }]);
+      return (await deps.proposals.list({ ...(query.status ? { status: query.status } : {}), limit })).map(toProposalView);
+    },
+    async get(id) {
+      await deps.proposals.expire(new Date(deps.now()));
+      const proposal = await deps.proposals.find(id);
+      if (!proposal) throw errors.proposalNotFound();
+      return toProposalView(proposal);
+    },
+    async approve(id, context) {
+      const actor = context.actor!;
+      const proposal = await pending(id);
+      context.audit.details = { proposal: { id }, action: proposal.action, target: proposal.target };
+      if (actor.id === proposal.proposedBy.id) throw errors.ownProposal();
+      if (actor.token !== undefined && actor.token.issuedBy === proposal.proposedBy.id) throw errors.credentialOfProposer();
+      const checked = definition(proposal.action);
+      if (!actorAllows(actor, checked.permission)) throw errors.forbidden(checked.permission);
+      const approver = actorRef(actor);
+      const claimed = await deps.proposals.decide(id, 'approved', { decidedBy: approver, decidedAt: new Date(deps.now()), reason: null });
+      if (!claimed) return decided(id);
+      // From here the entry is the change's: its action, its proposer as the operator, this actor as the approver.
+      context.audit.action = checked.action;
+      context.audit.operator = proposal.proposedBy;
+      context.audit.approver = approver;
+      context.audit.details = { proposal: { id }, target: proposal.target };
+      let result: unknown;
+      try {
+        const now = await checked.preview(proposal.request);
+        if (now.base !== proposal.base) throw errors.proposalBaseChanged();
+        result = await checked.apply(proposal.request, context);
+      } catch (error) {
+        if (!(error instanceof AppError)) {
+          await deps.proposals.reopen(id);
+          throw error;
+        }
+        // The target changed, went away, or no longer passes the change's checks: nothing was changed.
+        await deps.proposals.settle(id, { status: 'conflict', result: null, reason: error.description });
+        context.audit.details = { ...context.audit.details, refused: error.description };
+        throw errors.proposalBaseChanged();
+      }
+      await deps.proposals.settle(id, { status: 'approved', result: result ?? null, reason: null });
+      context.audit.details = { ...context.audit.details, proposal: { id } };
+      return toProposalView({ ...claimed, result: result ?? null });
+    },
+    async reject(id, body, context) {
+      const actor = context.actor!;
+      const proposal = await pending(id);
+      const withdrawn = actor.id === proposal.proposedBy.id;
+      const checked = definition(proposal.action);
+      if (!withdrawn && !actorAllows(actor, checked.permission)) throw errors.forbidden(checked.permission);
+      const reason = body.reason ?? (withdrawn ? 'withdrawn by its proposer' : null);
+      const rejected = await deps.proposals.decide(id, 'rejected', { decidedBy: actorRef(actor), decidedAt: new Date(deps.now()), reason });
+      if (!rejected) return decided(id);
+      context.audit.details = { proposal: { id }, action: proposal.action, target: proposal.target, reason, withdrawn };
+      return toProposalView(rejected);
+    },
+    async settings() {
+      const required = await deps.settings.requiredActions();
+      return {
+        actions: deps.registry.list().map((checked) => ({ action: checked.action, required: required.has(checked.action), description: checked.description, permission: checked.permission })),
+      };
+    },
+  };
+}
+
+function toProposalView(proposal: Proposal): ProposalView {
+  return {
+    id: proposal.id,
+    action: proposal.action,
+    status: proposal.status,
+    target: proposal.target,
+    request: proposal.request,
+    preview: proposal.preview,
+    proposedBy: proposal.proposedBy,
+    proposedAt: proposal.proposedAt.toISOString(),
+    expiresAt: proposal.expiresAt.toISOString(),
+    decidedBy: proposal.decidedBy,
+    decidedAt: proposal.decidedAt?.toISOString() ?? null,
+    reason: proposal.reason,
+    result: proposal.result,
+  };
+}

@@ -1,0 +1,39 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+
+/** A single sign-on under way: what the callback needs to finish it (migration 0020). */
+export interface PendingSsoLogin {
+  codeVerifier: string;
+  nonce: string;
+  createdAt: Date;
+}
+
+/**
+ * Sign-ins between the redirect to the identity provider and its callback, found by the SHA-256 of their
+ * `state` (which the browser's flow cookie holds) and taken once: a callback replayed finds nothing.
+ */
+export interface SsoLoginRepository {
+  insert(stateHash: string, login: Omit<PendingSsoLogin, 'createdAt'>): Promise<void>;
+  /** The sign-in, deleted as it is read; undefined when unknown or already taken. */
+  take(stateHash: string): Promise<PendingSsoLogin | undefined>;
+  /** Forgets sign-ins begun before `before` (never finished). */
+  purge(before: Date): Promise<void>;
+}
+
+type SsoLoginsTable = { state_hash: string; code_verifier: string; nonce: string; created_at: Date };
+
+export function createSsoLoginRepository(database: Kysely<Database>): SsoLoginRepository {
+  const db = database.withTables<{ sso_logins: SsoLoginsTable }>();
+  return {
+    async insert(stateHash, { codeVerifier, nonce }) {
+      await db.insertInto('sso_logins').values({ state_hash: stateHash, code_verifier: codeVerifier, nonce, created_at: new Date() }).execute();
+    },
+    async take(stateHash) {
+      const row = await db.deleteFrom('sso_logins').where('state_hash', '=', stateHash).returningAll().executeTakeFirst();
+      return row && { codeVerifier: row.code_verifier, nonce: row.nonce, createdAt: new Date(row.created_at) };
+    },
+    async purge(before) {
+      await db.deleteFrom('sso_logins').where('created_at', '<', before).execute();
+    },
+  };
+}

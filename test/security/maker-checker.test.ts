@@ -1,0 +1,149 @@
+/**
+ * Maker-checker: which actions need a second operator is a setting (none by default); a checked change answers
+ * 202 with a proposal and its preview and changes nothing; another operator holding the action's permission
+ * approves it within APPROVAL_TTL and it is applied as previewed, or refused with 409 when its base changed; the
+ * proposer never approves its own, nor with a token it issued; the audit entry names both.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { testBackends } from '../support/test-databases.js';
+import { startTestGateway, TEST_ADMIN_TOKEN, type TestGateway, type TestOperator } from '../support/test-gateway.js';
+
+const BOOTSTRAP = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
+const HOUR = 3_600_000;
+
+for (const backend of testBackends()) {
+  describe(`maker-checker on ${backend.name}`, () => {
+    let clock = Date.now();
+    let t: TestGateway;
+    let maker: TestOperator;
+    let checker: TestOperator;
+    let operator: TestOperator;
+    let secondOperator: TestOperator;
+    let viewer: TestOperator;
+    before(async () => {
+      t = await startTestGateway(backend, { now: () => clock, env: { APPROVAL_TTL: '3600' } });
+      maker = await t.addOperator('security', { name: 'maker-sam' });
+      checker = await t.addOperator('security', { name: 'checker-cleo' });
+      operator = await t.addOperator('operator', { name: 'ops-otto' });
+      secondOperator = await t.addOperator('operator', { name: 'ops-olga' });
+      viewer = await t.addOperator('viewer', { name: 'viewer-vic' });
+    });
+    after(() => t.close());
+    const call = (headers: Record<string, string>, method: string, url: string, payload?: object) =>
+      t.admin.inject({ method: method as 'GET', url, headers, ...(payload ? { payload } : {}) });
+    const require = (actions: string[]) => call(BOOTSTRAP, 'PUT', '/admin/v1/approvals/settings', { required: actions });
+    const signingKey = async () => (await t.gateway.admin.keys.list()).find((key) => key.use === 'sig' && key.active)!;
+
+    it('when nothing is configured, then no action needs approval and the settings list every checked action', async () => {
+      const settings = (await call(viewer.headers, 'GET', '/admin/v1/approvals/settings')).json();
+      assert.deepEqual(
+        settings.actions.map((action: { action: string; required: boolean }) => [action.action, action.required]),
+        [['approvals.configure', false], ['partner.delete', false], ['partner.jwks.set', false], ['partner.certificates.set', false], ['key.revoke', false], ['operator.create', false], ['operator.update', false]],
+      );
+      const partner = await t.addPartner();
+      assert.equal((await call(operator.headers, 'DELETE', `/admin/v1/partners/${partner.login}`)).statusCode, 204, 'applied at once');
+      assert.equal((await require(['no.such.action'])).statusCode, 422);
+      assert.equal((await call(operator.headers, 'PUT', '/admin/v1/approvals/settings', { required: [] })).statusCode, 403, 'security sets it');
+    });
+
+    it('when key revocation needs approval, then a proposal changes nothing, its proposer cannot approve it, and another security operator applies it', async () => {
+      assert.equal((await require(['key.revoke', 'partner.delete'])).statusCode, 200);
+      const key = await signingKey();
+      const proposed = await call(maker.headers, 'POST', `/admin/v1/keys/${key.kid}/revoke`);
+      assert.equal(proposed.statusCode, 202);
+      const proposal = proposed.json();
+      assert.equal(proposal.status, 'pending');
+      assert.equal(proposal.action, 'key.revoke');
+      assert.deepEqual(proposal.proposedBy, { id: maker.id, name: 'maker-sam', credential: 'token' });
+      assert.equal(proposal.preview.revoked.kid, key.kid);
+      assert.match(proposal.preview.consequence, /every access token it signed is refused at once; a new active key is made first/);
+      assert.equal((await signingKey()).kid, key.kid, 'nothing changed yet');
+
+      const own = await call(maker.headers, 'POST', `/admin/v1/approvals/${proposal.id}/approve`);
+      assert.equal(own.statusCode, 403);
+      assert.match(own.json().description_status, /another operator than the one who proposed it/);
+      const byViewer = await call(viewer.headers, 'POST', `/admin/v1/approvals/${proposal.id}/approve`);
+      assert.equal(byViewer.statusCode, 403);
+      const byOperator = await call(operator.headers, 'POST', `/admin/v1/approvals/${proposal.id}/approve`);
+      assert.equal(byOperator.statusCode, 403, 'approving needs the action\'s own permission');
+      assert.match(byOperator.json().description_status, /keys\.write/);
+      // A token the proposer issued to someone else is the proposer's hand.
+      const puppet = await t.addOperator('security', { name: 'puppet', issuedBy: maker.id });
+      const byPuppet = await call(puppet.headers, 'POST', `/admin/v1/approvals/${proposal.id}/approve`);
+      assert.equal(byPuppet.statusCode, 403);
+      assert.match(byPuppet.json().description_status, /issued by the operator who proposed/);
+
+      const approved = await call(checker.headers, 'POST', `/admin/v1/approvals/${proposal.id}/approve`);
+      assert.equal(approved.statusCode, 200, approved.body);
+      assert.equal(approved.json().status, 'approved');
+      assert.deepEqual(approved.json().decidedBy, { id: checker.id, name: 'checker-cleo', credential: 'token' });
+      assert.equal(approved.json().result.kid, key.kid);
+      assert.notEqual((await signingKey()).kid, key.kid, 'revoked, and a new key made');
+      assert.equal((await call(checker.headers, 'POST', `/admin/v1/approvals/${proposal.id}/approve`)).statusCode, 409, 'applied once');
+
+      await t.gateway.admin.audit.flush();
+      const entries = (await call(viewer.headers, 'GET', '/admin/v1/audit?action=key.revoke&limit=10')).json().entries;
+      const applied = entries.find((entry: { status: number }) => entry.status === 200);
+      assert.deepEqual(applied.operator, { id: maker.id, name: 'maker-sam', credential: 'token' });
+      assert.deepEqual(applied.approver, { id: checker.id, name: 'checker-cleo', credential: 'token' });
+      assert.equal(applied.details.proposal.id, proposal.id);
+      const asProposed = entries.find((entry: { status: number }) => entry.status === 202);
+      assert.equal(asProposed.details.proposal.status, 'pending');
+      const byApprover = (await call(viewer.headers, 'GET', `/admin/v1/audit?operator=${checker.id}&action=key.revoke`)).json();
+      assert.equal(byApprover.entries.length, 1, 'the search by operator finds what it approved');
+      assert.deepEqual(byApprover.total, { count: 1, capped: false });
+    });
+
+    it('when a proposal waits longer than APPROVAL_TTL, then it expires and cannot be approved', async () => {
+      const partner = await t.addPartner();
+      const proposal = (await call(operator.headers, 'DELETE', `/admin/v1/partners/${partner.login}`)).json();
+      assert.equal(proposal.status, 'pending');
+      clock += HOUR;
+      const late = await call(secondOperator.headers, 'POST', `/admin/v1/approvals/${proposal.id}/approve`);
+      assert.equal(late.statusCode, 409);
+      assert.match(late.json().description_status, /expired/);
+      assert.equal((await call(viewer.headers, 'GET', `/admin/v1/approvals/${proposal.id}`)).json().status, 'expired');
+      assert.equal((await t.gateway.admin.partners.get(partner.login)).login, partner.login, 'still there');
+    });
+
+    it('when what a proposal was previewed on changes, then approving it is refused with 409 and nothing is applied', async () => {
+      const partner = await t.addPartner();
+      const proposal = (await call(operator.headers, 'DELETE', `/admin/v1/partners/${partner.login}`)).json();
+      assert.deepEqual(proposal.preview.removed.ipAllowlist, ['127.0.0.1/32', '::1/128']);
+      assert.equal((await call(operator.headers, 'PATCH', `/admin/v1/partners/${partner.login}`, { ipAllowlist: ['10.0.0.1'] })).statusCode, 200);
+      assert.equal((await call(maker.headers, 'POST', `/admin/v1/approvals/${proposal.id}/approve`)).statusCode, 403, 'removing a partner is approved by an operator');
+      const refused = await call(secondOperator.headers, 'POST', `/admin/v1/approvals/${proposal.id}/approve`);
+      assert.equal(refused.statusCode, 409);
+      assert.match(refused.json().description_status, /has changed since/);
+      assert.equal((await t.gateway.admin.partners.get(partner.login)).login, partner.login, 'not removed');
+      const after = (await call(viewer.headers, 'GET', `/admin/v1/approvals/${proposal.id}`)).json();
+      assert.equal(after.status, 'conflict');
+      assert.equal((await call(secondOperator.headers, 'POST', `/admin/v1/approvals/${proposal.id}/approve`)).statusCode, 409);
+    });
+
+    it('when a proposal is rejected or withdrawn, then it can no longer be approved', async () => {
+      const partner = await t.addPartner();
+      const first = (await call(operator.headers, 'DELETE', `/admin/v1/partners/${partner.login}`)).json();
+      const rejected = await call(secondOperator.headers, 'POST', `/admin/v1/approvals/${first.id}/reject`, { reason: 'wrong partner' });
+      assert.equal(rejected.statusCode, 200);
+      assert.deepEqual({ status: rejected.json().status, reason: rejected.json().reason }, { status: 'rejected', reason: 'wrong partner' });
+      assert.equal((await call(secondOperator.headers, 'POST', `/admin/v1/approvals/${first.id}/approve`)).statusCode, 409);
+      const second = (await call(operator.headers, 'DELETE', `/admin/v1/partners/${partner.login}`)).json();
+      const withdrawn = await call(operator.headers, 'POST', `/admin/v1/approvals/${second.id}/reject`, {});
+      assert.equal(withdrawn.json().reason, 'withdrawn by its proposer');
+      const pending = (await call(viewer.headers, 'GET', '/admin/v1/approvals?status=pending')).json().proposals;
+      assert.ok(!pending.some((proposal: { id: string }) => proposal.id === first.id || proposal.id === second.id));
+    });
+
+    it('when the settings themselves need approval, then nobody turns maker-checker off alone', async () => {
+      assert.equal((await require(['approvals.configure', 'key.revoke'])).statusCode, 200);
+      const off = await call(maker.headers, 'PUT', '/admin/v1/approvals/settings', { required: [] });
+      assert.equal(off.statusCode, 202);
+      assert.deepEqual(off.json().preview, { before: ['approvals.configure', 'key.revoke'], after: [] });
+      assert.equal((await call(viewer.headers, 'GET', '/admin/v1/approvals/settings')).json().actions.find((action: { action: string }) => action.action === 'key.revoke').required, true);
+      assert.equal((await call(checker.headers, 'POST', `/admin/v1/approvals/${off.json().id}/approve`)).statusCode, 200);
+      assert.ok((await call(viewer.headers, 'GET', '/admin/v1/approvals/settings')).json().actions.every((action: { required: boolean }) => !action.required));
+    });
+  });
+}
