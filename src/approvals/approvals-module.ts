@@ -26,9 +26,7 @@ export interface ApprovalsModule {
 export function createApprovalsModule(db: Kysely<Database>, feed: ChangeFeed, config: Config, now: () => number): ApprovalsModule {
   const registry = createActionRegistry();
   const settings = createApprovalSettingsStore(db, { cacheTtlMs: config.CACHE_TTL_MS, now });
-  feed.subscribe((change) => {
-    if (change.kind === 'approval-settings') settings.invalidate();
-  });
+  feed.subscribe('approval-settings', () => settings.invalidate());
   registry.register(configureApprovalsAction(registry, settings, () => feed.publish({ kind: 'approval-settings' })));
   return {
     registry,

@@ -45,9 +45,7 @@ export type AuthModule = AuthDependencies & { families: CachedTokenFamilyReposit
 export function createAuth(options: AuthModuleOptions): AuthModule {
   const { config, feed, now } = options;
   const families = createCachedTokenFamilyRepository(createTokenFamilyRepository(options.db), config.CACHE_TTL_MS, now, (id) => feed.publish({ kind: 'family', id }));
-  feed.subscribe((change) => {
-    if (change.kind === 'family') families.invalidate(change.id);
-  });
+  feed.subscribe('family', (change) => families.invalidate(change.id));
   const window = { maxAgeSeconds: config.JWE_MAX_AGE, maxFutureSeconds: config.JWE_MAX_FUTURE, now };
   return {
     partners: options.partners.repository,

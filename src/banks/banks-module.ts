@@ -25,8 +25,6 @@ export interface BanksModule {
  */
 export function createBanks(db: Kysely<Database>, feed: ChangeFeed, config: Config, now: () => number): BanksModule {
   const catalog = createCachedBankRepository(createBankRepository(db), config.CACHE_TTL_MS, now, () => feed.publish({ kind: 'banks' }));
-  feed.subscribe((change) => {
-    if (change.kind === 'banks') catalog.invalidate();
-  });
+  feed.subscribe('banks', () => catalog.invalidate());
   return { catalog, admin: createBankAdmin(catalog) };
 }

@@ -13,10 +13,41 @@ export type Change =
   /** An instance's replay cache fell back from Redis to the database: claim in both for the next `forMs`. */
   | { kind: 'replay-degraded'; forMs: number };
 
+export type ChangeKind = Change['kind'];
+export type ChangeListener<K extends ChangeKind> = (change: Extract<Change, { kind: K }>) => void;
+
+/**
+ * A module subscribes to the one kind of change it caches, so a change runs only its own listener: a partner
+ * changed reaches the partners' cache, not every module's.
+ *
+ * @example
+ * ```ts
+ * feed.subscribe('banks', () => catalog.invalidate());
+ * ```
+ */
 export interface ChangeFeed {
   publish(change: Change): void;
-  subscribe(listener: (change: Change) => void): void;
+  subscribe<K extends ChangeKind>(kind: K, listener: ChangeListener<K>): void;
   close(): Promise<void>;
+}
+
+/** Listeners by the kind they hear. */
+class Listeners {
+  readonly #byKind = new Map<ChangeKind, Set<(change: Change) => void>>();
+
+  add(kind: ChangeKind, listener: (change: Change) => void): void {
+    const set = this.#byKind.get(kind) ?? new Set();
+    set.add(listener);
+    this.#byKind.set(kind, set);
+  }
+
+  delete(kind: ChangeKind, listener: (change: Change) => void): void {
+    this.#byKind.get(kind)?.delete(listener);
+  }
+
+  tell(change: Change): void {
+    for (const listener of this.#byKind.get(change.kind) ?? []) listener(change);
+  }
 }
 
 const CHANNEL = 'partner_gateway_changes';
@@ -46,25 +77,24 @@ function socketOf(client: pg.Client): { unref?: () => void; ref?: () => void } |
  * (as NOTIFY reaches its own LISTEN), after the current turn, as a notification arrives after its transaction.
  */
 export function createLocalChangeFeedBus(): { feed(): ChangeFeed } {
-  const listeners = new Set<(change: Change) => void>();
+  const listeners = new Listeners();
   return {
     feed() {
-      const mine: Array<(change: Change) => void> = [];
+      const mine: Array<[ChangeKind, (change: Change) => void]> = [];
       let closed = false;
       return {
         publish(change) {
           if (closed) return;
-          setImmediate(() => {
-            for (const listener of listeners) listener(change);
-          });
+          setImmediate(() => listeners.tell(change));
         },
-        subscribe(listener) {
-          mine.push(listener);
-          listeners.add(listener);
+        subscribe(kind, listener) {
+          const any = listener as (change: Change) => void;
+          mine.push([kind, any]);
+          listeners.add(kind, any);
         },
         async close() {
           closed = true;
-          for (const listener of mine) listeners.delete(listener);
+          for (const [kind, listener] of mine) listeners.delete(kind, listener);
         },
       };
     },
@@ -79,7 +109,7 @@ export function createLocalChangeFeedBus(): { feed(): ChangeFeed } {
  * connection reconnects by itself after the database comes back.
  */
 export function createPostgresChangeFeed(connectionString: string, options: { searchPath?: string; onError?: (error: unknown) => void } = {}): ChangeFeed {
-  const listeners: Array<(change: Change) => void> = [];
+  const listeners = new Listeners();
   const channel = options.searchPath ? `${CHANNEL}_${options.searchPath}` : CHANNEL;
   let client: pg.Client | undefined;
   let publisher: pg.Client | undefined;
@@ -104,7 +134,7 @@ export function createPostgresChangeFeed(connectionString: string, options: { se
       } catch {
         return;
       }
-      for (const listener of listeners) listener(change);
+      listeners.tell(change);
     });
     try {
       await connection.connect();
@@ -162,8 +192,8 @@ export function createPostgresChangeFeed(connectionString: string, options: { se
         }
       })();
     },
-    subscribe(listener) {
-      listeners.push(listener);
+    subscribe(kind, listener) {
+      listeners.add(kind, listener as (change: Change) => void);
     },
     async close() {
       closed = true;

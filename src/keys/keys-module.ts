@@ -40,9 +40,7 @@ export async function createKeys(db: Kysely<Database>, feed: ChangeFeed, config:
     onRotate: () => feed.publish({ kind: 'keys' }),
     onRevoke: () => feed.publish({ kind: 'keys' }),
   });
-  feed.subscribe((change) => {
-    if (change.kind === 'keys') store.reload().catch(() => {});
-  });
+  feed.subscribe('keys', () => store.reload().catch(() => {}));
   return {
     store,
     admin: {

@@ -63,9 +63,7 @@ export function createOperators(db: Kysely<Database>, feed: ChangeFeed, config: 
     credentials.invalidate();
     feed.publish({ kind: 'operators' });
   };
-  feed.subscribe((change) => {
-    if (change.kind === 'operators') credentials.invalidate();
-  });
+  feed.subscribe('operators', () => credentials.invalidate());
   const sessions = createConsoleSessions({ sessions: sessionRows, maxAgeMs: config.SESSION_MAX_AGE * 1000, idleMs: config.SESSION_IDLE_TIMEOUT * 1000, changed, now });
   const logins = createSsoLoginRepository(db);
   const roleMap = readRoleMap(config.OIDC_ROLE_MAP);

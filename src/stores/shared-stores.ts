@@ -99,9 +99,7 @@ export function createSharedStores(config: Config, handle: DatabaseHandle, feed:
     onConflict: (jtis) => options.events({ type: 'replay_conflict', jtis }),
     onDrop: (count) => options.events({ type: 'replay_journal_dropped', count }),
   });
-  feed.subscribe((change) => {
-    if (change.kind === 'replay-degraded') replay.doubleCheckFor(change.forMs);
-  });
+  feed.subscribe('replay-degraded', (change) => replay.doubleCheckFor(change.forMs));
   let connectedBefore = false;
   redis.on('ready', () => {
     if (connectedBefore) replay.redisReconnected();
