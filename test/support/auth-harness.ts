@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
+import { randomUUID, type X509Certificate } from 'node:crypto';
 import type { CreatePartnerBody } from '@partner-gateway/contract/admin-partners';
 import { LOGIN_PATH, LOGOUT_PATH, OAUTH_TOKEN_PATH, REFRESH_PATH, banksPath } from '@partner-gateway/contract/paths';
 import { createAuth, type AuthModule } from '../../src/auth/auth-module.js';
@@ -75,7 +75,13 @@ export interface AuthHarness {
 
 let counter = 0;
 
-export async function startAuthHarness(backend: TestBackend, options: { env?: Record<string, string> } = {}): Promise<AuthHarness> {
+export interface AuthHarnessOptions {
+  env?: Record<string, string>;
+  /** TLS_CLIENT_CA_FILE's CAs (tls_client_auth); none by default. */
+  trustedCas?: () => readonly X509Certificate[];
+}
+
+export async function startAuthHarness(backend: TestBackend, options: AuthHarnessOptions = {}): Promise<AuthHarness> {
   const config = loadConfig({ NODE_ENV: 'test', THROTTLE_MAX_FAILURES: '1000', PUBLIC_URL: 'http://gateway.test', ...options.env });
   const handle = await backend.open();
   let offset = 0;
@@ -87,7 +93,7 @@ export async function startAuthHarness(backend: TestBackend, options: { env?: Re
   const keys = await createKeys(handle.db, feed, config, TEST_MASTER_KEY, now);
   const stores = createSharedStores(config, handle, feed, throttlePolicyOf(config), { now, events: () => {} });
   const baseUrl = publicUrl(config);
-  const auth = createAuth({ config, db: handle.db, feed, partners, keys: keys.store, stores, assertionAudiences: [tokenIssuer(config), baseUrl + OAUTH_TOKEN_PATH], now });
+  const auth = createAuth({ config, db: handle.db, feed, partners, keys: keys.store, stores, assertionAudiences: [tokenIssuer(config), baseUrl + OAUTH_TOKEN_PATH], trustedCas: options.trustedCas, now });
   return {
     config,
     handle,
