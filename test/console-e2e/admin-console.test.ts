@@ -8,6 +8,7 @@ import { projectFile } from '../../src/project-root.js';
 import { partnerPublicJwk, serveJwks } from '../support/partner-jwk.js';
 import { testBackends } from '../support/test-databases.js';
 import { startTestGateway, TEST_ADMIN_TOKEN, type TestGateway } from '../support/test-gateway.js';
+import { waitFor } from '../support/wait-for.js';
 
 /**
  * The admin console driven end to end in Debian's Chromium (never a downloaded browser), against a real
@@ -461,15 +462,16 @@ describe('admin console in Chromium', { skip, timeout: 120_000 }, () => {
 
 /** Waits until the locator's text matches, and returns it. */
 async function textOf(locator: Locator, pattern: RegExp, timeout = 10_000): Promise<string> {
-  const deadline = Date.now() + timeout;
   let text = '';
-  for (;;) {
-    const current = await locator.first().textContent({ timeout: Math.max(1, deadline - Date.now()) }).catch(() => null);
-    if (current !== null) text = current.trim();
-    if (pattern.test(text)) return text;
-    if (Date.now() > deadline) assert.fail(`expected ${pattern} in ${JSON.stringify(text)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await waitFor(
+    async () => {
+      const current = await locator.first().textContent({ timeout: 1_000 }).catch(() => null);
+      if (current !== null) text = current.trim();
+      return pattern.test(text);
+    },
+    { timeout, interval: 50, message: () => `${pattern} in ${JSON.stringify(text)}` },
+  );
+  return text;
 }
 
 /** Every visible form control has an accessible name (a label, or aria-label for icon buttons). */

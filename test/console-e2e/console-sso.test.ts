@@ -18,6 +18,7 @@ import { projectFile } from '../../src/project-root.js';
 import { freePort } from '../support/free-port.js';
 import { testBackends } from '../support/test-databases.js';
 import { startTestGateway, TEST_ADMIN_TOKEN, type TestGateway } from '../support/test-gateway.js';
+import { waitFor } from '../support/wait-for.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const skip = existsSync(CHROMIUM) ? false : `${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium; .ci/run does) to run the console's browser tests`;
@@ -175,13 +176,14 @@ describe('console single sign-on in Chromium', { skip, timeout: 180_000 }, () =>
 });
 
 async function textOf(locator: Locator, pattern: RegExp, timeout = 10_000): Promise<string> {
-  const deadline = Date.now() + timeout;
   let text = '';
-  for (;;) {
-    const current = await locator.first().textContent({ timeout: Math.max(1, deadline - Date.now()) }).catch(() => null);
-    if (current !== null) text = current.replace(/\s+/g, ' ').trim();
-    if (pattern.test(text)) return text;
-    if (Date.now() > deadline) assert.fail(`expected ${pattern} in ${JSON.stringify(text)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await waitFor(
+    async () => {
+      const current = await locator.first().textContent({ timeout: 1_000 }).catch(() => null);
+      if (current !== null) text = current.replace(/\s+/g, ' ').trim();
+      return pattern.test(text);
+    },
+    { timeout, interval: 50, message: () => `${pattern} in ${JSON.stringify(text)}` },
+  );
+  return text;
 }

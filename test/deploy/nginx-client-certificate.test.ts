@@ -18,6 +18,7 @@ import { after, before, describe, it } from 'node:test';
 import { projectFile } from '../../src/project-root.js';
 import { freePort } from '../support/free-port.js';
 import { createTestPki, type IssuedCertificate, type TestPki } from '../support/openssl-certificates.js';
+import { waitFor } from '../support/wait-for.js';
 
 const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((path) => spawnSync(path, ['-v']).status === 0);
 const ON_CI = process.env.CI === 'true';
@@ -120,13 +121,5 @@ describe('the load balancer configuration (deploy/nginx.conf)', { skip }, () => 
 });
 
 async function waitForPort(port: number): Promise<void> {
-  for (let attempt = 0; attempt < 100; attempt += 1) {
-    try {
-      await fetch(`http://127.0.0.1:${port}/healthz`);
-      return;
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-  throw new Error(`nginx did not listen on ${port}`);
+  await waitFor(() => fetch(`http://127.0.0.1:${port}/healthz`).then(() => true), { timeout: 5_000, message: `nginx to listen on ${port}` });
 }

@@ -15,6 +15,7 @@ import { after, before, describe, it } from 'node:test';
 import { projectFile } from '../../src/project-root.js';
 import { freePort } from '../support/free-port.js';
 import { partnerEnv } from '../support/partner-project.js';
+import { waitFor } from '../support/wait-for.js';
 
 const readme = readFileSync(projectFile('README.md'), 'utf8');
 const section = (title: string) => [...readme.matchAll(/\n## ([^\n]+)\n[^]*?(?=\n## )/g)].find(([, heading]) => heading === title)?.[0] ?? '';
@@ -57,16 +58,14 @@ describe('the README\'s quick start, as written, in a copy of the repository', (
     return gateway;
   }
   /** Resolves with the log once `pattern` is in it; fails if the process ends first, or after `limitMs`. */
-  async function waitFor(pattern: RegExp, limitMs: number): Promise<string> {
-    const started = Date.now();
+  async function logShows(pattern: RegExp, limitMs: number): Promise<string> {
     let ended = false;
     void gateway!.exited.then(() => (ended = true));
-    for (;;) {
-      const text = readFileSync(gateway!.log, 'utf8');
-      if (pattern.test(text)) return text;
-      if (ended || Date.now() - started > limitMs) throw new Error(`${pattern} never came (${ended ? 'the process ended' : `${limitMs} ms`}):\n${text.slice(-4000)}`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    const log = () => readFileSync(gateway!.log, 'utf8');
+    await waitFor(() => ended || pattern.test(log()), { timeout: limitMs, interval: 200, message: () => `${pattern} in the log:\n${log().slice(-4000)}` });
+    const text = log();
+    if (!pattern.test(text)) throw new Error(`${pattern} never came (the process ended):\n${text.slice(-4000)}`);
+    return text;
   }
   async function stop(): Promise<string> {
     const running = gateway!;
@@ -90,7 +89,7 @@ describe('the README\'s quick start, as written, in a copy of the repository', (
     const [quickStart] = shellBlocks(section('Quick start'));
     assert.equal(quickStart, 'npm install && npm start\n');
     startInBackground(ports(quickStart!), 'first-start');
-    const log = await waitFor(BANNER, 600_000);
+    const log = await logShows(BANNER, 600_000);
     const banner = BANNER.exec(log)!;
     // The start's log lines (pino writes them asynchronously) are all out before the banner, in the same file.
     for (const line of [`Server listening at http://127.0.0.1:${port}`, `Server listening at http://127.0.0.1:${adminPort}`, 'partner gateway listening']) {
@@ -132,7 +131,7 @@ describe('the README\'s quick start, as written, in a copy of the repository', (
     assert.match(first, /shutting down/);
     assert.doesNotMatch(first, /^Building \(/m, 'npm install built it already: npm start did not');
     startInBackground('npm start', 'restart');
-    const log = await waitFor(BANNER, 120_000);
+    const log = await logShows(BANNER, 120_000);
     assert.doesNotMatch(log, /^Building \(/m);
     assert.match(BANNER.exec(log)![2]!, /Admin API token: read from /);
     await stop();

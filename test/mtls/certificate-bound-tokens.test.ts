@@ -15,6 +15,7 @@ import { call, jwtClaims, type CallOptions } from './mtls-client.js';
 import { PartnerApiError, PartnerClient } from '@partner-gateway/client';
 import { runCli } from '../../src/cli/run-cli.js';
 import { cliHarness } from '../support/cli-harness.js';
+import { waitFor } from '../support/wait-for.js';
 
 // RFC 8705 end to end, over real TLS connections to the gateway as operators run it (src/main.ts, its own process):
 // certificates made by openssl, the HTTPS listener from TLS_PORT, TLS_CLIENT_CA_FILE for CA-issued certificates, and
@@ -247,12 +248,7 @@ describe('certificate-bound tokens over real TLS (RFC 8705)', () => {
   it('checks tls_client_auth against the CAs of TLS_CLIENT_CA_FILE as re-read on SIGHUP, from the next request', async () => {
     copyFileSync(otherCa.certPath, clientCaFile);
     gateway.process.kill('SIGHUP');
-    let status = 0;
-    for (let attempt = 0; attempt < 100 && status !== 200; attempt++) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      status = (await tls('/api/v1/oauth/token', { ...tokenRequest(caLogin), as: sameSubjectOtherCa })).status;
-    }
-    assert.equal(status, 200, 'a certificate of the new CA is accepted');
+    await waitFor(async () => (await tls('/api/v1/oauth/token', { ...tokenRequest(caLogin), as: sameSubjectOtherCa })).status === 200, { message: 'a certificate of the new CA to be accepted' });
     assert.equal((await tls('/api/v1/oauth/token', { ...tokenRequest(caLogin), as: caIssued })).status, 401, 'one of the CA no longer trusted is not');
   });
 });

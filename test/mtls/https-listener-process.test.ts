@@ -9,6 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { freePort } from '../support/free-port.js';
 import { startGatewayProcess, stopGatewayProcess, type GatewayProcess } from '../support/gateway-process.js';
 import { createTestPki, type IssuedCertificate } from '../support/openssl-certificates.js';
+import { waitFor } from '../support/wait-for.js';
 
 // The gateway as operators run it (src/main.ts, its own process): the HTTPS listener starts from TLS_PORT, takes
 // new certificate files on SIGHUP without dropping connections, and closes on SIGTERM like the plain one.
@@ -64,12 +65,8 @@ describe('the HTTPS listener of a running gateway', () => {
       copyFileSync(nextServerCert.certPath, certFile);
       copyFileSync(nextServerCert.keyPath, keyFile);
       gateway.process.kill('SIGHUP');
-      let served = '';
-      for (let attempt = 0; attempt < 100 && served !== fingerprint(nextServerCert); attempt++) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        served = await readyz(nextServerCa.cert).then((answer) => answer.server, () => '');
-      }
-      assert.equal(served, fingerprint(nextServerCert), 'a new connection gets the new certificate');
+      // A new connection gets the new certificate once the process has read the files.
+      await waitFor(async () => (await readyz(nextServerCa.cert).then((answer) => answer.server, () => '')) === fingerprint(nextServerCert), { message: 'a new connection to get the new certificate' });
       const again = await readyz(serverCa.cert, { agent: kept });
       assert.deepEqual([again.status, again.reused, again.server], [200, true, fingerprint(serverCert)]);
       assert.equal(gateway.process.exitCode, null, 'SIGHUP does not end the process');

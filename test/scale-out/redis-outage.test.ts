@@ -7,6 +7,7 @@ import { encryptPassword } from '../support/encrypt-password.js';
 import { createRedisServer, redisServerUnavailable, type RedisServer } from '../support/redis-server.js';
 import { testBackends } from '../support/test-databases.js';
 import { startTestGateway, type TestGateway } from '../support/test-gateway.js';
+import { waitFor } from '../support/wait-for.js';
 
 const BANKS = '/partner/provider/sbp/banks/';
 const LOGIN = '/api/v1/login/';
@@ -42,16 +43,9 @@ for (const backend of testBackends()) {
     const jwe = async () => encryptPassword(partner.password, (await t.app.inject({ method: 'GET', url: '/.well-known/jwks.json' })).json());
     const withJwe = (token: string) => call({ method: 'POST', url: `${BANKS}?partnerName=${partner.login}&partnerPassword=${token}&useAuthByCert=Y` });
     const jtisInRedis = async () => (await watcher.keys(`${prefix}jti:*`)).length;
-    const until = async (check: () => Promise<boolean>, limitMs = 10_000) => {
-      const deadline = Date.now() + limitMs;
-      while (!(await check())) {
-        assert.ok(Date.now() < deadline, `not within ${limitMs} ms`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    };
     const restartRedis = async () => {
       await server.start();
-      await until(async () => watcher.ping().then(() => true, () => false));
+      await waitFor(async () => watcher.ping().then(() => true, () => false), { message: 'Redis to answer again' });
     };
     /** True once a fresh JWE's jti lands in Redis again: the gateway has reconnected. */
     const gatewayUsesRedis = async () => {
@@ -83,7 +77,7 @@ for (const backend of testBackends()) {
       assert.equal(await jtisInRedis(), 0, 'Redis came back empty');
       assert.equal((await withJwe(before)).statusCode, 401, 'spent before the outage');
       assert.equal((await withJwe(during)).statusCode, 401, 'spent during the outage');
-      await until(gatewayUsesRedis);
+      await waitFor(gatewayUsesRedis, { message: 'the gateway to claim in Redis again' });
       assert.deepEqual(statuses.filter((status) => status >= 500), []);
     });
 
@@ -98,8 +92,10 @@ for (const backend of testBackends()) {
       await restartRedis();
       // No call meanwhile: the gateway learns of the restart only from its connection coming back. Its client
       // is ready once Redis has answered its ready check (INFO), the last command of its connection.
-      await until(async () => / cmd=info( |$)/m.test(String(await watcher.call('CLIENT', 'LIST'))));
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await waitFor(async () => / cmd=info( |$)/m.test(String(await watcher.call('CLIENT', 'LIST'))), { message: "the gateway's ready check" });
+      // Its answer was written before CLIENT LIST ran: once one more round trip of ours is back, this process
+      // has read the gateway's socket too (libuv polls every readable socket each turn), so 'ready' has fired.
+      await watcher.ping();
       assert.equal((await withJwe(spent)).statusCode, 401);
       assert.ok(await gatewayUsesRedis());
       assert.deepEqual(statuses.filter((status) => status >= 500), []);

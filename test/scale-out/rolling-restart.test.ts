@@ -4,6 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { startGatewayProcess, startGatewayProcesses, stopGatewayProcess, type GatewayProcess } from '../support/gateway-process.js';
 import { startRetryingBalancer, type RetryingBalancer } from '../support/retrying-balancer.js';
+import { waitFor } from '../support/wait-for.js';
 
 const url = process.env.TEST_DATABASE_URL;
 const ADMIN_TOKEN = randomBytes(24).toString('hex');
@@ -67,16 +68,22 @@ describe('rolling restart of two gateway processes behind a retrying balancer', 
       }
     };
     const load = Promise.all(Array.from({ length: CLIENTS }, client));
-    const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    /** Lets the load run until the clients have been answered `calls` more times (rather than for a while). */
+    const served = (calls: number) => {
+      const total = () => [...answered.values()].reduce((sum, n) => sum + n, 0);
+      const until = total() + calls;
+      return waitFor(() => total() >= until, { timeout: 60_000, message: () => `${calls} more answers (${JSON.stringify(Object.fromEntries(answered))})` });
+    };
 
     const exitCodes: Array<number | null> = [];
-    await pause(1_000);
+    await served(60);
     for (const index of [0, 1]) {
       const stopping = instances[index]!;
       exitCodes.push(await stopGatewayProcess(stopping, 'SIGTERM'));
-      await pause(300);
+      // One instance alone answers meanwhile.
+      await served(20);
       instances[index] = await startGatewayProcess(env, { port: stopping.port, adminPort: stopping.adminPort });
-      await pause(1_000);
+      await served(60);
     }
     running = false;
     await load;

@@ -4,21 +4,12 @@ import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { encryptPassword } from '../support/encrypt-password.js';
 import { startGatewayProcesses, stopGatewayProcess, type GatewayProcess } from '../support/gateway-process.js';
+import { waitFor } from '../support/wait-for.js';
 
 const url = process.env.TEST_DATABASE_URL;
 const redisUrl = process.env.TEST_REDIS_URL;
 const ADMIN_TOKEN = randomBytes(24).toString('hex');
 const MASTER_KEY = randomBytes(32).toString('hex');
-
-/** Polls `check` until it is true; returns how long that took, or fails after `limitMs`. */
-async function within(limitMs: number, check: () => Promise<boolean>): Promise<number> {
-  const started = Date.now();
-  while (Date.now() - started < limitMs) {
-    if (await check()) return Date.now() - started;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  assert.fail(`not within ${limitMs} ms`);
-}
 
 const variants = [{ name: 'PostgreSQL alone', env: {} as Record<string, string> }];
 if (redisUrl) variants.push({ name: 'PostgreSQL and Redis', env: { REDIS_URL: redisUrl, REDIS_KEY_PREFIX: `test-${randomBytes(4).toString('hex')}:` } });
@@ -74,7 +65,7 @@ for (const variant of variants) {
       const { access_token: token } = await login(a);
       assert.equal(await banks(b, token), 200, 'B knows the session (and caches it)');
       assert.equal((await fetch(`${a.base}/api/v1/logout/`, { method: 'POST', headers: { authorization: `Bearer ${token}` } })).status, 204);
-      await within(1_000, async () => (await banks(b, token)) === 401);
+      await waitFor(async () => (await banks(b, token)) === 401, { message: 'the other instance to refuse the token' });
     });
 
     it("refuses on B, within 1 s, a partner blocked through A's admin API", async () => {
@@ -83,11 +74,11 @@ for (const variant of variants) {
       const patch = (status: string) =>
         fetch(`${a.admin}/admin/v1/partners/${partner.login}`, { method: 'PATCH', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify({ status }) });
       assert.equal((await patch('blocked')).status, 200);
-      await within(1_000, async () => (await banks(b, token)) !== 200);
+      await waitFor(async () => (await banks(b, token)) !== 200, { message: 'the other instance to refuse the token' });
       const refused = await fetch(`${b.base}/api/v1/login/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(partner) });
       assert.equal(refused.status, 403);
       assert.equal((await patch('active')).status, 200);
-      await within(1_000, async () => (await fetch(`${b.base}/api/v1/login/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(partner) })).status === 200);
+      await waitFor(async () => (await fetch(`${b.base}/api/v1/login/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(partner) })).status === 200);
     });
 
     it('counts failed logins across both instances', async () => {

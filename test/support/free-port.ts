@@ -30,7 +30,8 @@ export async function freePort(): Promise<number> {
   throw new Error(`no free port found between ${LOWEST} and ${highest}`);
 }
 
-function canListen(port: number): Promise<boolean> {
+/** True when a listener could bind `port` on 127.0.0.1 right now (it is released at once). */
+export function canListen(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const server = createServer();
     server.once('error', () => resolve(false));

@@ -2,7 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { projectFile } from '../../src/project-root.js';
-import { freePort } from './free-port.js';
+import { canListen, freePort } from './free-port.js';
+import { waitFor } from './wait-for.js';
 
 /** The node options of package.json's `start` script (`node <options> dist/src/main.js`). */
 function npmStartNodeOptions(): string[] {
@@ -69,8 +70,10 @@ export async function startGatewayProcess(env: Record<string, string>, options: 
       return await startOnce(env, options);
     } catch (error) {
       if (!(error instanceof PortTakenError) || attempt >= 5) throw error;
-      // Given ports were ours a moment ago (a restart): whoever took them may let go soon.
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      // Given ports were ours a moment ago (a restart): whoever took them may let go soon. (Ports picked here
+      // are picked afresh on the next attempt.)
+      const given = [options.port, options.adminPort].filter((port) => port !== undefined);
+      await waitFor(async () => (await Promise.all(given.map(canListen))).every(Boolean), { timeout: 5_000, interval: 100, message: `ports ${given.join(', ')} to be free again` }).catch(() => {});
     }
   }
 }
@@ -106,17 +109,14 @@ async function startOnce(env: Record<string, string>, options: GatewayProcessOpt
   }
   const output = () => written.both;
   const base = `http://127.0.0.1:${port}`;
-  for (let attempt = 0; ; attempt++) {
-    if (child.exitCode !== null) {
-      if (output().includes('EADDRINUSE')) throw new PortTakenError(`port ${port} or ${adminPort} was taken`);
-      throw new Error(`gateway process exited with ${child.exitCode}: ${output()}`);
-    }
-    if (await fetch(`${base}/readyz`).then((response) => response.ok, () => false)) break;
-    if (attempt > 600) {
-      child.kill('SIGKILL');
-      throw new Error(`gateway process not ready after 60 s: ${output()}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
+  const hasExited = () => child.exitCode !== null;
+  await waitFor(async () => hasExited() || (await fetch(`${base}/readyz`).then((response) => response.ok, () => false)), { timeout: 60_000, interval: 100 }).catch(() => {
+    child.kill('SIGKILL');
+    throw new Error(`gateway process not ready after 60 s: ${output()}`);
+  });
+  if (hasExited()) {
+    if (output().includes('EADDRINUSE')) throw new PortTakenError(`port ${port} or ${adminPort} was taken`);
+    throw new Error(`gateway process exited with ${child.exitCode}: ${output()}`);
   }
   return {
     process: child,

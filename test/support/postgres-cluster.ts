@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { freePort } from './free-port.js';
+import { waitFor } from './wait-for.js';
 
 const run = promisify(execFile);
 const POSTGRESQL_ROOT = '/usr/lib/postgresql';
@@ -124,21 +125,20 @@ export async function createPostgresCluster(): Promise<PostgresCluster> {
       await ctl(['stop', '-m', mode, '-w', '-t', '60', '-s']);
     },
     async accepting(limitMs = 30_000) {
-      const deadline = Date.now() + limitMs;
-      for (;;) {
-        const client = new pg.Client({ connectionString: cluster.url, connectionTimeoutMillis: 1_000 });
-        client.on('error', () => {});
-        try {
-          await client.connect();
-          await client.query('select 1');
-          return Date.now();
-        } catch {
-          if (Date.now() > deadline) throw new Error(`PostgreSQL did not accept connections within ${limitMs} ms\n${cluster.log()}`);
-          await new Promise((resolve) => setTimeout(resolve, 20));
-        } finally {
-          await client.end().catch(() => {});
-        }
-      }
+      return waitFor(
+        async () => {
+          const client = new pg.Client({ connectionString: cluster.url, connectionTimeoutMillis: 1_000 });
+          client.on('error', () => {});
+          try {
+            await client.connect();
+            await client.query('select 1');
+            return Date.now();
+          } finally {
+            await client.end().catch(() => {});
+          }
+        },
+        { timeout: limitMs, message: () => `PostgreSQL to accept connections\n${cluster.log()}` },
+      );
     },
     log() {
       try {

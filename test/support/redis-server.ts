@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
 import { freePort } from './free-port.js';
+import { waitFor } from './wait-for.js';
 
 const REDIS_SERVER = '/usr/bin/redis-server';
 
@@ -33,12 +34,9 @@ export async function createRedisServer(): Promise<RedisServer> {
     async start() {
       child = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'], { stdio: ['ignore', 'ignore', 'inherit'] });
       child.unref();
-      const deadline = Date.now() + 10_000;
-      while (!(await answersPing(port))) {
-        if (child.exitCode !== null) throw new Error(`redis-server exited with ${child.exitCode}`);
-        if (Date.now() > deadline) throw new Error('redis-server did not answer within 10 s');
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      const started = child;
+      await waitFor(async () => started.exitCode !== null || (await answersPing(port)), { message: 'redis-server to answer PING' });
+      if (started.exitCode !== null) throw new Error(`redis-server exited with ${started.exitCode}`);
     },
     async kill() {
       const running = child;

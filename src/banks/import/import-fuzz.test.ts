@@ -245,12 +245,13 @@ describe('bank import readers', () => {
     assert.equal(({} as Record<string, unknown>).polluted, undefined);
   });
 
-  it('read entity expansions (billion laughs) in bounded time, refused or read, never thrown', () => {
+  it('read entity expansions (billion laughs) without expanding them, refused or read, never thrown', () => {
     const entities = Array.from({ length: 9 }, (_, i) => `<!ENTITY a${i + 1} "${`&a${i};`.repeat(10)}">`).join('');
     const xml = `<?xml version="1.0"?><!DOCTYPE ED807 [<!ENTITY a0 "${'a'.repeat(60)}">${entities}]><ED807 xmlns="urn:cbr-ru:ed:v2.0"><BICDirectoryEntry BIC="044000001"><ParticipantInfo NameP="&a9;" PtType="20" Srvcs="5" ParticipantStatus="PSAC"/></BICDirectoryEntry></ED807>`;
-    const started = Date.now();
-    readsOrRefuses(utf8(xml), 'application/xml', 'billion laughs');
-    assert.ok(Date.now() - started < 2_000, `took ${Date.now() - started} ms`);
+    const result = readsOrRefuses(utf8(xml), 'application/xml', 'billion laughs');
+    // The work done, not the time taken: &a9; expanded would be 60 000 000 000 characters; what comes out is
+    // no bigger than what went in.
+    assert.ok(JSON.stringify(result ?? null).length < xml.length, JSON.stringify(result).slice(0, 300));
   });
 
   it('read a 100 000-entry JSON import and list a problem for each bad entry', () => {

@@ -5,6 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { cliHarness } from '../../../test/support/cli-harness.js';
 import { testBackends } from '../../../test/support/test-databases.js';
 import { startTestGateway, TEST_ADMIN_TOKEN, type TestGateway } from '../../../test/support/test-gateway.js';
+import { waitFor } from '../../../test/support/wait-for.js';
 import { createAdminClient } from '../admin-client.js';
 import { CliError } from '@partner-gateway/client/cli/cli-io';
 import { runGroup } from '@partner-gateway/client/cli/command-group';
@@ -62,9 +63,10 @@ describe('partner-gateway keys and audit commands against a running admin API', 
     const controller = new AbortController();
     const harness = cliHarness(env);
     const following = auditCommand(['--partner', partner.login, '--follow', '--json'], harness.io, createAdminClient(harness.io), { pollMs: 20, signal: controller.signal });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Following: the entries so far are printed, then the new ones as they come.
+    await waitFor(() => harness.stdout().includes('"outcome":"failure"'), { message: 'the failure already recorded' });
     await t.app.inject({ method: 'POST', url: '/api/v1/login/', payload: partner });
-    for (let i = 0; i < 100 && !harness.stdout().includes('"outcome":"success"'); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    await waitFor(() => harness.stdout().includes('"outcome":"success"'), { message: () => `the new login's entry in ${harness.stdout()}` });
     controller.abort();
     await following;
     const lines = harness.stdout().trim().split('\n').map((line) => JSON.parse(line));

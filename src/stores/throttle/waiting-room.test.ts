@@ -20,30 +20,45 @@ describe('waiting room', () => {
     assert.equal(room.occupied(['k']), false);
   });
 
-  it('lets a waiter go after its time when no place is given back, and leaves other keys alone', async () => {
+  it('lets a waiter go after its time when no place is given back, and leaves other keys alone', async (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout', 'Date'], now: 0 });
     const room = createWaitingRoom();
-    const other = room.wait(['other'], room.ticket(), 10_000, Date.now() + 10_000);
+    const other = room.wait(['other'], room.ticket(), 10_000, 10_000);
     let otherWoken = false;
     void other.then(() => (otherWoken = true));
-    const started = Date.now();
-    await room.wait(['k', 'l'], room.ticket(), 50, Date.now() + 10_000);
-    assert.ok(Date.now() - started >= 45);
+    let outcome: string | undefined;
+    const waiting = room.wait(['k', 'l'], room.ticket(), 50, 10_000).then((why) => (outcome = why));
+    t.mock.timers.tick(49);
+    await settle();
+    assert.equal(outcome, undefined, 'still in line before its poll time');
+    t.mock.timers.tick(1);
+    await waiting;
+    assert.equal(outcome, 'timed out');
     room.released(['k', 'l']);
-    await new Promise((resolve) => setImmediate(resolve));
+    await settle();
     assert.equal(otherWoken, false);
     assert.equal(room.occupied(['k', 'l']), false);
     room.released(['other']);
     await other;
   });
 
-  it('lets only the first in line poll; those behind it wait their turn, or their deadline', async () => {
+  it('lets only the first in line poll; those behind it wait their turn, or their deadline', async (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout', 'Date'], now: 0 });
     const room = createWaitingRoom();
-    const started = Date.now();
     const at: Record<string, number> = {};
-    const wait = (name: string, deadlineMs: number) => room.wait(['k'], room.ticket(), 40, started + deadlineMs).then(() => (at[name] = Date.now() - started));
-    await Promise.all([wait('first', 10_000), wait('second', 10_000), wait('third', 10_000), wait('impatient', 20)]);
-    // Each polls only once first in line: one after the other, not all after 40 ms.
-    assert.ok(at.second! >= 75 && at.third! >= 110, JSON.stringify(at));
-    assert.ok(at.impatient! < at.first!, 'the deadline holds behind the line');
+    const wait = (name: string, deadline: number) => room.wait(['k'], room.ticket(), 40, deadline).then(() => (at[name] = Date.now()));
+    const all = Promise.all([wait('first', 10_000), wait('second', 10_000), wait('third', 10_000), wait('impatient', 20)]);
+    for (let ms = 0; ms < 200; ms += 10) {
+      t.mock.timers.tick(10);
+      await settle();
+    }
+    await all;
+    // Each polls only once first in line: one after the other, not all after 40 ms; the deadline holds behind the line.
+    assert.deepEqual(at, { impatient: 20, first: 40, second: 80, third: 120 });
   });
 });
+
+/** Lets the promises a timer's callback resolved run (setImmediate is not among the mocked timers). */
+function settle(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
