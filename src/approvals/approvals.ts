@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ApprovalSettings, ProposalQuery, ProposalView, RejectBody } from '@partner-gateway/contract/admin-approvals';
+import { PROPOSAL_PAGE_MAX, type ApprovalSettings, type ProposalQuery, type ProposalView, type RejectBody } from '@partner-gateway/contract/admin-approvals';
 import { AppError, errors } from '../errors.js';
 import { actorAllows, actorRef, type RequestContext } from '../request-context.js';
 import type { ApprovalSettingsStore } from './approval-settings.js';
@@ -82,7 +82,7 @@ export function createApprovals(deps: ApprovalsDependencies): Approvals {
     async list(query) {
       await deps.proposals.expire(new Date(deps.now()));
       const limit = query.limit === undefined ? 100 : Number(query.limit);
-      if (!(limit >= 1 && limit <= 500)) throw errors.validationFailed([{ field: 'limit', message: 'must be between 1 and 500' }]);
+      if (!(limit >= 1 && limit <= PROPOSAL_PAGE_MAX)) throw errors.validationFailed([{ field: 'limit', message: `must be between 1 and ${PROPOSAL_PAGE_MAX}` }]);
       return (await deps.proposals.list({ ...(query.status ? { status: query.status } : {}), limit })).map(toProposalView);
     },
     async get(id) {

@@ -1,5 +1,6 @@
 import type { Permission } from '@partner-gateway/contract/admin-permissions';
 import type { AuditAction } from '@partner-gateway/contract/audit-names';
+import type { CheckedActionName } from '@partner-gateway/contract/admin-approvals';
 import type { RequestContext } from '../request-context.js';
 
 /** What a change would do, computed from the current state without changing it. */
@@ -32,7 +33,7 @@ export interface ChangePreview {
  */
 export interface CheckedAction<Input = any, Result = any> {
   /** The audited action (its audit entry's `action` whether applied at once or on approval). */
-  action: AuditAction;
+  action: AuditAction & CheckedActionName;
   /** What proposing and approving it needs. */
   permission: Permission;
   /** One line for the settings list. */

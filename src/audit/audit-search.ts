@@ -1,6 +1,6 @@
 import { errors } from '../errors.js';
 import type { StoredAuditEntry } from './audit-entry.js';
-import { AUDIT_COUNT_LIMIT, type AuditQuery, type AuditTotal } from '@partner-gateway/contract/admin-audit';
+import { AUDIT_COUNT_LIMIT, AUDIT_PAGE_MAX, type AuditQuery, type AuditTotal } from '@partner-gateway/contract/admin-audit';
 import type { AuditQuery as AuditFilter, AuditRepository } from './audit-repository.js';
 import type { AuditWriter } from './audit-writer.js';
 
@@ -27,7 +27,7 @@ export interface AuditPage {
  */
 export async function searchAudit(writer: AuditWriter, repository: AuditRepository, input: AuditSearchInput): Promise<AuditPage> {
   const limit = input.limit === undefined ? 100 : Number(input.limit);
-  if (!(limit >= 1 && limit <= 1000)) throw errors.validationFailed([{ field: 'limit', message: 'must be between 1 and 1000' }]);
+  if (!(limit >= 1 && limit <= AUDIT_PAGE_MAX)) throw errors.validationFailed([{ field: 'limit', message: `must be between 1 and ${AUDIT_PAGE_MAX}` }]);
   const from = readDateTime('from', input.from);
   const to = readDateTime('to', input.to);
   const query: AuditFilter = {

@@ -1,5 +1,5 @@
 import type { BankChanges, ImportMode, ImportReport } from '@partner-gateway/contract/admin-banks';
-import { errors } from '../errors.js';
+import { errors, type AppError } from '../errors.js';
 import { validateBank, validateBankList, type Bank } from './bank.js';
 import { diffBanks } from './bank-diff.js';
 import type { BankRepository, StoredBank } from './bank-repository.js';
@@ -20,6 +20,11 @@ export interface BankAdmin {
    * in one 422) and the same comparison the registry makes when it applies a list.
    */
   previewImport(bytes: Uint8Array, contentType: string | undefined, mode: ImportMode): Promise<ImportReport>;
+  /**
+   * The 422 the bank checks give a body (`list`: PUT's `{banks}`, `one`: POST's bank), or undefined when they find
+   * nothing wrong: the routes word a body their schema refused with it, every bad entry listed as the checks say.
+   */
+  refusal(input: unknown, shape: 'list' | 'one'): AppError | undefined;
 }
 
 export function createBankAdmin(banks: BankRepository): BankAdmin {
@@ -36,6 +41,16 @@ export function createBankAdmin(banks: BankRepository): BankAdmin {
       const stored = await banks.add(result.bank);
       if (!stored) throw errors.bankExists(result.bank.bic);
       return stored;
+    },
+    refusal(input, shape) {
+      if (shape === 'one') {
+        const result = validateBank(input, 'body');
+        return 'problems' in result ? errors.validationFailed(result.problems.map(stripBodyPrefix)) : undefined;
+      }
+      const list = (input as { banks?: unknown } | null)?.banks;
+      if (!Array.isArray(list)) return errors.validationFailed([{ field: 'banks', message: 'must be an array of banks' }]);
+      const result = validateBankList(list, (index) => `banks[${index}]`);
+      return 'problems' in result ? errors.validationFailed(result.problems) : undefined;
     },
     async remove(bic) {
       if (!(await banks.remove(bic))) throw errors.bankNotFound(bic);

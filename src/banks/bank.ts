@@ -1,3 +1,4 @@
+import { BANK_NAME_MAX_LENGTH, BIC_PROBLEM, BIC_REGEXP } from '@partner-gateway/contract/patterns';
 import type { ErrorDetail } from '../errors.js';
 
 /** A bank that can receive SBP business-to-consumer transfers. */
@@ -9,9 +10,9 @@ export interface Bank {
   sbpMemberId?: string | null;
 }
 
-/** Russian BICs are nine digits and start with the country code 04. */
-const BIC_PATTERN = /^04\d{7}$/;
-const MAX_NAME_LENGTH = 300;
+/** Russian BICs are nine digits and start with the country code 04 (the contract's BIC_PATTERN). */
+const BIC_PATTERN = BIC_REGEXP;
+const MAX_NAME_LENGTH = BANK_NAME_MAX_LENGTH;
 const SBP_MEMBER_ID_PATTERN = /^\d{12}$/;
 /** No bank's name has a control character, and PostgreSQL text cannot hold U+0000 at all. */
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
@@ -33,7 +34,7 @@ export function validateBank(input: unknown, where: string): { bank: Bank } | { 
       message:
         typeof bic === 'number'
           ? 'must be a string of 9 digits, not a number (a number loses the leading 0)'
-          : 'must be a string of 9 digits starting with 04',
+          : BIC_PROBLEM,
     });
   }
   const name = typeof record.name === 'string' ? record.name.trim() : undefined;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { TokenRequestForm } from '@partner-gateway/contract/oauth';
+import { GRANT_TYPES, type TokenRequestForm } from '@partner-gateway/contract/oauth';
 import type { AuthDependencies } from '../auth/auth-dependencies.js';
 import { checkDpopProof, readDpopHeader, spendDpopProof } from '../auth/binding/verify-dpop-proof.js';
 import { authorizeOAuthClient } from '../auth/steps/authorize-oauth-client.js';
@@ -41,7 +41,8 @@ export interface ClientToken {
  */
 export async function issueClientToken(form: TokenRequestForm, context: RequestContext, deps: ClientTokenDependencies): Promise<ClientToken> {
   if (!form.grant_type) throw errors.invalidRequest('grant_type is missing');
-  if (form.grant_type !== 'client_credentials') throw errors.unsupportedGrantType();
+  // The form's schema already holds grant_type to GRANT_TYPES (refused as unsupported_grant_type): this is for callers without it.
+  if (!(GRANT_TYPES as readonly string[]).includes(form.grant_type)) throw errors.unsupportedGrantType();
   const header = readDpopHeader(context.dpop);
   const proof = header === undefined ? undefined : await checkDpopProof(header, { method: 'POST', url: context.baseUrl + deps.paths.token }, deps.dpop);
   const { partner, certificateThumbprint: x5t } = await authorizeOAuthClient(form, context, deps);

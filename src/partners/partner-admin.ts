@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { errors, type ErrorDetail } from '../errors.js';
 import { normalizeCidr } from './ip-allowlist.js';
-import type { CreatePartnerBody, PartnerView, UpdatePartnerBody } from '@partner-gateway/contract/admin-partners';
+import { MIN_PASSWORD_LENGTH, type CreatePartnerBody, type PartnerView, type UpdatePartnerBody } from '@partner-gateway/contract/admin-partners';
 import { toPartnerView } from './partner.js';
 import type { PartnerChanges, PartnerRepository } from './partner-repository.js';
 import { hashPassword } from './password-hasher.js';
@@ -30,8 +30,6 @@ export interface PartnerChange {
   /** Every token issued to the partner before the change stops working on its next use. */
   sessionsEnded: boolean;
 }
-
-export const MIN_PASSWORD_LENGTH = 12;
 
 export function createPartnerAdmin(partners: PartnerRepository): PartnerAdmin {
   return {

@@ -50,7 +50,7 @@ export class KeyCredentials {
     return { operation: 'revoke', method: 'POST', url: this.#urls.revoke, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString() };
   }
 
-  async #authentication(): Promise<{ client_id: string; client_assertion_type?: string; client_assertion?: string }> {
+  async #authentication(): Promise<{ client_id: string; client_assertion_type?: typeof CLIENT_ASSERTION_TYPE_JWT_BEARER; client_assertion?: string }> {
     if (!this.#key) return { client_id: this.#login };
     const assertion = await clientAssertion({ login: this.#login, audience: this.#urls.token.href, key: this.#key.key, kid: this.#key.kid, nowMs: this.#now() });
     return { client_id: this.#login, client_assertion_type: CLIENT_ASSERTION_TYPE_JWT_BEARER, client_assertion: assertion };

@@ -50,11 +50,16 @@ export type ProposalView = Static<typeof ProposalView>;
 export const ProposalList = Type.Object({ proposals: Type.Array(ProposalView) });
 export type ProposalList = Static<typeof ProposalList>;
 
+/** The most proposals one page lists (`limit`, the schema's pattern and the service's check). */
+export const PROPOSAL_PAGE_MAX = 500;
+/** `limit` as the query string carries it: a decimal from 1 to PROPOSAL_PAGE_MAX (500), no leading zero. */
+export const PROPOSAL_LIMIT_PATTERN = '^([1-9][0-9]?|[1-4][0-9]{2}|500)$';
+
 /** GET /admin/v1/approvals query. */
 export const ProposalQuery = Type.Object(
   {
     status: Type.Optional(ProposalStatus),
-    limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,3}$', description: '1 to 500, default 100' })),
+    limit: Type.Optional(Type.String({ pattern: PROPOSAL_LIMIT_PATTERN, description: `1 to ${PROPOSAL_PAGE_MAX}, default 100` })),
   },
   { additionalProperties: false },
 );
@@ -81,6 +86,14 @@ export const ApprovalSettings = Type.Object({ actions: Type.Array(ApprovalSettin
 export type ApprovalSettings = Static<typeof ApprovalSettings>;
 
 /**
+ * The actions maker-checker can hold for a second operator: each is registered once, under its name, in the
+ * server's registry (src/operations/checked-actions/, src/approvals/configure-approvals-action.ts), whose
+ * CheckedAction type takes its name from this list.
+ */
+export const CHECKED_ACTIONS = ['partner.delete', 'partner.jwks.set', 'partner.certificates.set', 'key.revoke', 'operator.create', 'operator.update', 'approvals.configure'] as const;
+export type CheckedActionName = (typeof CHECKED_ACTIONS)[number];
+
+/**
  * PUT /admin/v1/approvals/settings body: every action that needs approval (the others then do not).
  *
  * @example
@@ -89,7 +102,7 @@ export type ApprovalSettings = Static<typeof ApprovalSettings>;
  * ```
  */
 export const SetApprovalSettingsBody = Type.Object(
-  { required: Type.Array(Type.String({ maxLength: 64 }), { maxItems: 100, uniqueItems: true }) },
+  { required: Type.Array(Type.Enum(CHECKED_ACTIONS), { maxItems: CHECKED_ACTIONS.length, uniqueItems: true }) },
   { additionalProperties: false },
 );
 export type SetApprovalSettingsBody = Static<typeof SetApprovalSettingsBody>;

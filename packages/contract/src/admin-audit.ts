@@ -1,7 +1,16 @@
 import { Type, type Static } from 'typebox';
 import { ActorRef } from './admin-approvals.js';
+import { BOUNDED_DATE_TIME_PATTERN } from './patterns.js';
 
 /** The admin API's audit trail shapes. */
+
+/** The most entries one page of the audit trail holds (`limit`, the schema's pattern and the search's check). */
+export const AUDIT_PAGE_MAX = 1000;
+/** `limit` as the query string carries it: a decimal from 1 to AUDIT_PAGE_MAX (1000), no leading zero. */
+export const AUDIT_LIMIT_PATTERN = '^([1-9][0-9]{0,2}|1000)$';
+
+/** A searchable time bound: `format: date-time` within the years the audit trail can hold (BOUNDED_DATE_TIME_PATTERN). */
+const TimeBound = (description: string) => Type.String({ format: 'date-time', pattern: BOUNDED_DATE_TIME_PATTERN, description: `${description}; from 0001-01-01 to 9999-12-31 in UTC, no leap second` });
 
 /** GET /admin/v1/audit query: filters, and a page newest first (`cursor`) or following oldest first (`after`). */
 export const AuditQuery = Type.Object(
@@ -11,11 +20,11 @@ export const AuditQuery = Type.Object(
     reason: Type.Optional(Type.String({ maxLength: 64 })),
     action: Type.Optional(Type.String({ maxLength: 64 })),
     operator: Type.Optional(Type.String({ maxLength: 64, description: 'Entries made by this operator (its id, or `bootstrap`), or approved by it' })),
-    from: Type.Optional(Type.String({ format: 'date-time', description: 'Inclusive lower bound of the time' })),
-    to: Type.Optional(Type.String({ format: 'date-time', description: 'Exclusive upper bound of the time' })),
+    from: Type.Optional(TimeBound('Inclusive lower bound of the time')),
+    to: Type.Optional(TimeBound('Exclusive upper bound of the time')),
     cursor: Type.Optional(Type.String({ pattern: '^[0-9]{1,19}$', description: 'nextCursor of the previous page (older entries)' })),
     after: Type.Optional(Type.String({ pattern: '^[0-9]{1,19}$', description: 'Entries newer than this id, oldest first (for following)' })),
-    limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,4}$', description: '1 to 1000, default 100' })),
+    limit: Type.Optional(Type.String({ pattern: AUDIT_LIMIT_PATTERN, description: `1 to ${AUDIT_PAGE_MAX}, default 100` })),
   },
   { additionalProperties: false },
 );
@@ -56,8 +65,8 @@ export type AuditPage = Static<typeof AuditPage>;
 /** GET /admin/v1/audit/export query: every entry from `from` (inclusive) to `to` (exclusive), oldest first. */
 export const AuditExportQuery = Type.Object(
   {
-    from: Type.String({ format: 'date-time', description: 'Inclusive lower bound of the time' }),
-    to: Type.String({ format: 'date-time', description: 'Exclusive upper bound of the time' }),
+    from: TimeBound('Inclusive lower bound of the time'),
+    to: TimeBound('Exclusive upper bound of the time; later than from'),
     format: Type.Optional(Type.Union([Type.Literal('jsonl'), Type.Literal('csv')], { description: 'jsonl (one AuditEntryView per line, the default) or csv' })),
   },
   { additionalProperties: false },

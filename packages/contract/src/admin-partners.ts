@@ -8,7 +8,14 @@ import { CIDR_MAX_LENGTH, LOGIN_PATTERN, REWARD_TYPE_PATTERN } from './patterns.
 export const PartnerStatus = Type.Union([Type.Literal('active'), Type.Literal('blocked')]);
 export type PartnerStatus = Static<typeof PartnerStatus>;
 
-const Password = Type.String({ minLength: 1, maxLength: 256, description: 'API password, at least 12 characters; stored only as an argon2id hash' });
+/** The shortest API password an operator may set (the schema's minLength and the partner service's check). */
+export const MIN_PASSWORD_LENGTH = 12;
+
+const Password = Type.String({
+  minLength: MIN_PASSWORD_LENGTH,
+  maxLength: 256,
+  description: `API password, at least ${MIN_PASSWORD_LENGTH} characters; stored only as an argon2id hash`,
+});
 const IpAllowlist = Type.Array(Type.String({ maxLength: CIDR_MAX_LENGTH }), {
   maxItems: 1000,
   description: 'IPv4/IPv6 addresses or CIDRs; an empty list allows no address',

@@ -5,17 +5,43 @@ import { Type, type Static } from 'typebox';
  * private_key_jwt per RFC 7523 or the API password per client_secret_basic/post, and DPoP per RFC 9449),
  * introspection (RFC 7662), revocation (RFC 7009) and the server metadata (RFC 8414). Request bodies are
  * `application/x-www-form-urlencoded`, parsed into these objects; a parameter sent without a value is treated as
- * omitted (RFC 6749 section 3.1).
+ * omitted (RFC 6749 section 3.1), which is why every field's minLength is 1: no field is ever empty.
  */
 
 export const CLIENT_ASSERTION_TYPE_JWT_BEARER = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 
+/** The grant types the token endpoint accepts (RFC 6749 section 4.4); any other is `unsupported_grant_type`. */
+export const GRANT_TYPES = ['client_credentials'] as const;
+export type GrantType = (typeof GRANT_TYPES)[number];
+
+/**
+ * RFC 6749 section 3.2: every parameter of an OAuth form is sent at most once. A form cannot show a repeated
+ * parameter, so the rule is stated in words in each form's description and its 400.
+ */
+export const REPEATED_PARAMETER_RULE =
+  'Each parameter at most once (RFC 6749 section 3.2): a repeated parameter is refused with 400 `invalid_request` ("parameter <name> is repeated"); a parameter without a value counts as omitted.';
+
 /** The form fields every OAuth endpoint reads to authenticate the client (besides `Authorization: Basic`). */
 const clientAuthentication = {
-  client_id: Type.Optional(Type.String({ maxLength: 256, description: 'The partner\'s login' })),
-  client_secret: Type.Optional(Type.String({ maxLength: 1024, description: 'client_secret_post: the API password' })),
-  client_assertion_type: Type.Optional(Type.String({ maxLength: 256, description: `private_key_jwt: \`${CLIENT_ASSERTION_TYPE_JWT_BEARER}\`` })),
-  client_assertion: Type.Optional(Type.String({ maxLength: 8192, description: 'private_key_jwt: a JWT signed with one of the partner\'s keys' })),
+  client_id: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: 'The partner\'s login (required with client_secret)' })),
+  client_secret: Type.Optional(Type.String({ minLength: 1, maxLength: 1024, description: 'client_secret_post: the API password (with client_id)' })),
+  client_assertion_type: Type.Optional(Type.Enum([CLIENT_ASSERTION_TYPE_JWT_BEARER], { description: 'private_key_jwt (with client_assertion)' })),
+  client_assertion: Type.Optional(Type.String({ minLength: 1, maxLength: 8192, description: 'private_key_jwt: a JWT signed with one of the partner\'s keys (with client_assertion_type)' })),
+};
+
+/**
+ * What the server holds of a form's client authentication, as JSON Schema: the private_key_jwt pair comes
+ * together, client_secret with client_id, and one method at a time (client_secret_post or private_key_jwt; and
+ * neither with `Authorization: Basic`, which a schema of the form cannot say). `if`/`then` rather than
+ * `dependentRequired`, which the validator's draft-07 vocabulary lacks.
+ */
+const oneClientAuthentication = {
+  allOf: [
+    { if: { required: ['client_assertion'] }, then: { required: ['client_assertion_type'] } },
+    { if: { required: ['client_assertion_type'] }, then: { required: ['client_assertion'] } },
+    { if: { required: ['client_secret'] }, then: { required: ['client_id'] } },
+  ],
+  not: { anyOf: [{ required: ['client_secret', 'client_assertion'] }, { required: ['client_secret', 'client_assertion_type'] }] },
 };
 
 /**
@@ -28,11 +54,11 @@ const clientAuthentication = {
  */
 export const TokenRequestForm = Type.Object(
   {
-    grant_type: Type.String({ minLength: 1, maxLength: 256, description: 'Must be `client_credentials`' }),
-    scope: Type.Optional(Type.String({ maxLength: 1024, description: 'Ignored: a token grants the partner API as the partner\'s settings allow' })),
+    grant_type: Type.Enum(GRANT_TYPES, { description: 'Only `client_credentials` (any other is 400 `unsupported_grant_type`)' }),
+    scope: Type.Optional(Type.String({ minLength: 1, maxLength: 1024, description: 'Ignored: a token grants the partner API as the partner\'s settings allow' })),
     ...clientAuthentication,
   },
-  { additionalProperties: true },
+  { additionalProperties: true, ...oneClientAuthentication, description: REPEATED_PARAMETER_RULE },
 );
 export type TokenRequestForm = Static<typeof TokenRequestForm>;
 
@@ -74,10 +100,10 @@ export type OAuthErrorBody = Static<typeof OAuthErrorBody>;
 export const IntrospectionRequestForm = Type.Object(
   {
     token: Type.String({ minLength: 1, maxLength: 8192, description: 'An access token' }),
-    token_type_hint: Type.Optional(Type.String({ maxLength: 64 })),
+    token_type_hint: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
     ...clientAuthentication,
   },
-  { additionalProperties: true },
+  { additionalProperties: true, ...oneClientAuthentication, description: REPEATED_PARAMETER_RULE },
 );
 export type IntrospectionRequestForm = Static<typeof IntrospectionRequestForm>;
 

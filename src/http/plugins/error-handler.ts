@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { PATTERN_PROBLEMS } from '@partner-gateway/contract/patterns';
 import { AppError, errors, type ErrorDetail } from '../../errors.js';
 import { createLogGate } from '../../logging/log-gate.js';
 
@@ -99,7 +100,8 @@ function fromValidation(error: FastifyError, mode: ErrorHandlerOptions['validati
     const path = issue.instancePath.replace(/^\//, '').replace(/\/(\d+)/g, '[$1]').replace(/\//g, '.');
     if (missing.missingProperty) return { field: join(path, missing.missingProperty), message: 'is required' };
     if (missing.additionalProperty) return { field: join(path, missing.additionalProperty), message: 'is not a known field' };
-    return { field: path || 'body', message: issue.message ?? 'is invalid' };
+    const pattern = issue.keyword === 'pattern' ? PATTERN_PROBLEMS[String((issue.params as { pattern?: unknown }).pattern)] : undefined;
+    return { field: path || 'body', message: pattern ?? issue.message ?? 'is invalid' };
   });
   if (mode === 'parameter') {
     const refused = firstRefusedParameter(details, error.validationContext, request);
@@ -141,9 +143,11 @@ function join(path: string, name: string): string {
 
 /**
  * Answers errors Node's HTTP parser raises before Fastify sees a request (a request line or headers over
- * the size limit, a malformed request, a timeout) in the same JSON shape, then closes the connection.
+ * the size limit, a malformed request, a timeout) in the same JSON shape, then closes the connection. A method
+ * the parser does not know (`FOO /api/v1/login/`) is answered as a route would answer it: 405 with `Allow` on a
+ * known path (the listener's `allowedMethods`), 404 elsewhere. Fastify calls it with the listener as `this`.
  */
-export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
+export function clientErrorHandler(this: FastifyInstance | undefined, error: Error & { code?: string; rawPacket?: unknown }, socket: Socket): void {
   if (!socket.writable) {
     socket.destroy();
     return;
@@ -153,13 +157,27 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
       ? errors.headersTooLarge()
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? errors.requestTimeout()
-        : errors.badRequest();
+        : error.code === 'HPE_INVALID_METHOD'
+          ? unknownMethod(this, error.rawPacket)
+          : errors.badRequest();
   const body = JSON.stringify({ description_status: appError.description });
+  const headers = Object.entries(appError.extra.headers ?? {}).map(([name, value]) => `${name === 'allow' ? 'Allow' : name}: ${value}\r\n`);
   socket.end(
     `HTTP/1.1 ${appError.status} ${STATUS_CODES[appError.status]}\r\n` +
+      headers.join('') +
       'Content-Type: application/json; charset=utf-8\r\n' +
       `Content-Length: ${Buffer.byteLength(body)}\r\n` +
       'Connection: close\r\n\r\n' +
       body,
   );
+}
+
+/** The answer to a method Node's parser refused: read the path from the request line, then 405 or 404. */
+function unknownMethod(app: FastifyInstance | undefined, rawPacket: unknown): AppError {
+  // (A Buffer, whatever Fastify's ConnectionError type says.)
+  const head = Buffer.isBuffer(rawPacket) ? rawPacket.subarray(0, 8192).toString('latin1') : '';
+  const target = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+ (\/\S*) HTTP\/1\.[01]\r?\n/.exec(head)?.[1];
+  if (target === undefined || typeof app?.allowedMethods !== 'function') return errors.badRequest();
+  const allow = app.allowedMethods(target);
+  return allow ? errors.methodNotAllowed(allow) : errors.notFound();
 }

@@ -1,3 +1,4 @@
+import { CLIENT_ASSERTION_TYPE_JWT_BEARER } from '@partner-gateway/contract/oauth';
 import type { FastifyInstance, FastifySchemaValidationError } from 'fastify';
 import { errors } from '../../errors.js';
 
@@ -28,12 +29,27 @@ export function formBody(app: FastifyInstance): void {
   app.addContentTypeParser('*', (_request, _payload, done) => done(errors.invalidRequest('the body must be application/x-www-form-urlencoded'), undefined));
 }
 
-/** A schema violation of a form, as `invalid_request` naming the first offending parameter (never its value). */
+/**
+ * A schema violation of a form, answered as the operations answer it (the schema states their rules, so that the
+ * document holds them): a missing parameter first, then a grant type other than GRANT_TYPES
+ * (`unsupported_grant_type`), two client authentications, a wrong client_assertion_type, half of one; otherwise
+ * `invalid_request` naming the first offending parameter (never its value).
+ */
 export function formErrorFormatter(issues: FastifySchemaValidationError[]): Error {
-  const issue = issues[0];
-  const params = (issue?.params ?? {}) as { missingProperty?: string };
-  if (params.missingProperty) return errors.invalidRequest(`${printable(params.missingProperty)} is missing`);
-  const name = issue?.instancePath.replace(/^\//, '') ?? '';
+  const find = (test: (issue: FastifySchemaValidationError) => boolean) => issues.find(test);
+  const missing = find((issue) => issue.keyword === 'required' && issue.schemaPath === '#/required');
+  if (missing) return errors.invalidRequest(`${printable(String(missing.params.missingProperty))} is missing`);
+  if (find((issue) => issue.instancePath === '/grant_type')) return errors.unsupportedGrantType();
+  if (find((issue) => issue.keyword === 'not')) return errors.invalidRequest('more than one client authentication method', 'multiple_client_authentications');
+  if (find((issue) => issue.instancePath === '/client_assertion_type')) {
+    return errors.invalidRequest(`client_assertion_type must be ${CLIENT_ASSERTION_TYPE_JWT_BEARER}`, 'malformed_client_assertion');
+  }
+  const half = find((issue) => issue.keyword === 'required');
+  if (half) {
+    const name = String(half.params.missingProperty);
+    return errors.invalidRequest(`${printable(name)} is missing`, name === 'client_id' ? 'no_client_authentication' : 'malformed_client_assertion');
+  }
+  const name = issues[0]?.instancePath.replace(/^\//, '') ?? '';
   return errors.invalidRequest(name ? `${printable(name)} is invalid` : 'the body must be application/x-www-form-urlencoded');
 }
 

@@ -4,6 +4,7 @@ import {
   IntrospectionResponse,
   OAuthErrorBody,
   OAuthTokenResponse,
+  REPEATED_PARAMETER_RULE,
   RevocationRequestForm,
   TokenRequestForm,
 } from '@partner-gateway/contract/oauth';
@@ -37,7 +38,7 @@ const OAUTH_ERRORS = {
     413: [errors.payloadTooLarge().description],
     429: [errors.throttled(60).description],
   }),
-  400: oauthRefusal('`invalid_request` (a parameter missing, repeated or invalid; two client authentications; a DPoP proof required), `unsupported_grant_type`, `invalid_dpop_proof`'),
+  400: oauthRefusal('`invalid_request` (a parameter missing, repeated (`parameter <name> is repeated`: each at most once, RFC 6749 section 3.2) or invalid; two client authentications; a DPoP proof required), `unsupported_grant_type`, `invalid_dpop_proof`'),
   401: oauthRefusal('`invalid_client`: client authentication failed (every cause alike)', {
     'WWW-Authenticate': Type.String({ description: '`Basic realm="partner-gateway"` when the client used client_secret_basic' }),
   }),
@@ -49,7 +50,8 @@ const CLIENT_AUTH_TEXT =
   '`client_secret_basic` (Authorization: Basic, login and API password form-urlencoded first) or `client_secret_post` (client_id + client_secret), ' +
   'the last two only for partners allowed to use their password. ' +
   'Over a connection with a client certificate (the `mtls_endpoint_aliases` address), `client_id` alone authenticates by that certificate (RFC 8705: ' +
-  '`self_signed_tls_client_auth`, a registered certificate; `tls_client_auth`, issued by a configured CA to the registered subject DN); the token is then bound to it (`cnf.x5t#S256`).';
+  '`self_signed_tls_client_auth`, a registered certificate; `tls_client_auth`, issued by a configured CA to the registered subject DN); the token is then bound to it (`cnf.x5t#S256`). ' +
+  REPEATED_PARAMETER_RULE;
 
 /**
  * What the three client-authenticated endpoints share: their audit action, form errors in the OAuth shape, and

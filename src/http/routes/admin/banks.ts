@@ -20,7 +20,11 @@ const tags = ['Banks'];
 /** Import files may be a whole Bank of Russia directory (about 1 MB); 32 MiB leaves room for growth. */
 const IMPORT_BODY_LIMIT = 32 * 1024 * 1024;
 
-/** The bank registry: list, replace, add, remove, and import from a JSON, CSV or ED807 file. */
+/**
+ * The bank registry: list, replace, add, remove, and import from a JSON, CSV or ED807 file. A body the schema
+ * refuses is answered in the bank checks' words (`refusal`: every bad entry, duplicates included); the schema's
+ * own list when they find nothing wrong (it is the stricter: no padding to trim, for one).
+ */
 export async function adminBankRoutes(app: FastifyInstance, { gateway }: { gateway: Gateway }): Promise<void> {
   const banks = gateway.admin.banks;
   app.get(ADMIN_BANKS_PATH, { config: { permission: 'read' }, schema: { operationId: 'listAdminBanks', tags, summary: 'The bank list, in the order partners receive it', response: { 200: AdminBankList, ...errorResponses } } }, async () => ({
@@ -28,8 +32,9 @@ export async function adminBankRoutes(app: FastifyInstance, { gateway }: { gatew
   }));
   app.put(
     ADMIN_BANKS_PATH,
-    { config: { audit: 'banks.replace', permission: 'banks.write' }, schema: { operationId: 'replaceBanks', tags, summary: 'Replace the whole list (all or nothing)', body: ReplaceBanksBody, response: { 200: BankChanges, ...errorResponses } } },
+    { config: { audit: 'banks.replace', permission: 'banks.write' }, attachValidation: true, schema: { operationId: 'replaceBanks', tags, summary: 'Replace the whole list (all or nothing)', body: ReplaceBanksBody, response: { 200: BankChanges, ...errorResponses } } },
     async (request) => {
+      if (request.validationError) throw banks.refusal(request.body, 'list') ?? request.validationError;
       const changes = await banks.replaceAll(request.body);
       request.requestContext.audit.details = { ...changes };
       return changes;
@@ -37,8 +42,9 @@ export async function adminBankRoutes(app: FastifyInstance, { gateway }: { gatew
   );
   app.post(
     ADMIN_BANKS_PATH,
-    { config: { audit: 'bank.add', permission: 'banks.write' }, schema: { operationId: 'addBank', tags, summary: 'Add a bank at the end of the list', body: BankInput, response: { 201: AdminBank, ...errorResponses } } },
+    { config: { audit: 'bank.add', permission: 'banks.write' }, attachValidation: true, schema: { operationId: 'addBank', tags, summary: 'Add a bank at the end of the list', body: BankInput, response: { 201: AdminBank, ...errorResponses } } },
     async (request, reply) => {
+      if (request.validationError) throw banks.refusal(request.body, 'one') ?? request.validationError;
       const bank = await banks.add(request.body);
       request.requestContext.audit.details = { after: { bic: bank.bic, name: bank.name, nameEn: bank.nameEn, sbpMemberId: bank.sbpMemberId } };
       return reply.code(201).send(bank);
