@@ -10,7 +10,7 @@ export interface TestKey {
   alg: 'ES256' | 'EdDSA' | 'PS256';
 }
 
-export const CLIENT_ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
+export const CLIENT_ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer' as const;
 
 /** A fresh key pair (ES256 unless told). */
 export async function testKey(alg: TestKey['alg'] = 'ES256', kid = `k-${randomUUID()}`): Promise<TestKey> {
