@@ -110,6 +110,12 @@ export const ConfigSchema = Type.Object({
     maximum: 36500,
     description: 'Days audit entries are kept; older ones are removed (whole day partitions on PostgreSQL, in batches on PGlite).',
   }),
+  BANK_VERSION_RETENTION_DAYS: Type.Integer({
+    default: 400,
+    minimum: 1,
+    maximum: 36500,
+    description: 'Days versions of the bank list are kept for history and restore; older ones are removed (never the current one).',
+  }),
   ARGON2_QUEUE: Type.Integer({ default: 64, minimum: 0, maximum: 100000, description: 'argon2 verifications allowed to wait; beyond that, 503 with Retry-After.' }),
   TOKEN_ISSUER: Type.Optional(
     Type.String({ minLength: 1, description: 'The `iss` claim of access tokens and the metadata\'s `issuer`; default PUBLIC_URL (the issuer identifier, RFC 8414).' }),

@@ -82,6 +82,14 @@ export const errors = {
   partnerExists: (login: string) => new AppError('partner_exists', 409, `A partner with login ${login} already exists`),
   bankNotFound: (bic: string) => new AppError('bank_not_found', 404, `Bank with BIC ${bic} does not exist`),
   bankExists: (bic: string) => new AppError('bank_exists', 409, `A bank with BIC ${bic} already exists`),
+  /** A change of the bank list previewed on a version that is no longer the current one: nothing was applied. */
+  bankListChanged: (baseVersion: number, current: number) =>
+    new AppError(
+      'bank_list_changed',
+      409,
+      `The bank list has changed since version ${baseVersion} (it is now version ${current}); nothing was changed: preview the change again`,
+    ),
+  bankVersionNotFound: (number: number) => new AppError('bank_version_not_found', 404, `Bank list version ${number} does not exist (or is older than BANK_VERSION_RETENTION_DAYS)`),
   adminUnauthorized: () =>
     new AppError('admin_unauthorized', 401, texts.unauthorized, {
       reason: 'bad_admin_token',

@@ -18,6 +18,7 @@ import type { GatewayEvents } from './gateway-events.js';
 import { createKeys, type KeysModule } from './keys/keys-module.js';
 import { createGatewayMetrics, type GatewayMetrics } from './metrics/gateway-metrics.js';
 import { publicTlsUrl } from './mtls/tls-config.js';
+import { bankActions } from './operations/checked-actions/bank-actions.js';
 import { keyActions } from './operations/checked-actions/key-actions.js';
 import { operatorActions } from './operations/checked-actions/operator-actions.js';
 import { partnerActions } from './operations/checked-actions/partner-actions.js';
@@ -83,7 +84,10 @@ export interface GatewayRuntime {
   now(): number;
   /** Throws `not_ready` unless the database answers within a second. */
   ready(): Promise<void>;
-  /** Fills an empty bank registry; true when it did. */
+  /**
+   * Makes version 1 of the bank list once: `banks` on an empty table (true), or the list as found on a database
+   * that had one before versions existed (false); nothing once a version exists.
+   */
   seedBanks(banks: readonly Bank[]): Promise<boolean>;
   /** Deletes rows nobody can use any more: spent JWE ids, expired token families, old throttle counters, ended console sessions. */
   purgeExpired(): Promise<void>;
@@ -135,7 +139,7 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
   const urls = publicUrls(config);
   const operators = createOperators(handle.db, feed, config, now, events);
   const { registry, approvals } = createApprovalsModule(handle.db, feed, config, now);
-  registry.register(...partnerActions(partners.admin, partners.keyAdmin, partners.certificateAdmin), ...keyActions(keys.admin), ...operatorActions(operators.admin));
+  registry.register(...partnerActions(partners.admin, partners.keyAdmin, partners.certificateAdmin), ...keyActions(keys.admin), ...operatorActions(operators.admin), ...bankActions(banks.admin));
   const auth = createAuth({ config, db: handle.db, feed, partners, keys: keys.store, stores, assertionAudiences: [urls.issuer, urls.token], trustedCas: options.trustedCas, now });
   const metrics = createGatewayMetrics({
     caches: {
@@ -185,7 +189,7 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
           throw errors.notReady();
         }
       },
-      seedBanks: (list) => banks.catalog.seedIfEmpty(list),
+      seedBanks: (list) => banks.seed(list),
       maintainAudit: () => audit.maintain(),
       async purgeExpired() {
         const at = now();
@@ -193,6 +197,7 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
         await auth.families.purgeExpired(new Date(at));
         await purgeThrottle(handle.db, throttlePolicy, at);
         await operators.purgeExpired();
+        await banks.purgeVersions();
       },
       flushOperatorUsage: () => operators.flushUsage(),
       async close(timeoutMs) {

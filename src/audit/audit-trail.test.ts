@@ -87,7 +87,7 @@ for (const backend of testBackends()) {
       const everything = JSON.stringify((await audit('limit=1000')).entries);
       assert.ok(!everything.includes('secret new password') && !everything.includes('argon2'));
       assert.equal((await audit('action=bank.add')).entries[0]!.details!.after!.constructor, Object);
-      assert.deepEqual((await audit('action=bank.remove')).entries[0]!.details, { bic: '044030002' });
+      assert.deepEqual((await audit('action=bank.remove')).entries[0]!.details, { bic: '044030002', version: 3 });
     });
 
     it('filters by partner, outcome, reason and time, and pages with a cursor', async () => {

@@ -1,83 +1,129 @@
-import type { BankChanges, ImportMode, ImportReport } from '@partner-gateway/contract/admin-banks';
-import { errors, type AppError } from '../errors.js';
-import { validateBank, validateBankList, type Bank } from './bank.js';
-import { diffBanks } from './bank-diff.js';
-import type { BankRepository, StoredBank } from './bank-repository.js';
-import { parseBankFile } from './import/parse-bank-file.js';
+import type { AdminBank, EditBankBody, ImportMode, ImportReport } from '@partner-gateway/contract/admin-banks';
+import type { BankListOutcome, BankVersionPage, BankVersionView } from '@partner-gateway/contract/admin-bank-versions';
+import { errors } from '../errors.js';
+import type { RequestContext } from '../request-context.js';
+import { validateBank, validateBankList } from './bank.js';
+import { addBank, editBank, mergeFile, onlyMoves, removeBank, replaceList } from './bank-list-edits.js';
+import { authorOf, type BankListService, type ListBuilder } from './bank-list-service.js';
+import { readBanks } from './bank-repository.js';
+import type { BankVersionRepository } from './bank-version-repository.js';
+import { toVersionSummary } from './bank-version-view.js';
+import { readImportFile } from './import/read-import-file.js';
+import { mergeRegistry } from './merge-registry.js';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
 
-/**
- * The bank registry's write side, as the admin API uses it. Every bulk change is all-or-nothing: a list with
- * any bad entry is refused whole, with every problem listed, and nothing changes.
- */
-export interface BankAdmin {
-  list(): Promise<StoredBank[]>;
-  replaceAll(input: unknown): Promise<BankChanges>;
-  add(input: unknown): Promise<StoredBank>;
-  remove(bic: string): Promise<void>;
-  importFile(bytes: Uint8Array, contentType: string | undefined, mode: ImportMode): Promise<ImportReport>;
-  /**
-   * What importing the file would do, without doing it: the same reading and checks (every bad entry listed
-   * in one 422) and the same comparison the registry makes when it applies a list.
-   */
-  previewImport(bytes: Uint8Array, contentType: string | undefined, mode: ImportMode): Promise<ImportReport>;
-  /**
-   * The 422 the bank checks give a body (`list`: PUT's `{banks}`, `one`: POST's bank), or undefined when they find
-   * nothing wrong: the routes word a body their schema refused with it, every bad entry listed as the checks say.
-   */
-  refusal(input: unknown, shape: 'list' | 'one'): AppError | undefined;
+/** Every change's optional checks and notes: the version it was previewed on, and a comment for the history. */
+export interface ChangeOptions {
+  baseVersion?: number;
+  comment?: string;
 }
 
-export function createBankAdmin(banks: BankRepository): BankAdmin {
+export interface ImportOptions extends ChangeOptions {
+  /** `merge` unless said otherwise; `replace` needs `confirm`. */
+  mode?: ImportMode;
+  confirm?: boolean;
+  dryRun?: boolean;
+  fileName?: string;
+}
+
+/**
+ * The bank list's write side, as the admin API uses it. Every change is a new version (see BankListService),
+ * answered with every change it made by bank and field; a list with any bad entry is refused whole, with every
+ * problem listed, and nothing changes.
+ */
+export interface BankAdmin {
+  list(): Promise<AdminBank[]>;
+  /** The current version's number (0 before the first start made version 1). */
+  currentVersion(): Promise<number>;
+  /** The whole list replaced (the explicit, confirmed action; maker-checker `banks.replace`). */
+  replaceAll(input: unknown, context?: RequestContext, options?: ChangeOptions & { dryRun?: boolean }): Promise<BankListOutcome>;
+  add(input: unknown, context: RequestContext, options?: ChangeOptions): Promise<{ bank: AdminBank; outcome: BankListOutcome }>;
+  remove(bic: string, context: RequestContext, options?: ChangeOptions): Promise<BankListOutcome>;
+  /** Curated fields and the position (move-to-position) of one bank. */
+  edit(bic: string, body: EditBankBody, context: RequestContext, options?: ChangeOptions): Promise<BankListOutcome>;
+  /** A JSON, CSV or ED807 file, merged by default; `dryRun` previews, changing nothing. */
+  importFile(bytes: Uint8Array, contentType: string | undefined, context: RequestContext | undefined, options?: ImportOptions): Promise<ImportReport>;
+  versions(cursor: number | undefined, limit: number): Promise<BankVersionPage>;
+  version(number: number): Promise<BankVersionView>;
+  /** A new version equal to version `number` (maker-checker `banks.restore`); `dryRun` previews. */
+  restore(number: number, context: RequestContext | undefined, options?: ChangeOptions & { dryRun?: boolean }): Promise<BankListOutcome>;
+}
+
+export function createBankAdmin(db: Kysely<Database>, lists: BankListService, versions: BankVersionRepository): BankAdmin {
+  const run = (build: ListBuilder, context: RequestContext | undefined, options: ChangeOptions, source: Parameters<BankListService['apply']>[1]['source'], extra: { fileName?: string } = {}) =>
+    lists.apply(build, { ...options, source, author: authorOf(context), comment: options.comment ?? null, fileName: extra.fileName ?? null });
+  const toAdmin = (bank: Awaited<ReturnType<typeof readBanks>>[number]): AdminBank => ({ ...bank, updatedAt: bank.updatedAt.toISOString() });
   return {
-    list: () => banks.list(),
-    async replaceAll(input) {
+    list: async () => (await readBanks(db)).map(toAdmin),
+    currentVersion: async () => (await lists.current()).version,
+    async replaceAll(input, context, options = {}) {
       const list = (input as { banks?: unknown } | null)?.banks;
       if (!Array.isArray(list)) throw errors.validationFailed([{ field: 'banks', message: 'must be an array of banks' }]);
-      return banks.apply(validListOrThrow(list, (index) => `banks[${index}]`), 'replace');
+      const checked = validateBankList(list, (index) => `banks[${index}]`);
+      if ('problems' in checked) throw errors.validationFailed(checked.problems);
+      const rows = checked.banks.map((bank) => ({ bic: bank.bic, name: bank.name, nameEn: bank.nameEn ?? null, sbpMemberId: bank.sbpMemberId ?? null }));
+      const build: ListBuilder = (current) => replaceList(current, rows);
+      return options.dryRun ? lists.preview(build, options.baseVersion) : run(build, context, options, 'replace');
     },
-    async add(input) {
+    async add(input, context, options = {}) {
       const result = validateBank(input, 'body');
       if ('problems' in result) throw errors.validationFailed(result.problems.map(stripBodyPrefix));
-      const stored = await banks.add(result.bank);
-      if (!stored) throw errors.bankExists(result.bank.bic);
-      return stored;
+      const bank = { bic: result.bank.bic, name: result.bank.name, nameEn: result.bank.nameEn ?? null, sbpMemberId: result.bank.sbpMemberId ?? null };
+      const outcome = await run((current) => addBank(current, bank), context, options, 'add');
+      const stored = (await readBanks(db)).find((row) => row.bic === bank.bic)!;
+      return { bank: toAdmin(stored), outcome };
     },
-    refusal(input, shape) {
-      if (shape === 'one') {
-        const result = validateBank(input, 'body');
-        return 'problems' in result ? errors.validationFailed(result.problems.map(stripBodyPrefix)) : undefined;
+    remove: (bic, context, options = {}) => run((current) => removeBank(current, readableBic(bic)), context, options, 'remove'),
+    edit(bic, body, context, options = {}) {
+      readableBic(bic);
+      // The same checks as an added bank's (trimmed, no control characters, a 12-digit member id).
+      const checked = validateBank({ bic, name: body.name ?? 'unchanged', nameEn: body.nameEn, sbpMemberId: body.sbpMemberId }, 'body');
+      if ('problems' in checked) throw errors.validationFailed(checked.problems.map(stripBodyPrefix));
+      if (body.name !== undefined) body = { ...body, name: checked.bank.name };
+      if (body.nameEn) body = { ...body, nameEn: checked.bank.nameEn ?? null };
+      return run((current) => editBank(current, { bic, ...body }), context, options, (changes) => (onlyMoves(changes) ? 'reorder' : 'edit'));
+    },
+    async importFile(bytes, contentType, context, options = {}) {
+      const mode = options.mode ?? 'merge';
+      if (mode === 'replace' && !options.confirm && !options.dryRun) {
+        throw errors.validationFailed([{ field: 'confirm', message: 'replacing the whole list must be confirmed: add confirm=true (the default, merge, keeps curated fields)' }]);
       }
-      const list = (input as { banks?: unknown } | null)?.banks;
-      if (!Array.isArray(list)) return errors.validationFailed([{ field: 'banks', message: 'must be an array of banks' }]);
-      const result = validateBankList(list, (index) => `banks[${index}]`);
-      return 'problems' in result ? errors.validationFailed(result.problems) : undefined;
+      const file = readImportFile(bytes, contentType);
+      const build: ListBuilder =
+        file.kind === 'registry'
+          ? mode === 'merge'
+            ? (current) => mergeRegistry(current, file.entries)
+            : (current) => replaceList(current, file.entries.filter((entry) => entry.sbpParticipant).map((entry) => ({ bic: entry.bic, name: entry.registryName, nameEn: entry.nameEn })))
+          : mode === 'merge'
+            ? (current) => mergeFile(current, file.rows)
+            : (current) => replaceList(current, file.rows);
+      const outcome = options.dryRun
+        ? await lists.preview(build, options.baseVersion)
+        : await run(build, context, options, mode === 'replace' ? 'replace' : 'import', options.fileName ? { fileName: options.fileName } : {});
+      return { received: file.received, ...outcome };
     },
-    async remove(bic) {
-      if (!(await banks.remove(bic))) throw errors.bankNotFound(bic);
+    async versions(cursor, limit) {
+      const page = await versions.page(cursor, limit + 1);
+      const shown = page.slice(0, limit);
+      return { versions: shown.map(toVersionSummary), nextCursor: page.length > limit ? String(shown.at(-1)!.number) : null };
     },
-    async importFile(bytes, contentType, mode) {
-      const list = readImportFile(bytes, contentType);
-      const changes = await banks.apply(list, mode);
-      return { received: list.length, ...changes };
+    async version(number) {
+      const version = await versions.get(number);
+      if (!version) throw errors.bankVersionNotFound(number);
+      return { ...toVersionSummary(version), list: version.list, changes: version.changes };
     },
-    async previewImport(bytes, contentType, mode) {
-      const list = readImportFile(bytes, contentType);
-      return { received: list.length, ...diffBanks(await banks.list(), list, mode) };
+    restore(number, context, options = {}) {
+      if (options.dryRun) return lists.previewRestore(number, options.baseVersion);
+      return lists.restore(number, { baseVersion: options.baseVersion, author: authorOf(context), comment: options.comment ?? null });
     },
   };
 }
 
-function readImportFile(bytes: Uint8Array, contentType: string | undefined): Bank[] {
-  const parsed = parseBankFile(bytes, contentType);
-  if ('problems' in parsed) throw errors.validationFailed(parsed.problems);
-  if (parsed.entries.length === 0) throw errors.validationFailed([{ field: 'body', message: 'the file contains no banks' }]);
-  return validListOrThrow(parsed.entries, parsed.where);
-}
-
-function validListOrThrow(inputs: readonly unknown[], where: (index: number) => string): Bank[] {
-  const result = validateBankList(inputs, where);
-  if ('problems' in result) throw errors.validationFailed(result.problems);
-  return result.banks;
+/** A BIC from a path, refused with 400 when it holds a control character (never echoed back in a 404). */
+function readableBic(bic: string): string {
+  if (/[\u0000-\u001f\u007f]/.test(bic)) throw errors.badRequest();
+  return bic;
 }
 
 function stripBodyPrefix<T extends { field?: string }>(detail: T): T {

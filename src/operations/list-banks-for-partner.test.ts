@@ -22,17 +22,17 @@ for (const backend of testBackends()) {
     it('when a partner with the sbp reward type calls with its token, then the serialized list, and the audit learns the partner', async () => {
       const partner = await h.addPartner();
       const context = h.context({ authorization: await bearer(partner) });
-      const body = await listBanksForPartner({}, context, h.deps);
-      const { banks } = JSON.parse(body) as { banks: Array<{ bic: string }> };
+      const published = await listBanksForPartner({}, context, h.deps);
+      const { banks } = JSON.parse(published.body) as { banks: Array<{ bic: string }> };
       assert.ok(banks.length > 0);
-      assert.equal(body, await h.banks.catalog.publicJson(), 'the body serialized once per change of the list');
+      assert.deepEqual(published, await h.banks.catalog.published(), 'the current version: its body, ETag and number');
       assert.equal(context.audit.partner, partner.login);
     });
 
     it('when the partner calls with its encrypted password, then the list; when the same JWE comes again, then 401 replayed_jti', async () => {
       const partner = await h.addPartner();
       const query = await byPassword(partner);
-      assert.ok(JSON.parse(await listBanksForPartner(query, h.context(), h.deps)).banks.length > 0);
+      assert.ok(JSON.parse((await listBanksForPartner(query, h.context(), h.deps)).body).banks.length > 0);
       await assert.rejects(listBanksForPartner(query, h.context(), h.deps), refusedWith('unauthorized', 'replayed_jti'));
     });
 

@@ -1,6 +1,7 @@
 import type { BanksQuery, JwksResponse, LoginRequest, RefreshRequest } from '@partner-gateway/contract/public-api';
 import type { KeyStore } from '../keys/key-store.js';
 import type { RequestContext } from '../request-context.js';
+import type { PublishedBanks } from '../banks/bank-catalog.js';
 import { listBanksForPartner, type BanksDependencies } from './list-banks-for-partner.js';
 import { loginPartner, type Session, type SessionDependencies } from './login-partner.js';
 import { logoutSession } from './logout-session.js';
@@ -18,8 +19,11 @@ export interface PartnerApi {
   refresh(body: RefreshRequest, context: RequestContext): Promise<Session>;
   /** Revokes the family of the context's token (a bound token with its proof or certificate). */
   logout(context: RequestContext): Promise<void>;
-  /** The serialized `{"banks": [...]}` body for a partner authenticated by the query's encrypted password or a token. */
-  listBanks(query: BanksQuery, context: RequestContext): Promise<string>;
+  /**
+   * The serialized `{"banks": [...]}` body, its strong ETag and list version, for a partner authenticated by the
+   * query's encrypted password or a token.
+   */
+  listBanks(query: BanksQuery, context: RequestContext): Promise<PublishedBanks>;
   /** The public keys: sig keys verify access tokens, enc keys encrypt partnerPassword. */
   jwks(): JwksResponse;
 }

@@ -39,7 +39,7 @@ for (const backend of testBackends()) {
       const settings = (await call(viewer.headers, 'GET', '/admin/v1/approvals/settings')).json();
       assert.deepEqual(
         settings.actions.map((action: { action: string; required: boolean }) => [action.action, action.required]),
-        [['approvals.configure', false], ['partner.delete', false], ['partner.jwks.set', false], ['partner.certificates.set', false], ['key.revoke', false], ['operator.create', false], ['operator.update', false]],
+        [['approvals.configure', false], ['partner.delete', false], ['partner.jwks.set', false], ['partner.certificates.set', false], ['key.revoke', false], ['operator.create', false], ['operator.update', false], ['banks.replace', false], ['banks.restore', false]],
       );
       const partner = await t.addPartner();
       assert.equal((await call(operator.headers, 'DELETE', `/admin/v1/partners/${partner.login}`)).statusCode, 204, 'applied at once');
@@ -134,6 +134,28 @@ for (const backend of testBackends()) {
       assert.equal(withdrawn.json().reason, 'withdrawn by its proposer');
       const pending = (await call(viewer.headers, 'GET', '/admin/v1/approvals?status=pending')).json().proposals;
       assert.ok(!pending.some((proposal: { id: string }) => proposal.id === first.id || proposal.id === second.id));
+    });
+
+    it('when replacing and restoring the bank list need approval, then each is a proposal with every change, applied by another operator, and refused once the list has moved', async () => {
+      assert.equal((await require(['banks.replace', 'banks.restore'])).statusCode, 200);
+      const list = async () => (await call(viewer.headers, 'GET', '/admin/v1/banks')).json();
+      const before = await list();
+      const replace = await call(operator.headers, 'PUT', '/admin/v1/banks', { banks: [{ bic: '044525225', name: 'Сбербанк' }] });
+      assert.equal(replace.statusCode, 202);
+      assert.equal(replace.json().action, 'banks.replace');
+      assert.equal(replace.json().preview.removed, before.banks.length - 1);
+      assert.equal((await list()).version, before.version, 'nothing changed yet');
+      const approved = await call(secondOperator.headers, 'POST', `/admin/v1/approvals/${replace.json().id}/approve`);
+      assert.equal(approved.statusCode, 200, approved.body);
+      assert.equal((await list()).banks.length, 1);
+      const restore = await call(operator.headers, 'POST', `/admin/v1/banks/versions/${before.version}/restore`);
+      assert.equal(restore.statusCode, 202);
+      assert.equal(restore.json().preview.added, before.banks.length - 1);
+      assert.equal((await call(operator.headers, 'POST', '/admin/v1/banks', { bic: '044030777', name: 'Новый' })).statusCode, 201, 'the list moves on');
+      const refused = await call(secondOperator.headers, 'POST', `/admin/v1/approvals/${restore.json().id}/approve`);
+      assert.equal(refused.statusCode, 409);
+      assert.equal((await list()).banks.length, 2, 'not restored');
+      assert.equal((await require([])).statusCode, 200);
     });
 
     it('when the settings themselves need approval, then nobody turns maker-checker off alone', async () => {

@@ -89,7 +89,7 @@ export async function startAuthHarness(backend: TestBackend, options: AuthHarnes
   const feed = handle.changeFeed();
   const partners = createPartners(handle.db, feed, config, now);
   const banks = createBanks(handle.db, feed, config, now);
-  await banks.catalog.seedIfEmpty(loadDefaultBanks());
+  await banks.seed(loadDefaultBanks());
   const keys = await createKeys(handle.db, feed, config, TEST_MASTER_KEY, now);
   const stores = createSharedStores(config, handle, feed, throttlePolicyOf(config), { now, events: () => {} });
   const baseUrl = publicUrl(config);

@@ -1,4 +1,5 @@
-import type { AdminBank, AdminBankList, BankChanges, BankInput, ImportMode, ImportReport } from './admin-banks.js';
+import type { AdminBank, AdminBankList, BankInput, EditBankBody, ImportMode, ImportReport } from './admin-banks.js';
+import type { BankListOutcome, BankVersionPage, BankVersionView } from './admin-bank-versions.js';
 import type { AuditPage, AuditQuery } from './admin-audit.js';
 import type { KeyList, KeyUse, KeyView } from './admin-keys.js';
 import type { PartnerJwksView, SetPartnerJwksBody } from './admin-partner-keys.js';
@@ -27,6 +28,9 @@ import {
   ADMIN_PARTNER_ACTIVITY_PATH,
   ADMIN_PARTNERS_PATH,
   adminBankPath,
+  adminBankRestorePath,
+  adminBankVersionPath,
+  ADMIN_BANK_VERSIONS_PATH,
   adminKeyRevokePath,
   adminPartnerJwksPath,
   adminPartnerCertificatesPath,
@@ -103,13 +107,34 @@ export interface AdminApi {
     /** The last successful partner API call of each login. */
     activity(logins: readonly string[]): Promise<ActivityResponse>;
   };
+  /**
+   * The bank list. Every change is a new version; `baseVersion` (from `list()` or a preview) applies it only if
+   * the list is still at that version (409 `bank_list_changed` otherwise).
+   *
+   * @example
+   * ```ts
+   * const preview = await admin.banks.import(file, { dryRun: true });
+   * await admin.banks.import(file, { baseVersion: preview.baseVersion });
+   * ```
+   */
   banks: {
     list(): Promise<AdminBankList>;
-    replace(banks: BankInput[]): Promise<BankChanges>;
-    add(bank: BankInput): Promise<AdminBank>;
-    remove(bic: string): Promise<void>;
-    /** Imports a JSON, CSV or ED807 file; with `dryRun`, only reports what it would do. */
-    import(file: { bytes: unknown; contentType: string }, options?: { mode?: ImportMode; dryRun?: boolean }): Promise<ImportReport>;
+    /** Replaces the whole list (maker-checker action `banks.replace`). */
+    replace(banks: BankInput[], options?: BankChangeOptions): Promise<BankListOutcome>;
+    add(bank: BankInput, options?: BankChangeOptions): Promise<AdminBank>;
+    /** Curated fields (null clears) and `position` (1-based: move the bank there). */
+    edit(bic: string, body: EditBankBody, options?: BankChangeOptions): Promise<BankListOutcome>;
+    remove(bic: string, options?: BankChangeOptions): Promise<void>;
+    /** Imports a JSON, CSV or ED807 file, merged unless `mode: 'replace'` with `confirm`; with `dryRun`, only reports what it would do. */
+    import(
+      file: { bytes: unknown; contentType: string },
+      options?: BankChangeOptions & { mode?: ImportMode; confirm?: boolean; dryRun?: boolean; fileName?: string },
+    ): Promise<ImportReport>;
+    /** Versions, newest first; pass `nextCursor` for older ones. */
+    versions(query?: { cursor?: string; limit?: number }): Promise<BankVersionPage>;
+    version(n: number): Promise<BankVersionView>;
+    /** A new version equal to version `n` (maker-checker action `banks.restore`); `dryRun` previews. */
+    restore(n: number, options?: BankChangeOptions & { dryRun?: boolean }): Promise<BankListOutcome>;
   };
   keys: {
     list(): Promise<KeyList>;
@@ -174,15 +199,25 @@ export function createAdminApi(send: AdminTransport): AdminApi {
     },
     banks: {
       list: () => call({ method: 'GET', path: ADMIN_BANKS_PATH }),
-      replace: (banks) => call({ method: 'PUT', path: ADMIN_BANKS_PATH, json: { banks } }),
-      add: (bank) => call({ method: 'POST', path: ADMIN_BANKS_PATH, json: bank }),
-      remove: (bic) => call({ method: 'DELETE', path: adminBankPath(bic) }),
+      replace: (banks, options = {}) => call({ method: 'PUT', path: withQuery(ADMIN_BANKS_PATH, changeQuery(options)), json: { banks } }),
+      add: (bank, options = {}) => call({ method: 'POST', path: withQuery(ADMIN_BANKS_PATH, changeQuery(options)), json: bank }),
+      edit: (bic, body, options = {}) => call({ method: 'PATCH', path: withQuery(adminBankPath(bic), changeQuery(options)), json: body }),
+      remove: (bic, options = {}) => call({ method: 'DELETE', path: withQuery(adminBankPath(bic), changeQuery(options)) }),
       import: (file, options = {}) =>
         call({
           method: 'POST',
-          path: withQuery(ADMIN_BANK_IMPORT_PATH, { mode: options.mode, dryRun: options.dryRun ? 'true' : undefined }),
+          path: withQuery(ADMIN_BANK_IMPORT_PATH, {
+            mode: options.mode,
+            confirm: options.confirm ? 'true' : undefined,
+            dryRun: options.dryRun ? 'true' : undefined,
+            fileName: options.fileName,
+            ...changeQuery(options),
+          }),
           file,
         }),
+      versions: (query = {}) => call({ method: 'GET', path: withQuery(ADMIN_BANK_VERSIONS_PATH, { cursor: query.cursor, limit: query.limit === undefined ? undefined : String(query.limit) }) }),
+      version: (n) => call({ method: 'GET', path: adminBankVersionPath(n) }),
+      restore: (n, options = {}) => call({ method: 'POST', path: withQuery(adminBankRestorePath(n), { ...changeQuery(options), dryRun: options.dryRun ? 'true' : undefined }) }),
     },
     keys: {
       list: () => call({ method: 'GET', path: ADMIN_KEYS_PATH }),
@@ -231,4 +266,14 @@ export function withQuery(path: string, query: Record<string, string | undefined
   for (const [name, value] of Object.entries(query)) if (value !== undefined && value !== '') search.set(name, value);
   const text = search.toString();
   return text ? `${path}?${text}` : path;
+}
+
+/** What every change of the bank list may carry: the version it was previewed on, and a comment for the history. */
+export interface BankChangeOptions {
+  baseVersion?: number;
+  comment?: string;
+}
+
+function changeQuery(options: BankChangeOptions): Record<string, string | undefined> {
+  return { baseVersion: options.baseVersion === undefined ? undefined : String(options.baseVersion), comment: options.comment };
 }

@@ -1,37 +1,38 @@
 import { Type, type Static } from 'typebox';
-import { BANK_NAME_EN_PATTERN, BANK_NAME_MAX_LENGTH, BANK_NAME_PATTERN, BIC_PATTERN, SBP_MEMBER_ID_PATTERN } from './patterns.js';
+import { BankChangeQuery, BankListOutcome } from './admin-bank-versions.js';
 
 /** The admin API's bank registry shapes. */
 
 /** A bank as the admin API shows it, in the order partners receive the list. */
 export const AdminBank = Type.Object({
-  bic: Type.String({ pattern: BIC_PATTERN }),
+  bic: Type.String(),
   name: Type.String(),
   nameEn: Type.Union([Type.String(), Type.Null()]),
   sbpMemberId: Type.Union([Type.String(), Type.Null()]),
+  /** Registry facts (the Bank of Russia directory): null until a registry was imported. */
+  registryName: Type.Union([Type.String(), Type.Null()]),
+  sbpParticipant: Type.Union([Type.Boolean(), Type.Null()]),
+  /** 0-based place in the list. */
   position: Type.Integer(),
   updatedAt: Type.String({ format: 'date-time' }),
 });
 export type AdminBank = Static<typeof AdminBank>;
 
-export const AdminBankList = Type.Object({ banks: Type.Array(AdminBank) });
+/** The list and its current version (pass it as `baseVersion` to apply a change only if nobody changed the list since). */
+export const AdminBankList = Type.Object({ version: Type.Integer(), banks: Type.Array(AdminBank) });
 export type AdminBankList = Static<typeof AdminBankList>;
 
 /**
- * A bank to add or to put in a list. The schema says what the registry accepts; a body it refuses is worded by
- * the bank checks (src/banks/bank.ts), so that every bad entry of a list, duplicated BICs included, is reported
- * with a readable reason in one 422.
+ * A bank to add or to put in a list. Checked by the domain, not the schema, so that every bad entry of a
+ * list is reported with a readable reason in one 422.
  */
-export const BankInput = Type.Object({
-  bic: Type.String({ pattern: BIC_PATTERN, description: 'Bank of Russia BIC: 9 digits starting with 04, as a string' }),
-  name: Type.String({ maxLength: BANK_NAME_MAX_LENGTH, pattern: BANK_NAME_PATTERN, description: 'The name partners receive: not blank, no control characters' }),
-  nameEn: Type.Optional(Type.Union([Type.String({ maxLength: BANK_NAME_MAX_LENGTH, pattern: BANK_NAME_EN_PATTERN }), Type.Null()])),
-  sbpMemberId: Type.Optional(Type.Union([Type.String({ pattern: SBP_MEMBER_ID_PATTERN, description: '12 digits' }), Type.Null()])),
-});
+export const BankInput = Type.Unsafe<{ bic: string; name: string; nameEn?: string | null; sbpMemberId?: string | null }>(
+  Type.Any({ description: '{ bic: 9-digit string starting with 04, name, nameEn?, sbpMemberId? }' }),
+);
 export type BankInput = Static<typeof BankInput>;
 
-/** PUT /admin/v1/banks body: the whole list, in order, each BIC once. */
-export const ReplaceBanksBody = Type.Object({ banks: Type.Array(BankInput, { maxItems: 100_000, description: 'Each BIC at most once' }) });
+/** PUT /admin/v1/banks body: the whole list, in order. */
+export const ReplaceBanksBody = Type.Object({ banks: Type.Array(BankInput, { maxItems: 100_000 }) });
 export type ReplaceBanksBody = Static<typeof ReplaceBanksBody>;
 
 /** What a change of the list did (or, previewed, would do): BICs added, changed and removed. */
@@ -47,14 +48,29 @@ export type ImportMode = Static<typeof ImportMode>;
 
 /** POST /admin/v1/banks/import query; the body is the file, its format named by Content-Type. */
 export const ImportQuery = Type.Object({
-  mode: Type.Optional(ImportMode),
+  mode: Type.Optional(Type.Union([ImportMode], { description: 'merge (the default): curated fields survive; replace: the list becomes the file, only with confirm=true' })),
+  confirm: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')], { description: 'true: confirms mode=replace (replacing the whole list)' })),
   dryRun: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')], { description: 'true: report what the import would do, change nothing' })),
+  fileName: Type.Optional(Type.String({ maxLength: 255, description: "The file's name, recorded with the version" })),
+  ...BankChangeQuery.properties,
 });
 export type ImportQuery = Static<typeof ImportQuery>;
 
-/** What an import did or would do, and how many banks the file held. */
-export const ImportReport = Type.Object({ received: Type.Integer(), ...BankChanges.properties });
+/** What an import did or would do (every change, old -> new), and how many banks the file held. */
+export const ImportReport = Type.Object({ received: Type.Integer(), ...BankListOutcome.properties });
 export type ImportReport = Static<typeof ImportReport>;
 
-export const BicParams = Type.Object({ bic: Type.String({ pattern: BIC_PATTERN }) });
+/** PATCH /admin/v1/banks/{bic}: curated fields (null clears) and `position`, 1-based, to move the bank there. */
+export const EditBankBody = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 300 })),
+    nameEn: Type.Optional(Type.Union([Type.String({ maxLength: 300 }), Type.Null()])),
+    sbpMemberId: Type.Optional(Type.Union([Type.String({ pattern: '^[0-9]{12}$' }), Type.Null()])),
+    position: Type.Optional(Type.Integer({ minimum: 1 })),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type EditBankBody = Static<typeof EditBankBody>;
+
+export const BicParams = Type.Object({ bic: Type.String() });
 export type BicParams = Static<typeof BicParams>;

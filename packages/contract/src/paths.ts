@@ -25,6 +25,9 @@ export function banksPath(providerSegment: string): string {
 export const ADMIN_PARTNERS_PATH = '/admin/v1/partners';
 export const ADMIN_BANKS_PATH = '/admin/v1/banks';
 export const ADMIN_BANK_IMPORT_PATH = '/admin/v1/banks/import';
+export const ADMIN_BANK_VERSIONS_PATH = '/admin/v1/banks/versions';
+export const ADMIN_BANK_VERSION_PATH = '/admin/v1/banks/versions/:n';
+export const ADMIN_BANK_RESTORE_PATH = '/admin/v1/banks/versions/:n/restore';
 export const ADMIN_KEYS_PATH = '/admin/v1/keys';
 export const ADMIN_KEY_ROTATE_PATH = '/admin/v1/keys/rotate';
 export const ADMIN_KEY_REVOKE_PATH = '/admin/v1/keys/:kid/revoke';
@@ -51,6 +54,8 @@ export const SSO_CALLBACK_PATH = '/sso/callback';
 
 export const adminPartnerPath = (login: string) => `${ADMIN_PARTNERS_PATH}/${encodeURIComponent(login)}`;
 export const adminBankPath = (bic: string) => `${ADMIN_BANKS_PATH}/${encodeURIComponent(bic)}`;
+export const adminBankVersionPath = (n: number) => `${ADMIN_BANK_VERSIONS_PATH}/${n}`;
+export const adminBankRestorePath = (n: number) => `${ADMIN_BANK_VERSIONS_PATH}/${n}/restore`;
 export const adminKeyRevokePath = (kid: string) => `${ADMIN_KEYS_PATH}/${encodeURIComponent(kid)}/revoke`;
 export const adminPartnerJwksPath = (login: string) => `${adminPartnerPath(login)}/jwks`;
 export const adminPartnerCertificatesPath = (login: string) => `${adminPartnerPath(login)}/certificates`;

@@ -56,6 +56,13 @@ export const BanksQuery = Type.Object({
   partnerName: Type.Optional(Type.String({ description: 'Unique partner name (optional with a bearer token; must then name its partner)' })),
   partnerPassword: Type.Optional(Type.String({ description: 'The API password as a compact JWE (RSA-OAEP-256, A256GCM, iat and jti in the header)' })),
   useAuthByCert: Type.Optional(Type.Enum(['Y', 'N'], { description: 'Must be Y: the password is encrypted (N is refused with 422)' })),
+  fields: Type.Optional(
+    Type.String({
+      maxLength: 200,
+      description:
+        'Opt-in fields beside name and bic, comma-separated: `sbpMemberId` (the NSPK member id), `nameEn` (the Latin name). Each bank then carries every field asked for, null when unknown for that bank. Without it the body is exactly `{"banks":[{"name","bic"}]}`; any other name is a 422.',
+    }),
+  ),
 });
 export type BanksQuery = Static<typeof BanksQuery>;
 
@@ -73,6 +80,25 @@ export type Bank = Static<typeof Bank>;
  */
 export const BanksResponse = Type.Object({ banks: Type.Array(Bank) });
 export type BanksResponse = Static<typeof BanksResponse>;
+
+/** The fields a partner may ask for with `?fields=` (BanksQuery), in the order a bank carries them. */
+export const BANK_OPT_IN_FIELDS = ['sbpMemberId', 'nameEn'] as const;
+export type BankOptInField = (typeof BANK_OPT_IN_FIELDS)[number];
+
+/**
+ * A bank of the answer to `?fields=sbpMemberId,nameEn`: the fields asked for are always present, null when unknown.
+ *
+ * @example
+ * ```json
+ * { "banks": [{ "name": "Сбербанк", "bic": "044525225", "sbpMemberId": "100000000111", "nameEn": "Sberbank" }] }
+ * ```
+ */
+export const BankWithFields = Type.Object({
+  ...Bank.properties,
+  sbpMemberId: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  nameEn: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+});
+export type BankWithFields = Static<typeof BankWithFields>;
 
 /** GET /.well-known/jwks.json: sig keys verify access tokens, enc keys encrypt partnerPassword. */
 export const JwksResponse = Type.Object({

@@ -1,5 +1,8 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { decodeText } from './decode-text.js';
+import type { ErrorDetail } from '../../errors.js';
+import { validateBank } from '../bank.js';
+import type { RegistryEntry } from '../merge-registry.js';
 import type { ParseResult } from './parse-bank-json.js';
 
 export const ED807_NAMESPACE = 'urn:cbr-ru:ed:v2.0';
@@ -24,12 +27,51 @@ interface DirectoryEntry {
 }
 
 /**
- * Reads a Bank of Russia BIC directory (ED807) and keeps the banks that can receive SBP transfers: entries
- * whose ParticipantInfo is a head office (PtType 20) with an SBP service code (Srvcs 4, 5 or 6), an active
- * status (PSAC) and no RstrList restriction. The bytes are decoded as the XML declaration says (the Bank of
- * Russia publishes Windows-1251); names have their XML entities decoded.
+ * Reads a Bank of Russia BIC directory (ED807) as the registry it is: every head office (PtType 20) with its
+ * registry facts, `sbpParticipant` true for one that can receive SBP transfers (an SBP service code, Srvcs 4, 5 or
+ * 6, an active status, PSAC, and no RstrList restriction). The bytes are decoded as the XML declaration says (the
+ * Bank of Russia publishes Windows-1251); names have their XML entities decoded. An SBP head office whose BIC or
+ * name is unusable is a problem (the directory is refused whole); other head offices need only a BIC.
+ *
+ * @example
+ * ```ts
+ * const read = parseEd807Registry(await readFile('20230518_ED807_full.xml'));
+ * if ('entries' in read) mergeRegistry(current, read.entries);
+ * ```
+ */
+export function parseEd807Registry(bytes: Uint8Array): { entries: RegistryEntry[] } | { problems: ErrorDetail[] } {
+  const read = readDirectory(bytes);
+  if ('problems' in read) return read;
+  const entries: RegistryEntry[] = [];
+  const problems: ErrorDetail[] = [];
+  for (const entry of read.directory) {
+    if (entry.ParticipantInfo?.PtType !== HEAD_OFFICE || typeof entry.BIC !== 'string') continue;
+    const sbpParticipant = isSbpHeadOffice(entry);
+    const checked = validateBank({ bic: entry.BIC, name: entry.ParticipantInfo.NameP ?? entry.BIC, nameEn: entry.ParticipantInfo.EnglName }, `entry BIC ${entry.BIC}`);
+    if ('problems' in checked) {
+      if (sbpParticipant) problems.push(...checked.problems);
+      continue;
+    }
+    entries.push({ bic: checked.bank.bic, registryName: checked.bank.name, nameEn: checked.bank.nameEn ?? null, sbpParticipant });
+  }
+  return problems.length > 0 ? { problems } : { entries };
+}
+
+/**
+ * Reads an ED807 directory as an import file: the banks that can receive SBP transfers (see parseEd807Registry),
+ * each `{bic, name, nameEn}` with the registry's names.
  */
 export function parseEd807(bytes: Uint8Array): ParseResult {
+  const read = readDirectory(bytes);
+  if ('problems' in read) return read;
+  const selected = read.directory.filter(isSbpHeadOffice);
+  return {
+    entries: selected.map((entry) => ({ bic: entry.BIC, name: entry.ParticipantInfo?.NameP, nameEn: entry.ParticipantInfo?.EnglName })),
+    where: (index) => `entry BIC ${selected[index]?.BIC ?? '?'}`,
+  };
+}
+
+function readDirectory(bytes: Uint8Array): { directory: DirectoryEntry[] } | { problems: ErrorDetail[] } {
   const head = Buffer.from(bytes.subarray(0, 200)).toString('latin1');
   const charset = /^\s*<\?xml[^>]*encoding\s*=\s*["']([^"']+)["']/.exec(head)?.[1] ?? 'utf-8';
   let xml: string;
@@ -63,12 +105,7 @@ export function parseEd807(bytes: Uint8Array): ParseResult {
     // attribute named __proto__, constructor or prototype.
     return { problems: [{ field: 'body', message: `not a readable ED807 directory: ${(error as Error).message}` }] };
   }
-  const directory = document.ED807?.BICDirectoryEntry ?? [];
-  const selected = directory.filter(isSbpHeadOffice);
-  return {
-    entries: selected.map((entry) => ({ bic: entry.BIC, name: entry.ParticipantInfo?.NameP, nameEn: entry.ParticipantInfo?.EnglName })),
-    where: (index) => `entry BIC ${selected[index]?.BIC ?? '?'}`,
-  };
+  return { directory: document.ED807?.BICDirectoryEntry ?? [] };
 }
 
 function isSbpHeadOffice(entry: DirectoryEntry): boolean {

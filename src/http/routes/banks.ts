@@ -31,11 +31,20 @@ export async function banksRoutes(app: FastifyInstance, { gateway }: { gateway: 
           'Authenticate with `Authorization: Bearer <access_token>` (query parameters optional), with `Authorization: DPoP <access_token>` and a `DPoP` proof header ' +
           'for a bound token (RFC 9449: htm POST, htu this URL without its query, ath the token\'s SHA-256, signed by the bound key; a bound token sent as Bearer is refused), or with all three query parameters, ' +
           '`partnerPassword` being the API password as a compact JWE (see the introduction). The request has no body; any Content-Type is accepted. ' +
-          'Checks run in this order: 422 missing parameter, 422 not encrypted, 401, 403 blocked, 403 IP address, 403 reward type.',
+          'Checks run in this order: 422 missing parameter, 422 not encrypted, 401, 403 blocked, 403 IP address, 403 reward type. ' +
+          'The answer carries a strong `ETag` of its body and `X-Bank-List-Version` (the list\'s version number); send the ETag back in `If-None-Match` for a 304 without a body while the list is unchanged. ' +
+          '`fields=sbpMemberId,nameEn` adds those fields to every bank (null when unknown); without it the body is exactly `{"banks":[{"name","bic"}]}`.',
         security: [{ bearerAuth: [] }, { dpopAuth: [] }, {}],
         querystring: BanksQuery,
         response: {
-          200: BanksResponse,
+          200: {
+            ...BanksResponse,
+            headers: {
+              etag: { type: 'string', description: 'Strong ETag of the body (its SHA-256)' },
+              'x-bank-list-version': { type: 'string', description: 'The bank list version the body is of' },
+            },
+          },
+          304: { type: 'null', description: 'If-None-Match named the current ETag: the list is unchanged' },
           ...partnerCallErrors({
             401: [texts.unauthorized],
             403: [texts.blocked, texts.ipNotAllowed, texts.rewardTypeUnavailable],
@@ -51,6 +60,18 @@ export async function banksRoutes(app: FastifyInstance, { gateway }: { gateway: 
         },
       },
     },
-    async (request, reply) => reply.type('application/json; charset=utf-8').send(await gateway.partnerApi.listBanks(request.query as BanksQuery, request.requestContext)),
+    async (request, reply) => {
+      const published = await gateway.partnerApi.listBanks(request.query as BanksQuery, request.requestContext);
+      reply.header('etag', published.etag).header('x-bank-list-version', String(published.version));
+      if (notModified(request.headers['if-none-match'], published.etag)) return reply.code(304).send();
+      return reply.type('application/json; charset=utf-8').send(published.body);
+    },
   );
+}
+
+/** Whether If-None-Match (a list of ETags, or `*`) names `etag` (RFC 9110 13.1.2: weak comparison). */
+function notModified(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  if (header.trim() === '*') return true;
+  return header.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === etag);
 }

@@ -80,22 +80,41 @@ for (const backend of testBackends()) {
       assert.equal((await admin('DELETE', '/admin/v1/banks/044030001')).statusCode, 404);
     });
 
-    it('imports the real ED807 directory and reports what it added, changed and removed', async () => {
+    it('when the real ED807 directory is imported, then it is merged: new SBP head offices added, registry names recorded, display names kept', async () => {
       const response = await admin('POST', '/admin/v1/banks/import', readFileSync(projectFile('../shared/data/20230518_ED807_full.xml')), 'application/xml');
       assert.equal(response.statusCode, 200, response.body);
       const report = response.json();
       assert.equal(report.received, 214);
       assert.equal(report.added.length, 214 - 39);
-      assert.equal(report.changed.length, 39, 'directory names replace the short names');
+      assert.equal(report.changed.length, 39, 'the registry names of the 39 curated banks are recorded');
       assert.deepEqual(report.removed, []);
-      assert.equal((await publicBanks()).length, 214);
+      const banks = await publicBanks();
+      assert.equal(banks.length, 214);
+      assert.deepEqual(banks[0], { name: 'Сбербанк', bic: '044525225' }, 'the curated display name and first place stay');
     });
 
-    it('merges a CSV without removing anything', async () => {
+    it('when a bank is edited, then its curated fields change in place, and a bad value, an unknown BIC or an empty edit is refused', async () => {
+      const edited = await admin('PATCH', '/admin/v1/banks/044525225', { name: ' Сбер ', sbpMemberId: null });
+      assert.equal(edited.statusCode, 200, edited.body);
+      assert.deepEqual(edited.json().changes[0].fields, [
+        { field: 'name', old: 'Сбербанк', new: 'Сбер' },
+        { field: 'sbpMemberId', old: '100000000111', new: null },
+      ]);
+      assert.deepEqual((await publicBanks())[0], { name: 'Сбер', bic: '044525225' });
+      assert.equal((await admin('PATCH', '/admin/v1/banks/044525225', { name: 'Bad\u0007name' })).statusCode, 422);
+      assert.equal((await admin('PATCH', '/admin/v1/banks/044525225', { sbpMemberId: '123' })).statusCode, 422);
+      assert.equal((await admin('PATCH', '/admin/v1/banks/044525225', {})).statusCode, 422);
+      assert.equal((await admin('PATCH', '/admin/v1/banks/049999999', { name: 'Nobody' })).statusCode, 404);
+      assert.equal((await admin('PATCH', '/admin/v1/banks/044525225?baseVersion=1', { name: 'Old base' })).statusCode, 409);
+    });
+
+    it('when a CSV is imported, then it is merged: its curated names set, new banks added at the end, nothing removed', async () => {
       const csv = 'bic,name\n044525225,Сбербанк России\n049999999,Банк Тест\n';
-      const response = await admin('POST', '/admin/v1/banks/import?mode=merge', csv, 'text/csv');
+      const response = await admin('POST', '/admin/v1/banks/import', csv, 'text/csv');
       assert.equal(response.statusCode, 200);
-      assert.deepEqual(response.json(), { received: 2, added: ['049999999'], changed: ['044525225'], removed: [] });
+      const { received, added, changed, removed } = response.json();
+      assert.deepEqual({ received, added, changed, removed }, { received: 2, added: ['049999999'], changed: ['044525225'], removed: [] });
+      assert.deepEqual(response.json().changes[0].fields, [{ field: 'name', old: 'Сбербанк', new: 'Сбербанк России' }], 'no member-id column: member ids untouched');
       const banks = await publicBanks();
       assert.equal(banks.length, 40);
       assert.equal(banks[0]?.name, 'Сбербанк России');
@@ -117,10 +136,17 @@ for (const backend of testBackends()) {
       assert.equal(empty.statusCode, 422);
     });
 
-    it('imports a JSON file in either shape', async () => {
-      const response = await admin('POST', '/admin/v1/banks/import', JSON.stringify({ banks: [{ bic: '044525225', name: 'Сбербанк' }] }), 'application/json');
+    it('when a JSON file replaces the list, then only with confirm=true, and banks it leaves out are removed', async () => {
+      const file = JSON.stringify({ banks: [{ bic: '044525225', name: 'Сбербанк' }] });
+      const unconfirmed = await admin('POST', '/admin/v1/banks/import?mode=replace', file, 'application/json');
+      assert.equal(unconfirmed.statusCode, 422);
+      assert.match(unconfirmed.json().description_status, /confirm/);
+      assert.equal((await publicBanks()).length, 39);
+      const response = await admin('POST', '/admin/v1/banks/import?mode=replace&confirm=true', file, 'application/json');
       assert.equal(response.statusCode, 200);
       assert.equal(response.json().removed.length, 38);
+      const bare = await admin('POST', '/admin/v1/banks/import', JSON.stringify([{ bic: '044525974', name: 'Т-Банк' }]), 'application/json');
+      assert.equal(bare.statusCode, 200, 'a bare array is read too');
     });
   });
 }

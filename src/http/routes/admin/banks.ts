@@ -1,63 +1,89 @@
-import {
-  AdminBank,
-  AdminBankList,
-  BankChanges,
-  BankInput,
-  BicParams,
-  ImportQuery,
-  ImportReport,
-  ReplaceBanksBody,
-} from '@partner-gateway/contract/admin-banks';
+import { AdminBank, AdminBankList, BankInput, BicParams, EditBankBody, ImportQuery, ImportReport, ReplaceBanksBody } from '@partner-gateway/contract/admin-banks';
+import { BankChangeQuery, BankListOutcome } from '@partner-gateway/contract/admin-bank-versions';
 import { ErrorBody } from '@partner-gateway/contract/error-body';
 import { ADMIN_BANK_IMPORT_PATH, ADMIN_BANKS_PATH } from '@partner-gateway/contract/paths';
 import { IMPORT_MEDIA_TYPES } from '@partner-gateway/contract/import-media-types';
 import type { FastifyInstance } from 'fastify';
 import type { Gateway } from '../../../gateway.js';
+import { answerSubmitted, PROPOSED } from './answer-submitted.js';
 
 const errorResponses = { '4xx': ErrorBody, '5xx': ErrorBody };
 const tags = ['Banks'];
+const VERSIONED = 'Every change makes a new version of the list (see /admin/v1/banks/versions); `baseVersion` applies it only if the list is still at that version (409 `bank_list_changed` otherwise, nothing changed).';
 
 /** Import files may be a whole Bank of Russia directory (about 1 MB); 32 MiB leaves room for growth. */
 const IMPORT_BODY_LIMIT = 32 * 1024 * 1024;
 
-/**
- * The bank registry: list, replace, add, remove, and import from a JSON, CSV or ED807 file. A body the schema
- * refuses is answered in the bank checks' words (`refusal`: every bad entry, duplicates included); the schema's
- * own list when they find nothing wrong (it is the stricter: no padding to trim, for one).
- */
+/** `baseVersion` and `comment` of a change's query, as the admin service takes them. */
+export function changeOptions(query: BankChangeQuery): { baseVersion?: number; comment?: string } {
+  return { ...(query.baseVersion !== undefined ? { baseVersion: Number(query.baseVersion) } : {}), ...(query.comment ? { comment: query.comment } : {}) };
+}
+
+/** The bank list: list, add, edit (curated fields, move to a position), remove, replace (confirmed, checked), import. */
 export async function adminBankRoutes(app: FastifyInstance, { gateway }: { gateway: Gateway }): Promise<void> {
   const banks = gateway.admin.banks;
-  app.get(ADMIN_BANKS_PATH, { config: { permission: 'read' }, schema: { operationId: 'listAdminBanks', tags, summary: 'The bank list, in the order partners receive it', response: { 200: AdminBankList, ...errorResponses } } }, async () => ({
-    banks: await banks.list(),
-  }));
+  app.get(ADMIN_BANKS_PATH, { config: { permission: 'read' }, schema: { operationId: 'listAdminBanks', tags, summary: 'The bank list, in the order partners receive it, with its version', response: { 200: AdminBankList, ...errorResponses } } }, async () => {
+    const [version, list] = await Promise.all([banks.currentVersion(), banks.list()]);
+    return { version, banks: list };
+  });
   app.put(
     ADMIN_BANKS_PATH,
-    { config: { audit: 'banks.replace', permission: 'banks.write' }, attachValidation: true, schema: { operationId: 'replaceBanks', tags, summary: 'Replace the whole list (all or nothing)', body: ReplaceBanksBody, response: { 200: BankChanges, ...errorResponses } } },
-    async (request) => {
-      if (request.validationError) throw banks.refusal(request.body, 'list') ?? request.validationError;
-      const changes = await banks.replaceAll(request.body);
-      request.requestContext.audit.details = { ...changes };
-      return changes;
+    {
+      config: { audit: 'banks.replace', permission: 'banks.write' },
+      schema: {
+        operationId: 'replaceBanks',
+        tags,
+        summary: 'Replace the whole list (all or nothing; maker-checker action banks.replace)',
+        description: `Banks the body leaves out are removed; a bank that stays keeps its registry facts. ${VERSIONED}`,
+        querystring: BankChangeQuery,
+        body: ReplaceBanksBody,
+        response: { 200: BankListOutcome, ...PROPOSED, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const input = { banks: (request.body as ReplaceBanksBody).banks, ...changeOptions(request.query as BankChangeQuery) };
+      return answerSubmitted(reply, await gateway.admin.approvals.submit('banks.replace', input, request.requestContext));
     },
   );
   app.post(
     ADMIN_BANKS_PATH,
-    { config: { audit: 'bank.add', permission: 'banks.write' }, attachValidation: true, schema: { operationId: 'addBank', tags, summary: 'Add a bank at the end of the list', body: BankInput, response: { 201: AdminBank, ...errorResponses } } },
+    { config: { audit: 'bank.add', permission: 'banks.write' }, schema: { operationId: 'addBank', tags, summary: 'Add a bank at the end of the list', description: VERSIONED, querystring: BankChangeQuery, body: BankInput, response: { 201: AdminBank, ...errorResponses } } },
     async (request, reply) => {
-      if (request.validationError) throw banks.refusal(request.body, 'one') ?? request.validationError;
-      const bank = await banks.add(request.body);
-      request.requestContext.audit.details = { after: { bic: bank.bic, name: bank.name, nameEn: bank.nameEn, sbpMemberId: bank.sbpMemberId } };
-      return reply.code(201).send(bank);
+      const { bank, outcome } = await banks.add(request.body, request.requestContext, changeOptions(request.query as BankChangeQuery));
+      request.requestContext.audit.details = { after: { bic: bank.bic, name: bank.name, nameEn: bank.nameEn, sbpMemberId: bank.sbpMemberId }, version: outcome.version };
+      return reply.code(201).header('x-bank-list-version', String(outcome.version)).send(bank);
+    },
+  );
+  app.patch(
+    `${ADMIN_BANKS_PATH}/:bic`,
+    {
+      config: { audit: 'bank.edit', permission: 'banks.write' },
+      schema: {
+        operationId: 'editBank',
+        tags,
+        summary: "Edit a bank's curated fields, or move it to a position (1-based)",
+        description: `Display name, Latin name and NSPK member id (null clears); \`position\` moves the bank there, the others keeping their order. ${VERSIONED}`,
+        params: BicParams,
+        querystring: BankChangeQuery,
+        body: EditBankBody,
+        response: { 200: BankListOutcome, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { bic } = request.params as BicParams;
+      const outcome = await banks.edit(bic, request.body as EditBankBody, request.requestContext, changeOptions(request.query as BankChangeQuery));
+      request.requestContext.audit.details = { bic, version: outcome.version, changes: outcome.changes };
+      return outcome;
     },
   );
   app.delete(
     `${ADMIN_BANKS_PATH}/:bic`,
-    { config: { audit: 'bank.remove', permission: 'banks.write' }, schema: { operationId: 'removeBank', tags, summary: 'Remove a bank', params: BicParams, response: { 204: { type: 'null', description: 'Removed' }, ...errorResponses } } },
+    { config: { audit: 'bank.remove', permission: 'banks.write' }, schema: { operationId: 'removeBank', tags, summary: 'Remove a bank', description: VERSIONED, params: BicParams, querystring: BankChangeQuery, response: { 204: { type: 'null', description: 'Removed' }, ...errorResponses } } },
     async (request, reply) => {
       const { bic } = request.params as BicParams;
-      await banks.remove(bic);
-      request.requestContext.audit.details = { bic };
-      return reply.code(204).send();
+      const outcome = await banks.remove(bic, request.requestContext, changeOptions(request.query as BankChangeQuery));
+      request.requestContext.audit.details = { bic, version: outcome.version };
+      return reply.code(204).header('x-bank-list-version', String(outcome.version)).send();
     },
   );
   await app.register(async (importScope) => {
@@ -72,25 +98,31 @@ export async function adminBankRoutes(app: FastifyInstance, { gateway }: { gatew
         schema: {
           operationId: 'importBanks',
           tags,
-          summary: 'Import a JSON, CSV or ED807 file (Content-Type names the format); dryRun=true only reports',
+          summary: 'Import a JSON, CSV or ED807 file (Content-Type names the format), merged by default; dryRun=true previews every change',
+          description:
+            'merge (the default): an ED807 directory adds new SBP head offices at the end, updates registry facts and removes banks that left SBP, never changing a curated field of a bank that stays; ' +
+            'a JSON or CSV file sets the curated fields it has and adds new banks at the end. mode=replace&confirm=true replaces the whole list (maker-checker action banks.replace). ' +
+            VERSIONED,
           querystring: ImportQuery,
           consumes: [...IMPORT_MEDIA_TYPES],
           // Documented, not validated: the file is read as bytes and checked, row by row, by the importer.
           body: { description: 'The file: a JSON list, a CSV with bic and name columns, or a Bank of Russia ED807 directory' },
-          response: { 200: ImportReport, ...errorResponses },
+          response: { 200: ImportReport, ...PROPOSED, ...errorResponses },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
         const query = request.query as ImportQuery;
-        const mode = query.mode ?? 'replace';
-        if (query.dryRun === 'true') {
-          const preview = await banks.previewImport(body, request.headers['content-type'], mode);
-          request.requestContext.audit.details = { mode, dryRun: true, received: preview.received };
-          return preview;
+        const mode = query.mode ?? 'merge';
+        const options = { ...changeOptions(query), ...(query.fileName ? { fileName: query.fileName } : {}) };
+        const contentType = request.headers['content-type'];
+        if (mode === 'replace' && query.dryRun !== 'true' && query.confirm === 'true') {
+          const input = { file: { base64: body.toString('base64'), contentType, ...(query.fileName ? { fileName: query.fileName } : {}) }, ...changeOptions(query) };
+          request.requestContext.audit.action = 'banks.replace';
+          return answerSubmitted(reply, await gateway.admin.approvals.submit('banks.replace', input, request.requestContext));
         }
-        const report = await banks.importFile(body, request.headers['content-type'], mode);
-        request.requestContext.audit.details = { mode, ...report };
+        const report = await banks.importFile(body, contentType, request.requestContext, { ...options, mode, dryRun: query.dryRun === 'true', confirm: query.confirm === 'true' });
+        request.requestContext.audit.details = { mode, dryRun: query.dryRun === 'true', received: report.received, version: report.version, added: report.added, changed: report.changed, removed: report.removed };
         return report;
       },
     );

@@ -1,0 +1,145 @@
+import { Type, type Static } from 'typebox';
+
+/**
+ * The bank list's versions and changes (issue 24): what a bank holds (registry facts and curated fields), what a
+ * change of the list does field by field, and the numbered versions every change creates.
+ */
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/**
+ * One bank of the list as a version stores it. Registry facts come from the Bank of Russia directory (ED807):
+ * `registryName` and `sbpParticipant` (null until a registry was imported). Curated fields only an operator or an
+ * explicit file sets: `name` (the display name partners see), `nameEn` (the Latin name), `sbpMemberId` (the NSPK
+ * member id) and the bank's place in the list.
+ */
+export const BankListEntry = Type.Object({
+  bic: Type.String(),
+  name: Type.String(),
+  nameEn: Nullable(Type.String()),
+  sbpMemberId: Nullable(Type.String()),
+  registryName: Nullable(Type.String()),
+  sbpParticipant: Nullable(Type.Boolean()),
+});
+export type BankListEntry = Static<typeof BankListEntry>;
+
+/** The fields a change can touch: `position` is the bank's 1-based place in the list. */
+export const BankField = Type.Union([
+  Type.Literal('name'),
+  Type.Literal('nameEn'),
+  Type.Literal('sbpMemberId'),
+  Type.Literal('registryName'),
+  Type.Literal('sbpParticipant'),
+  Type.Literal('position'),
+]);
+export type BankField = Static<typeof BankField>;
+
+const FieldValue = Type.Union([Type.String(), Type.Integer(), Type.Boolean(), Type.Null()]);
+
+/** One field of one bank, old -> new (null: unset, or the bank absent on that side). */
+export const BankFieldChange = Type.Object({ field: BankField, old: FieldValue, new: FieldValue });
+export type BankFieldChange = Static<typeof BankFieldChange>;
+
+/**
+ * What a change does to one bank: `added` (every field it arrives with, position old null), `removed` (every field
+ * it had, new null), or `changed` (only the fields that differ; `position` only for a bank moved relative to the
+ * others, never for one that merely shifts because another was added, removed or moved).
+ */
+export const BankListChange = Type.Object({
+  bic: Type.String(),
+  /** The display name: after the change, or before it for a removed bank. */
+  name: Type.String(),
+  kind: Type.Union([Type.Literal('added'), Type.Literal('removed'), Type.Literal('changed')]),
+  fields: Type.Array(BankFieldChange),
+});
+export type BankListChange = Static<typeof BankListChange>;
+
+/** What made a version. */
+export const BankVersionSource = Type.Union([
+  Type.Literal('seed'),
+  Type.Literal('add'),
+  Type.Literal('remove'),
+  Type.Literal('edit'),
+  Type.Literal('reorder'),
+  Type.Literal('import'),
+  Type.Literal('replace'),
+  Type.Literal('sync'),
+  Type.Literal('restore'),
+]);
+export type BankVersionSource = Static<typeof BankVersionSource>;
+
+/** Who made a version: an operator (id, name, credential as the audit trail names it), `the sync`, or `the gateway` (seed). */
+export const BankVersionAuthor = Type.Object({ id: Type.String(), name: Type.String(), credential: Type.String() });
+export type BankVersionAuthor = Static<typeof BankVersionAuthor>;
+
+/** A version as the history lists it. */
+export const BankVersionSummary = Type.Object({
+  number: Type.Integer(),
+  createdAt: Type.String({ format: 'date-time' }),
+  author: BankVersionAuthor,
+  source: BankVersionSource,
+  /** The imported file's name (import), when given. */
+  fileName: Nullable(Type.String()),
+  comment: Nullable(Type.String()),
+  /** The version a restore brought back. */
+  restoredFrom: Nullable(Type.Integer()),
+  /** The number of banks partners get in this version. */
+  banks: Type.Integer(),
+  added: Type.Integer(),
+  removed: Type.Integer(),
+  changed: Type.Integer(),
+  /** The strong ETag of the partners' body in this version. */
+  etag: Type.String(),
+});
+export type BankVersionSummary = Static<typeof BankVersionSummary>;
+
+/** GET /admin/v1/banks/versions: newest first; `nextCursor` asks for the next (older) page. */
+export const BankVersionPage = Type.Object({ versions: Type.Array(BankVersionSummary), nextCursor: Nullable(Type.String()) });
+export type BankVersionPage = Static<typeof BankVersionPage>;
+
+export const BankVersionQuery = Type.Object({
+  cursor: Type.Optional(Type.String({ pattern: '^[0-9]{1,9}$', description: 'nextCursor of the previous page' })),
+  limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,3}$', description: '1 to 200, default 50' })),
+});
+export type BankVersionQuery = Static<typeof BankVersionQuery>;
+
+/** GET /admin/v1/banks/versions/{n}: the version's list, in order, and its changes from the version before it. */
+export const BankVersionView = Type.Object({
+  ...BankVersionSummary.properties,
+  list: Type.Array(BankListEntry),
+  changes: Type.Array(BankListChange),
+});
+export type BankVersionView = Static<typeof BankVersionView>;
+
+export const VersionParams = Type.Object({ n: Type.String({ pattern: '^[0-9]{1,9}$' }) });
+export type VersionParams = Static<typeof VersionParams>;
+
+/**
+ * What a change of the list did (`applied`: a new version) or, previewed, would do (`applied: false`), by bank and
+ * field. `baseVersion` is the version it was computed on: pass it back to apply exactly this (409 if the list has
+ * changed since). `version` is the list's version after it (the base when nothing changed).
+ */
+export const BankListOutcome = Type.Object({
+  applied: Type.Boolean(),
+  baseVersion: Type.Integer(),
+  version: Type.Integer(),
+  added: Type.Array(Type.String()),
+  changed: Type.Array(Type.String()),
+  removed: Type.Array(Type.String()),
+  changes: Type.Array(BankListChange),
+});
+export type BankListOutcome = Static<typeof BankListOutcome>;
+
+/** Optional on every change: the version the change was previewed on, and a comment for the history. */
+export const BankChangeQuery = Type.Object({
+  baseVersion: Type.Optional(Type.String({ pattern: '^[0-9]{1,9}$', description: 'Apply only if the list is still at this version (409 otherwise)' })),
+  comment: Type.Optional(Type.String({ maxLength: 500, description: 'Recorded with the version' })),
+});
+export type BankChangeQuery = Static<typeof BankChangeQuery>;
+
+/** POST /admin/v1/banks/versions/{n}/restore query. */
+export const RestoreQuery = Type.Object({
+  ...BankChangeQuery.properties,
+  dryRun: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')], { description: 'true: what restoring would change, nothing changed' })),
+});
+export type RestoreQuery = Static<typeof RestoreQuery>;

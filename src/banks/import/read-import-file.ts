@@ -1,0 +1,41 @@
+import { errors } from '../../errors.js';
+import { validateBankList } from '../bank.js';
+import type { CuratedInput } from '../bank-list-edits.js';
+import type { RegistryEntry } from '../merge-registry.js';
+import { parseBankFile } from './parse-bank-file.js';
+import { parseEd807Registry } from './parse-ed807.js';
+
+/** An import file read and checked: a registry (ED807) or a list of curated rows (JSON, CSV). */
+export type ImportFile = { kind: 'registry'; entries: RegistryEntry[]; received: number } | { kind: 'file'; rows: Array<CuratedInput & { name: string }>; received: number };
+
+/**
+ * Reads an import file by its Content-Type and checks every entry (one 422 lists every bad one). An ED807
+ * directory is a registry: its facts are merged (mergeRegistry). A JSON or CSV file sets curated fields: each row
+ * sets `name`, and `nameEn` / `sbpMemberId` only when its columns (CSV) or keys (JSON) are there, so that a file
+ * without a member-id column never clears member ids.
+ */
+export function readImportFile(bytes: Uint8Array, contentType: string | undefined): ImportFile {
+  const mediaType = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  if (mediaType === 'application/xml' || mediaType === 'text/xml') {
+    const read = parseEd807Registry(bytes);
+    if ('problems' in read) throw errors.validationFailed(read.problems);
+    const received = read.entries.filter((entry) => entry.sbpParticipant).length;
+    if (received === 0) throw errors.validationFailed([{ field: 'body', message: 'the directory lists no SBP head office' }]);
+    return { kind: 'registry', entries: read.entries, received };
+  }
+  const parsed = parseBankFile(bytes, contentType);
+  if ('problems' in parsed) throw errors.validationFailed(parsed.problems);
+  if (parsed.entries.length === 0) throw errors.validationFailed([{ field: 'body', message: 'the file contains no banks' }]);
+  const checked = validateBankList(parsed.entries, parsed.where);
+  if ('problems' in checked) throw errors.validationFailed(checked.problems);
+  const rows = checked.banks.map((bank, index) => {
+    const raw = parsed.entries[index] as Record<string, unknown>;
+    return {
+      bic: bank.bic,
+      name: bank.name,
+      ...(Object.hasOwn(raw, 'nameEn') ? { nameEn: bank.nameEn ?? null } : {}),
+      ...(Object.hasOwn(raw, 'sbpMemberId') ? { sbpMemberId: bank.sbpMemberId ?? null } : {}),
+    };
+  });
+  return { kind: 'file', rows, received: rows.length };
+}

@@ -1,0 +1,72 @@
+import type { BankListOutcome } from '@partner-gateway/contract/admin-bank-versions';
+import type { ImportReport } from '@partner-gateway/contract/admin-banks';
+import type { CheckedAction } from '../../approvals/checked-action.js';
+import type { BankAdmin } from '../../banks/bank-admin.js';
+
+/** What replacing the list takes: a list (`PUT /admin/v1/banks`) or a file (`import?mode=replace&confirm=true`), base64. */
+export interface ReplaceBanksInput {
+  banks?: unknown[];
+  file?: { base64: string; contentType: string | undefined; fileName?: string };
+  baseVersion?: number;
+  comment?: string;
+}
+
+export interface RestoreBanksInput {
+  number: number;
+  baseVersion?: number;
+  comment?: string;
+}
+
+/** A preview as an approver reads it: the counts and every change, by bank and field. */
+const shown = (outcome: BankListOutcome) => ({
+  baseVersion: outcome.baseVersion,
+  added: outcome.added.length,
+  changed: outcome.changed.length,
+  removed: outcome.removed.length,
+  changes: outcome.changes,
+});
+
+/**
+ * The bank-list actions maker-checker can hold: replacing the whole list (every curated display name, member id and
+ * position the new list leaves out is gone, and banks it omits stop being offered to consumers) and restoring an
+ * old version (the same, back to a past list). Both are based on the list's version: a change in between is a 409.
+ */
+export function bankActions(banks: BankAdmin): CheckedAction[] {
+  const replaceWith = (input: ReplaceBanksInput, dryRun: boolean, context?: Parameters<BankAdmin['replaceAll']>[1]): Promise<BankListOutcome | ImportReport> => {
+    const options = { dryRun, ...(input.baseVersion !== undefined ? { baseVersion: input.baseVersion } : {}), ...(input.comment ? { comment: input.comment } : {}) };
+    if (input.file) {
+      const bytes = Buffer.from(input.file.base64, 'base64');
+      return banks.importFile(bytes, input.file.contentType, context, { ...options, mode: 'replace', confirm: true, ...(input.file.fileName ? { fileName: input.file.fileName } : {}) });
+    }
+    return banks.replaceAll({ banks: input.banks }, context, options);
+  };
+  const replace: CheckedAction<ReplaceBanksInput, BankListOutcome> = {
+    action: 'banks.replace',
+    permission: 'banks.write',
+    description: 'Replace the whole bank list (curated names, member ids and order the new list leaves out are lost)',
+    async preview(input) {
+      const outcome = await replaceWith(input, true);
+      return { target: 'the bank list', preview: shown(outcome), base: String(outcome.baseVersion) };
+    },
+    async apply(input, context) {
+      const outcome = await replaceWith(input, false, context);
+      context.audit.details = { ...context.audit.details, version: outcome.version, baseVersion: outcome.baseVersion, added: outcome.added, changed: outcome.changed, removed: outcome.removed };
+      return outcome;
+    },
+  };
+  const restore: CheckedAction<RestoreBanksInput, BankListOutcome> = {
+    action: 'banks.restore',
+    permission: 'banks.write',
+    description: 'Restore an earlier version of the bank list (a new version equal to it)',
+    async preview({ number, baseVersion }) {
+      const outcome = await banks.restore(number, undefined, { dryRun: true, ...(baseVersion !== undefined ? { baseVersion } : {}) });
+      return { target: `the bank list, back to version ${number}`, preview: shown(outcome), base: String(outcome.baseVersion) };
+    },
+    async apply({ number, baseVersion, comment }, context) {
+      const outcome = await banks.restore(number, context, { ...(baseVersion !== undefined ? { baseVersion } : {}), ...(comment ? { comment } : {}) });
+      context.audit.details = { ...context.audit.details, restoredFrom: number, version: outcome.version, baseVersion: outcome.baseVersion, added: outcome.added, changed: outcome.changed, removed: outcome.removed };
+      return outcome;
+    },
+  };
+  return [replace, restore];
+}
