@@ -3,6 +3,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { cliHarness } from '../../test/support/cli-harness.js';
@@ -66,14 +67,63 @@ describe('partner-gateway CLI against a running admin API', () => {
     assert.match(badBic.stderr, /bic: must be a string of 9 digits starting with 04/);
   });
 
-  it('imports a bank file and lists the banks', async () => {
+  it('when an operator reads the history and restores version 1, then bank versions, show-version and restore say who, what and the new version', async () => {
+    assert.equal((await cli(['bank', 'move', '044525974', '1', '--comment', 'T first'])).code, 0);
+    const versions = await cli(['bank', 'versions', '--wide']);
+    assert.equal(versions.code, 0, versions.stderr);
+    assert.match(versions.stdout, /^N\s+WHEN\s+WHO\s+SOURCE/m);
+    assert.match(versions.stdout, /bootstrap\s+reorder\s+\+0 ~1 -0\s+\d+\s+T first/);
+    assert.match(versions.stdout, /the gateway\s+seed\s+\+39 ~0 -0/);
+    const shown = await cli(['bank', 'show-version', '1']);
+    assert.match(shown.stdout, /^Version 1, .* by the gateway \(seed\): 39 banks, ETag "/);
+    assert.match(shown.stdout, /^\+ 044525225 Сбербанк: name Сбербанк; member id 100000000111; Latin name Sberbank; position 1$/m);
+    assert.equal((await cli(['bank', 'restore', '1'])).code, 2, 'without a terminal, --yes');
+    const restored = await cli(['bank', 'restore', '1', '--yes']);
+    assert.equal(restored.code, 0, restored.stderr);
+    assert.match(restored.stdout, /^Restoring version 1 over version \d+ \(/m);
+    assert.match(restored.stdout, /Restored version 1 as version \d+/);
+    assert.match((await cli(['bank', 'list'])).stdout, /^BIC.*\n044525225 /);
+  });
+
+  it('when bank import runs in a terminal, then it shows the preview and applies only after the operator says yes', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cli-'));
     const file = join(dir, 'banks.csv');
-    writeFileSync(file, 'bic,name\n044525225,Сбербанк\n044525974,Т-Банк\n');
+    writeFileSync(file, 'bic,name\n049999997,Банк Терминала\n');
+    const inTerminal = async (answer: string) => {
+      const harness = cliHarness(env, '');
+      const stdin = new PassThrough() as PassThrough & { isTTY?: boolean };
+      stdin.isTTY = true;
+      stdin.end(answer);
+      const code = await runCli(['bank', 'import', file], { ...harness.io, stdin });
+      return { code, stdout: harness.stdout(), stderr: harness.stderr() };
+    };
+    const refused = await inTerminal('n\n');
+    assert.equal(refused.code, 1);
+    assert.match(refused.stdout, /\+ 049999997 Банк Терминала[\s\S]*Apply these 1 changes as version \d+\? \[y\/N\]/);
+    assert.match(refused.stderr, /Nothing changed/);
+    assert.doesNotMatch((await cli(['bank', 'list'])).stdout, /049999997/);
+    const accepted = await inTerminal('y\n');
+    assert.equal(accepted.code, 0, accepted.stderr);
+    assert.match(accepted.stdout, /Applied as version \d+: 1 added, 0 changed, 0 removed/);
+    assert.match((await cli(['bank', 'list'])).stdout, /049999997/);
+    assert.equal((await cli(['bank', 'remove', '049999997'])).code, 0);
+  });
+
+  it('when a bank file is imported, then it is merged with every change printed old -> new, and --dry-run changes nothing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cli-'));
+    const file = join(dir, 'banks.csv');
+    writeFileSync(file, 'bic,name\n044525225,Сбербанк\n044525974,Т-Банк Тест\n');
+    const dry = await cli(['bank', 'import', file, '--dry-run']);
+    assert.equal(dry.code, 0, dry.stderr);
+    assert.match(dry.stdout, /\(0 added, 1 changed, 0 removed\):\n~ 044525974 Т-Банк Тест: name .+ -> Т-Банк Тест/);
+    assert.doesNotMatch((await cli(['bank', 'list'])).stdout, /Т-Банк Тест/);
     const imported = await cli(['bank', 'import', file]);
     assert.equal(imported.code, 0, imported.stderr);
-    assert.match(imported.stdout, /Imported 2 banks: 0 added, 2 changed, 37 removed/);
-    assert.match((await cli(['bank', 'list'])).stdout, /044525974\s+Т-Банк/);
+    assert.match(imported.stdout, /Applied as version \d+: 0 added, 1 changed, 0 removed/);
+    assert.match((await cli(['bank', 'list'])).stdout, /044525974\s+Т-Банк Тест/);
+    const replace = await cli(['bank', 'import', file, '--replace']);
+    assert.equal(replace.code, 2, 'replacing without a terminal needs --yes');
+    assert.match(replace.stderr, /--yes/);
     const unknown = await cli(['bank', 'import', join(dir, 'banks.txt')]);
     assert.equal(unknown.code, 2);
     assert.match(unknown.stderr, /--type/);

@@ -1,17 +1,21 @@
 import { readFile } from 'node:fs/promises';
-import { extname } from 'node:path';
+import { basename, extname } from 'node:path';
 import type { AdminApi } from '@partner-gateway/contract/admin-api-client';
 import { IMPORT_MEDIA_TYPES_BY_EXTENSION } from '@partner-gateway/contract/import-media-types';
 import { CliError, print, table } from '@partner-gateway/client/cli/cli-io';
 import type { CommandGroup } from '@partner-gateway/client/cli/command-group';
 import { parseCommand } from '@partner-gateway/client/cli/parse-command';
+import { askConfirmation } from '../ask-confirmation.js';
+import { outcomeText } from './bank-changes-text.js';
+import { bankEditCommands } from './bank-edit-command.js';
+import { bankVersionCommands } from './bank-version-command.js';
 
 /**
- * `partner-gateway bank ...`: manages the bank list through the admin API.
+ * `partner-gateway bank ...`: manages the bank list through the admin API. Every change is a version of the list.
  *
  * @example
  * ```sh
- * partner-gateway bank import banks.csv --merge
+ * partner-gateway bank import 20230518_ED807_full.xml --dry-run
  * ```
  */
 export const bankCommands: CommandGroup<AdminApi> = {
@@ -30,36 +34,14 @@ export const bankCommands: CommandGroup<AdminApi> = {
         return print(io, banks.length === 0 ? 'No banks.' : table(['BIC', 'NAME', 'ENGLISH NAME', 'SBP MEMBER ID'], rows, { wide: values.wide === true, cutLast: ['BIC', 'SBP MEMBER ID'] }));
       },
     },
-    add: {
-      synopsis: '<bic> <name> [--name-en <name>] [--sbp-member-id <id>]',
-      summary: 'add a bank at the end of the list',
-      run: async (args, io, admin, usage) => {
-        const { values, positionals } = parseCommand(args, { 'name-en': { type: 'string' }, 'sbp-member-id': { type: 'string' } }, ['bic', 'name'], usage);
-        if (values.help) return print(io, usage);
-        const bank = await admin.banks.add({
-          bic: positionals[0]!,
-          name: positionals.slice(1).join(' '),
-          ...(values['name-en'] ? { nameEn: String(values['name-en']) } : {}),
-          ...(values['sbp-member-id'] ? { sbpMemberId: String(values['sbp-member-id']) } : {}),
-        });
-        return print(io, `Added ${bank.bic} ${bank.name}`);
-      },
-    },
-    remove: {
-      synopsis: '<bic>',
-      summary: 'remove a bank',
-      run: async (args, io, admin, usage) => {
-        const { values, positionals } = parseCommand(args, {}, ['bic'], usage);
-        if (values.help) return print(io, usage);
-        await admin.banks.remove(positionals[0]!);
-        return print(io, `Removed ${positionals[0]}`);
-      },
-    },
+    ...bankEditCommands,
     import: {
-      synopsis: '<file> [--merge] [--type json|csv|xml]',
-      summary: 'replace the list (or --merge into it) from a JSON, CSV (bic,name) or Bank of Russia ED807\nXML file; all or nothing',
+      synopsis: '<file> [--dry-run] [--replace] [--yes] [--comment <text>] [--type json|csv|xml]',
+      summary:
+        'merge a JSON, CSV (bic,name) or Bank of Russia ED807 XML file into the list: curated\nnames, member ids and order stay; prints every change and, in a terminal, asks first.\n--dry-run: only the preview. --replace: the list becomes the file (asks, or --yes)',
       run: async (args, io, admin, usage) => {
-        const { values, positionals } = parseCommand(args, { merge: { type: 'boolean' }, type: { type: 'string' } }, ['file'], usage);
+        const options = { 'dry-run': { type: 'boolean' }, replace: { type: 'boolean' }, yes: { type: 'boolean' }, comment: { type: 'string' }, type: { type: 'string' } } as const;
+        const { values, positionals } = parseCommand(args, options, ['file'], usage);
         if (values.help) return print(io, usage);
         const file = positionals[0]!;
         const type = String(values.type ?? extname(file).slice(1)).toLowerCase();
@@ -71,12 +53,31 @@ export const bankCommands: CommandGroup<AdminApi> = {
         } catch (error) {
           throw new CliError(`Cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, 2);
         }
-        const report = await admin.banks.import({ bytes: new Uint8Array(bytes), contentType }, { mode: values.merge ? 'merge' : 'replace' });
-        return print(io, `Imported ${report.received} banks: ${report.added.length} added, ${report.changed.length} changed, ${report.removed.length} removed`);
+        const body = { bytes: new Uint8Array(bytes), contentType };
+        const mode = values.replace ? 'replace' : 'merge';
+        const preview = await admin.banks.import(body, { mode, dryRun: true });
+        const heading = `${mode === 'replace' ? 'Replacing the list with' : 'Merging'} ${basename(file)} (${preview.received} banks) into version ${preview.baseVersion}`;
+        print(io, outcomeText(preview, heading));
+        if (values['dry-run'] || preview.changes.length === 0) return;
+        if (!values.yes && (io.stdin.isTTY || mode === 'replace')) {
+          if (!io.stdin.isTTY) throw new CliError('Replacing the whole list must be confirmed: pass --yes (or run in a terminal to be asked)', 2);
+          if (!(await askConfirmation(io, `Apply these ${preview.changes.length} changes as version ${preview.baseVersion + 1}?`))) throw new CliError('Nothing changed.', 1);
+        }
+        const report = await admin.banks.import(body, {
+          mode,
+          confirm: mode === 'replace',
+          baseVersion: preview.baseVersion,
+          fileName: basename(file),
+          ...(values.comment ? { comment: String(values.comment) } : {}),
+        });
+        return print(io, `Applied as version ${report.version}: ${report.added.length} added, ${report.changed.length} changed, ${report.removed.length} removed`);
       },
     },
+    ...bankVersionCommands,
   },
   epilogue: `Examples:
-  partner-gateway bank import 20230518_ED807_full.xml
-  partner-gateway bank add 044525225 "ПАО Сбербанк"`,
+  partner-gateway bank import 20230518_ED807_full.xml --dry-run
+  partner-gateway bank move 044525225 1
+  partner-gateway bank versions
+  partner-gateway bank restore 3`,
 };
