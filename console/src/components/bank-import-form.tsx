@@ -1,9 +1,10 @@
 import type { AdminBank as Bank, ImportMode, ImportReport } from '@partner-gateway/contract/admin-banks';
 import { describeProblem } from '@partner-gateway/contract/error-body';
 import { importContentType } from '@partner-gateway/contract/import-media-types';
-import { useMemo, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { announce } from '../announce';
 import { admin, ApiError } from '../api';
+import { BankChanges } from './bank-changes';
 import { errorsFrom, Field, FormAlert, type FormErrors, noErrors } from './forms';
 
 interface Preview {
@@ -15,21 +16,26 @@ interface Preview {
 
 /**
  * Import in two steps: the file goes to the gateway as a dry run (`?dryRun=true`), which reads and checks it
- * exactly as the import would and lists every bad row, or says what would change; only then can it be applied.
+ * exactly as the import would and lists every bad row, or every change by bank and field, old → new; only then can
+ * it be applied, on the version the preview was made on (a change in between is refused, never overwritten).
+ * Merging is the default; replacing the whole list needs its own confirmation.
  */
-export function ImportForm({ current, onImported }: { current: Bank[]; onImported: () => Promise<void> }) {
+export function ImportForm({ onImported }: { current: Bank[]; onImported: () => Promise<void> }) {
   const [file, setFile] = useState<File | null>(null);
-  const [mode, setMode] = useState<ImportMode>('replace');
+  const [mode, setMode] = useState<ImportMode>('merge');
+  const [confirmed, setConfirmed] = useState(false);
   const [errors, setErrors] = useState<FormErrors>(noErrors);
   const [rowErrors, setRowErrors] = useState<string[]>([]);
   const [preview, setPreview] = useState<Preview | null>(null);
   const [busy, setBusy] = useState(false);
   // A file input cannot be emptied from script; a new key gives a new, empty one.
   const [fileKey, setFileKey] = useState(0);
-  const names = useMemo(() => new Map(current.map((bank) => [bank.bic, bank.name])), [current]);
 
-  async function send(dryRun: boolean, chosen: File, contentType: string, chosenMode: ImportMode): Promise<ImportReport> {
-    return admin.banks.import({ bytes: await chosen.arrayBuffer(), contentType }, { mode: chosenMode, dryRun });
+  async function send(dryRun: boolean, chosen: File, contentType: string, chosenMode: ImportMode, baseVersion?: number): Promise<ImportReport> {
+    return admin.banks.import(
+      { bytes: await chosen.arrayBuffer(), contentType },
+      { mode: chosenMode, dryRun, fileName: chosen.name, ...(chosenMode === 'replace' ? { confirm: true } : {}), ...(baseVersion !== undefined ? { baseVersion } : {}) },
+    );
   }
 
   async function previewFile(event: Event) {
@@ -63,13 +69,18 @@ export function ImportForm({ current, onImported }: { current: Bank[]; onImporte
 
   async function apply() {
     if (!preview) return;
+    if (preview.mode === 'replace' && !confirmed) {
+      setErrors({ fields: {}, form: ['Tick the confirmation: replacing drops every curated name, member id and position the file does not have.'] });
+      return;
+    }
     setBusy(true);
     try {
-      const report = await send(false, preview.file, preview.contentType, preview.mode);
+      const report = await send(false, preview.file, preview.contentType, preview.mode, preview.report.baseVersion);
       setPreview(null);
       setFile(null);
       setFileKey(fileKey + 1);
-      announce(`Imported ${report.received} banks: ${report.added.length} added, ${report.changed.length} changed, ${report.removed.length} removed.`);
+      setConfirmed(false);
+      announce(`Imported ${report.received} banks: ${report.added.length} added, ${report.changed.length} changed, ${report.removed.length} removed (version ${report.version}).`);
       await onImported();
     } catch (error) {
       setErrors(errorsFrom(error, []));
@@ -105,12 +116,12 @@ export function ImportForm({ current, onImported }: { current: Bank[]; onImporte
         <fieldset>
           <legend>Mode</legend>
           <label class="choice">
-            <input type="radio" name="import-mode" value="replace" checked={mode === 'replace'} onChange={() => (setMode('replace'), setPreview(null))} /> Replace: the
-            list becomes exactly the file, in its order
+            <input type="radio" name="import-mode" value="merge" checked={mode === 'merge'} onChange={() => (setMode('merge'), setPreview(null))} /> Merge (the
+            default): curated names, member ids and order stay; an ED807 directory adds new SBP banks at the end and removes banks that left SBP
           </label>
           <label class="choice">
-            <input type="radio" name="import-mode" value="merge" checked={mode === 'merge'} onChange={() => (setMode('merge'), setPreview(null))} /> Merge: add new
-            banks at the end and update known ones; remove nothing
+            <input type="radio" name="import-mode" value="replace" checked={mode === 'replace'} onChange={() => (setMode('replace'), setPreview(null))} /> Replace: the
+            list becomes exactly the file, in its order (needs a confirmation)
           </label>
         </fieldset>
         <div class="actions">
@@ -140,9 +151,12 @@ export function ImportForm({ current, onImported }: { current: Bank[]; onImporte
             {preview.report.received} banks in the file: {preview.report.added.length} to add, {preview.report.changed.length} to change,{' '}
             {preview.report.removed.length} to remove.
           </p>
-          <ChangeList title="To add" bics={preview.report.added} names={names} />
-          <ChangeList title="To change" bics={preview.report.changed} names={names} />
-          <ChangeList title="To remove" bics={preview.report.removed} names={names} />
+          <BankChanges changes={preview.report.changes} title={`Every change against version ${preview.report.baseVersion}`} />
+          {preview.mode === 'replace' && (
+            <label class="choice">
+              <input type="checkbox" checked={confirmed} onChange={(event) => setConfirmed(event.currentTarget.checked)} /> I confirm replacing the whole list
+            </label>
+          )}
           <div class="actions">
             <button type="button" class="primary" disabled={busy} onClick={() => void apply()}>
               {busy ? 'Importing…' : 'Apply import'}
@@ -154,23 +168,5 @@ export function ImportForm({ current, onImported }: { current: Bank[]; onImporte
         </div>
       )}
     </section>
-  );
-}
-
-function ChangeList({ title, bics, names }: { title: string; bics: string[]; names: Map<string, string> }) {
-  if (bics.length === 0) return null;
-  return (
-    <details open={bics.length <= 10}>
-      <summary>
-        {title} ({bics.length})
-      </summary>
-      <ul class="bic-list">
-        {bics.map((bic) => (
-          <li key={bic}>
-            <code>{bic}</code> {names.get(bic) ?? ''}
-          </li>
-        ))}
-      </ul>
-    </details>
   );
 }

@@ -1,74 +1,61 @@
 import type { AdminBank as Bank } from '@partner-gateway/contract/admin-banks';
-import { useState } from 'preact/hooks';
+import { useMemo, useState } from 'preact/hooks';
 import { announce } from '../announce';
 import { admin } from '../api';
+import { BankEditDialog } from './bank-edit-dialog';
 import { ConfirmDialog } from './confirm-dialog';
 import { errorsFrom, FormAlert } from './forms';
 
-/** The bank list in the order partners receive it: reorder, save the order, remove one bank. */
-export function BankList({ banks, onChanged }: { banks: Bank[]; onChanged: () => Promise<void> }) {
-  const [order, setOrder] = useState(banks);
+const PAGE_SIZE = 25;
+
+/**
+ * The bank list in the order partners receive it: search by name, BIC or member id, paging, move one place up or
+ * down, edit curated fields or move to a position (the edit dialog), remove. Every change is a new version made on
+ * the version shown (`version`): a change by someone else in between is refused, never overwritten.
+ */
+export function BankList({ banks, version, canChange, onChanged }: { banks: Bank[]; version: number; canChange: boolean; onChanged: () => Promise<void> }) {
+  const [query, setQuery] = useState('');
+  const [page, setPage] = useState(0);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string[]>([]);
+  const [editing, setEditing] = useState<Bank | null>(null);
   const [removing, setRemoving] = useState<Bank | null>(null);
-  const moved = order.some((bank, index) => bank.bic !== banks[index]?.bic);
+  const found = useMemo(() => {
+    const needle = query.trim().toLowerCase();
+    if (!needle) return banks;
+    return banks.filter((bank) => [bank.name, bank.bic, bank.sbpMemberId ?? '', bank.nameEn ?? '', bank.registryName ?? ''].some((text) => text.toLowerCase().includes(needle)));
+  }, [banks, query]);
+  const pages = Math.max(1, Math.ceil(found.length / PAGE_SIZE));
+  const shown = found.slice(page * PAGE_SIZE, (page + 1) * PAGE_SIZE);
 
-  function move(index: number, by: number) {
-    const target = index + by;
-    if (target < 0 || target >= order.length) return;
-    const next = [...order];
-    [next[index], next[target]] = [next[target]!, next[index]!];
-    setOrder(next);
-    // Keep the focus on the same bank's button, now on its new row.
-    requestAnimationFrame(() => document.getElementById(`move-${by < 0 ? 'up' : 'down'}-${next[target]!.bic}`)?.focus());
-  }
-
-  async function saveOrder() {
+  async function change(what: () => Promise<unknown>, done: string, focus?: string) {
     setBusy(true);
     setError([]);
     try {
-      await admin.banks.replace( order.map(({ bic, name, nameEn, sbpMemberId }) => ({ bic, name, nameEn, sbpMemberId })));
-      announce('The new bank order was saved.');
+      await what();
+      announce(done);
       await onChanged();
+      if (focus) requestAnimationFrame(() => document.getElementById(focus)?.focus());
     } catch (failure) {
       setError(errorsFrom(failure, []).form);
     } finally {
       setBusy(false);
     }
   }
-
-  async function remove(bank: Bank) {
-    setBusy(true);
-    setError([]);
-    try {
-      await admin.banks.remove(bank.bic);
-      announce(`${bank.name} (${bank.bic}) was removed from the list.`);
-      await onChanged();
-    } catch (failure) {
-      setError(errorsFrom(failure, []).form);
-    } finally {
-      setBusy(false);
-      setRemoving(null);
-    }
-  }
+  const move = (bank: Bank, by: number) =>
+    change(() => admin.banks.edit(bank.bic, { position: bank.position + 1 + by }, { baseVersion: version }), `${bank.name} moved to position ${bank.position + 1 + by}.`, `move-${by < 0 ? 'up' : 'down'}-${bank.bic}`);
 
   return (
     <section aria-labelledby="bank-list-title">
-      <h2 id="bank-list-title">The list ({banks.length})</h2>
+      <h2 id="bank-list-title">
+        The list ({banks.length}), version {version}
+      </h2>
       <FormAlert errors={error} title="The list was not changed" />
-      {moved && (
-        <div class="notice unsaved" role="status">
-          <p>The order has changed and is not saved yet.</p>
-          <div class="actions">
-            <button type="button" class="primary" disabled={busy} onClick={() => void saveOrder()}>
-              {busy ? 'Saving…' : 'Save order'}
-            </button>
-            <button type="button" disabled={busy} onClick={() => setOrder(banks)}>
-              Discard changes
-            </button>
-          </div>
-        </div>
-      )}
+      <div class="form form-row">
+        <label for="bank-search">Search by name, BIC or member id</label>
+        <input id="bank-search" type="search" value={query} onInput={(event) => (setQuery(event.currentTarget.value), setPage(0))} />
+        <span role="status">{query ? `${found.length} found` : ''}</span>
+      </div>
       <div class="table-scroll">
         <table class="banks">
           <caption class="visually-hidden">Banks in the order partners receive them</caption>
@@ -77,53 +64,72 @@ export function BankList({ banks, onChanged }: { banks: Bank[]; onChanged: () =>
               <th scope="col">#</th>
               <th scope="col">BIC</th>
               <th scope="col">Name</th>
-              <th scope="col">English name</th>
+              <th scope="col">Latin name</th>
               <th scope="col">SBP member id</th>
+              <th scope="col">Registry name</th>
               <th scope="col">
                 <span class="visually-hidden">Actions</span>
               </th>
             </tr>
           </thead>
           <tbody>
-            {order.map((bank, index) => (
+            {shown.map((bank) => (
               <tr key={bank.bic}>
-                <td>{index + 1}</td>
+                <td>{bank.position + 1}</td>
                 <td>
                   <code>{bank.bic}</code>
                 </td>
                 <th scope="row">{bank.name}</th>
                 <td>{bank.nameEn ?? '—'}</td>
                 <td>{bank.sbpMemberId ?? '—'}</td>
-                <td class="row-actions">
-                  <button type="button" id={`move-up-${bank.bic}`} class="icon" disabled={index === 0} aria-label={`Move ${bank.name} up`} onClick={() => move(index, -1)}>
-                    ↑
-                  </button>
-                  <button
-                    type="button"
-                    id={`move-down-${bank.bic}`}
-                    class="icon"
-                    disabled={index === order.length - 1}
-                    aria-label={`Move ${bank.name} down`}
-                    onClick={() => move(index, 1)}
-                  >
-                    ↓
-                  </button>
-                  <button type="button" class="danger-quiet" aria-label={`Remove ${bank.name}`} onClick={() => setRemoving(bank)}>
-                    Remove
-                  </button>
-                </td>
+                <td>{bank.registryName ?? '—'}</td>
+                {canChange && (
+                  <td class="row-actions">
+                    <button type="button" id={`move-up-${bank.bic}`} class="icon" disabled={busy || bank.position === 0} aria-label={`Move ${bank.name} up`} onClick={() => void move(bank, -1)}>
+                      ↑
+                    </button>
+                    <button
+                      type="button"
+                      id={`move-down-${bank.bic}`}
+                      class="icon"
+                      disabled={busy || bank.position === banks.length - 1}
+                      aria-label={`Move ${bank.name} down`}
+                      onClick={() => void move(bank, 1)}
+                    >
+                      ↓
+                    </button>
+                    <button type="button" aria-label={`Edit ${bank.name}`} onClick={() => setEditing(bank)}>
+                      Edit or move…
+                    </button>
+                    <button type="button" class="danger-quiet" aria-label={`Remove ${bank.name}`} onClick={() => setRemoving(bank)}>
+                      Remove
+                    </button>
+                  </td>
+                )}
               </tr>
             ))}
           </tbody>
         </table>
       </div>
+      <nav class="actions" aria-label="Pages of banks">
+        <button type="button" disabled={page === 0} onClick={() => setPage(page - 1)}>
+          Previous
+        </button>
+        <span>
+          Page {page + 1} of {pages}
+        </span>
+        <button type="button" disabled={page >= pages - 1} onClick={() => setPage(page + 1)}>
+          Next
+        </button>
+      </nav>
+      <BankEditDialog bank={editing} baseVersion={version} onClose={() => setEditing(null)} onSaved={onChanged} />
       <ConfirmDialog
         open={removing !== null}
         title={`Remove ${removing?.name ?? ''}?`}
         confirmLabel="Remove"
         danger
         busy={busy}
-        onConfirm={() => removing && void remove(removing)}
+        onConfirm={() => removing && void change(() => admin.banks.remove(removing.bic, { baseVersion: version }), `${removing.name} (${removing.bic}) was removed from the list.`).then(() => setRemoving(null))}
         onCancel={() => setRemoving(null)}
       >
         <p>Partners stop receiving {removing?.bic} from their next banks call.</p>

@@ -1,0 +1,60 @@
+import type { BankFieldChange, BankListChange } from '@partner-gateway/contract/admin-bank-versions';
+
+const LABELS: Record<BankFieldChange['field'], string> = {
+  name: 'Name',
+  nameEn: 'Latin name',
+  sbpMemberId: 'Member id',
+  registryName: 'Registry name',
+  sbpParticipant: 'SBP',
+  position: 'Position',
+};
+const KINDS: Record<BankListChange['kind'], string> = { added: 'Added', removed: 'Removed', changed: 'Changed' };
+
+const show = (field: BankFieldChange['field'], value: BankFieldChange['old']) => (value === null ? '—' : field === 'sbpParticipant' ? (value ? 'yes' : 'no') : String(value));
+
+/**
+ * Every change of a preview or a version, by bank and field, old → new: the same rows the CLI prints. Long lists
+ * open collapsed, with their count.
+ */
+export function BankChanges({ changes, title = 'Changes' }: { changes: readonly BankListChange[]; title?: string }) {
+  if (changes.length === 0) return <p>No change.</p>;
+  return (
+    <details open={changes.length <= 50} class="bank-changes">
+      <summary>
+        {title} ({changes.length})
+      </summary>
+      <div class="table-scroll">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Change</th>
+              <th scope="col">BIC</th>
+              <th scope="col">Bank</th>
+              <th scope="col">Field: old → new</th>
+            </tr>
+          </thead>
+          <tbody>
+            {changes.map((change) => (
+              <tr key={change.bic} class={`change-${change.kind}`}>
+                <td>{KINDS[change.kind]}</td>
+                <td>
+                  <code>{change.bic}</code>
+                </td>
+                <th scope="row">{change.name}</th>
+                <td>
+                  <ul class="field-changes">
+                    {change.fields.map((field) => (
+                      <li key={field.field}>
+                        {LABELS[field.field]}: {show(field.field, field.old)} → {show(field.field, field.new)}
+                      </li>
+                    ))}
+                  </ul>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </details>
+  );
+}
