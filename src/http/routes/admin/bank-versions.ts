@@ -2,7 +2,6 @@ import { BankListOutcome, BankVersionPage, BankVersionQuery, BankVersionView, Re
 import { ErrorBody } from '@partner-gateway/contract/error-body';
 import { ADMIN_BANK_RESTORE_PATH, ADMIN_BANK_VERSION_PATH, ADMIN_BANK_VERSIONS_PATH } from '@partner-gateway/contract/paths';
 import type { FastifyInstance } from 'fastify';
-import { errors } from '../../../errors.js';
 import type { Gateway } from '../../../gateway.js';
 import { answerSubmitted, PROPOSED } from './answer-submitted.js';
 import { changeOptions } from './banks.js';
@@ -18,9 +17,8 @@ export async function adminBankVersionRoutes(app: FastifyInstance, { gateway }: 
     { config: { permission: 'read' }, schema: { operationId: 'listBankVersions', tags, summary: 'Versions of the bank list, newest first (cursor-paged)', querystring: BankVersionQuery, response: { 200: BankVersionPage, ...errorResponses } } },
     async (request) => {
       const query = request.query as BankVersionQuery;
-      const limit = query.limit === undefined ? 50 : Number(query.limit);
-      if (!(limit >= 1 && limit <= 200)) throw errors.validationFailed([{ field: 'limit', message: 'must be between 1 and 200' }]);
-      return banks.versions(query.cursor === undefined ? undefined : Number(query.cursor), limit);
+      // The schema holds limit to 1..BANK_VERSION_PAGE_MAX.
+      return banks.versions(query.cursor === undefined ? undefined : Number(query.cursor), query.limit === undefined ? 50 : Number(query.limit));
     },
   );
   app.get(
