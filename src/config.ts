@@ -116,6 +116,15 @@ export const ConfigSchema = Type.Object({
     maximum: 36500,
     description: 'Days versions of the bank list are kept for history and restore; older ones are removed (never the current one).',
   }),
+  BANKS_SYNC_URL: Type.Optional(
+    Type.String({
+      pattern: '^https?://',
+      description: 'The Bank of Russia BIC directory (ED807, as XML or the ZIP it publishes) the bank list is synced from; no sync when unset. https in production, and never a private address.',
+    }),
+  ),
+  BANKS_SYNC_INTERVAL: Type.Integer({ default: 86400, minimum: 60, maximum: 2592000, description: 'Seconds between scheduled registry syncs (default daily); a failed one is tried again after a tenth of it.' }),
+  BANKS_SYNC_MAX_REMOVALS: Type.Integer({ default: 10, minimum: 0, maximum: 100000, description: 'A sync that would remove more banks than this is held for an operator to approve or reject, not applied.' }),
+  BANKS_SYNC_MIN_BANKS: Type.Integer({ default: 20, minimum: 0, maximum: 100000, description: 'A sync that would leave fewer banks than this is held for an operator to approve or reject, not applied.' }),
   ARGON2_QUEUE: Type.Integer({ default: 64, minimum: 0, maximum: 100000, description: 'argon2 verifications allowed to wait; beyond that, 503 with Retry-After.' }),
   TOKEN_ISSUER: Type.Optional(
     Type.String({ minLength: 1, description: 'The `iss` claim of access tokens and the metadata\'s `issuer`; default PUBLIC_URL (the issuer identifier, RFC 8414).' }),

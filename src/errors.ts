@@ -89,6 +89,16 @@ export const errors = {
       409,
       `The bank list has changed since version ${baseVersion} (it is now version ${current}); nothing was changed: preview the change again`,
     ),
+  bankSyncNotConfigured: () => new AppError('bank_sync_not_configured', 409, 'The bank registry sync is not configured: set BANKS_SYNC_URL to the ED807 directory to sync from'),
+  bankSyncRunning: () => new AppError('bank_sync_running', 409, 'A bank registry sync is running (on this or another instance); nothing was started: see GET /admin/v1/banks/sync'),
+  /** The source could not be fetched or read: nothing changed, the run is recorded with the reason. */
+  bankSyncFailed: (runId: number, problem: string) =>
+    new AppError('bank_sync_failed', 502, `The bank registry sync failed (run ${runId}): ${problem}; nothing was changed`),
+  /** A dry run's source could not be fetched or read (nothing is recorded for a dry run). */
+  bankSyncPreviewFailed: (problem: string) => new AppError('bank_sync_failed', 502, `The bank registry sync preview failed: ${problem}; nothing was changed`),
+  bankSyncRunNotFound: (id: number) => new AppError('bank_sync_run_not_found', 404, `Bank registry sync run ${id} does not exist`),
+  bankSyncNotPending: (id: number, status: string) =>
+    new AppError('bank_sync_not_pending', 409, `Bank registry sync run ${id} is ${status}; only a held run waiting for a decision can be approved or rejected`),
   bankVersionNotFound: (number: number) => new AppError('bank_version_not_found', 404, `Bank list version ${number} does not exist (or is older than BANK_VERSION_RETENTION_DAYS)`),
   adminUnauthorized: () =>
     new AppError('admin_unauthorized', 401, texts.unauthorized, {

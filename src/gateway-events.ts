@@ -25,6 +25,8 @@ export type GatewayEvent =
   | { type: 'replay_write_failed'; error: unknown }
   /** Operators' last-use times (tokens, sessions) could not be written yet; they stay noted for the next write. */
   | { type: 'operator_usage_write_failed'; error: unknown }
+  /** A bank registry sync could not fetch or read its source; nothing changed, the banks keep being served. */
+  | { type: 'bank_sync_failed'; source: string; problem: string }
   /** Shutting down lost something: replay journal entries not written down in time. */
   | { type: 'close_failed'; error: unknown };
 

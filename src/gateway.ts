@@ -11,6 +11,9 @@ import { createAuth } from './auth/auth-module.js';
 import type { BankAdmin } from './banks/bank-admin.js';
 import type { Bank } from './banks/bank.js';
 import { createBanks } from './banks/banks-module.js';
+import { scheduledSyncEntry } from './audit/scheduled-sync-entry.js';
+import { fetchRegistrySource } from './banks/sync/fetch-registry-source.js';
+import type { BankSync } from './banks/sync/bank-sync.js';
 import { publicUrl, tokenIssuer, type Config } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
 import { errors } from './errors.js';
@@ -64,6 +67,8 @@ export interface AdminOperations {
   /** A partner's client certificates and subject DN (mutual TLS; a partner sub-resource: set, remove). */
   partnerCertificates: PartnerCertificateAdmin;
   banks: BankAdmin;
+  /** The bank registry sync: run now, preview, status, approve or reject a held run. */
+  bankSync: BankSync;
   keys: KeysModule['admin'];
   audit: AuditModule['admin'];
   operators: OperatorAdmin;
@@ -89,6 +94,8 @@ export interface GatewayRuntime {
    * that had one before versions existed (false); nothing once a version exists.
    */
   seedBanks(banks: readonly Bank[]): Promise<boolean>;
+  /** The scheduled registry sync's check (BANKS_SYNC_URL): a run when one is due and no other instance runs one. */
+  syncBanksIfDue(): Promise<unknown>;
   /** Deletes rows nobody can use any more: spent JWE ids, expired token families, old throttle counters, ended console sessions. */
   purgeExpired(): Promise<void>;
   /** Writes operators' last-use times noted so far (they are written every 15 s by themselves). */
@@ -110,6 +117,8 @@ export interface GatewayOptions {
    * that a SIGHUP reload counts from the next request; none when unset (tls_client_auth then always fails).
    */
   trustedCas?: () => readonly X509Certificate[];
+  /** Downloads BANKS_SYNC_URL (tests pass their own to reach a loopback server in production mode); fetchRegistrySource by default. */
+  fetchBankRegistry?: (url: string) => Promise<Uint8Array>;
 }
 
 /** How long closing waits for the replay journal to be written down. */
@@ -131,9 +140,17 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
   const events = options.events ?? (() => {});
   const feed = handle.changeFeed((error) => events({ type: 'change_feed_failed', error }));
   const partners = createPartners(handle.db, feed, config, now);
-  const banks = createBanks(handle.db, feed, config, now);
   const keys = await createKeys(handle.db, feed, config, options.masterKey, now);
   const audit = createAudit(handle.db, config, now, events);
+  const banks = createBanks(handle.db, feed, config, now, {
+    kind: handle.kind,
+    fetchSource: options.fetchBankRegistry ?? fetchRegistrySource,
+    onRun: (run) => {
+      if (run.outcome === 'failed') events({ type: 'bank_sync_failed', source: run.source, problem: run.error ?? '' });
+      // A run an operator started is audited by its request; a scheduled one has no request, so it is audited here.
+      if (run.trigger === 'schedule') audit.writer.record(scheduledSyncEntry(run, now()));
+    },
+  });
   const throttlePolicy = throttlePolicyOf(config);
   const stores = createSharedStores(config, handle, feed, throttlePolicy, { now, events });
   const urls = publicUrls(config);
@@ -159,6 +176,7 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
     replayJournalDropped: () => stores.replayJournalDropped(),
     argon2: () => ({ ...partners.passwords.stats(), verifications: argon2Verifications() }),
     expiringCertificates: () => partners.expiringCertificates(),
+    bankSync: () => banks.sync.figures(),
   });
   const paths = { login: LOGIN_PATH, refresh: REFRESH_PATH, logout: LOGOUT_PATH, banks: banksPath(config.PROVIDER_SEGMENT), token: OAUTH_TOKEN_PATH };
   return {
@@ -170,6 +188,7 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
       partnerKeys: partners.keyAdmin,
       partnerCertificates: partners.certificateAdmin,
       banks: banks.admin,
+      bankSync: banks.sync,
       keys: keys.admin,
       audit: audit.admin,
       operators: operators.admin,
@@ -190,6 +209,7 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
         }
       },
       seedBanks: (list) => banks.seed(list),
+      syncBanksIfDue: () => banks.sync.tick(),
       maintainAudit: () => audit.maintain(),
       async purgeExpired() {
         const at = now();

@@ -7,6 +7,7 @@ import { resolveAdminToken } from './bootstrap/admin-token.js';
 import { lockDataDir } from './bootstrap/data-dir-lock.js';
 import { createDemoPartner } from './bootstrap/demo-partner.js';
 import { startupBanner } from './bootstrap/startup-banner.js';
+import { scheduleBankSync } from './bootstrap/schedule-bank-sync.js';
 import { GATEWAY_VERSION } from './version.js';
 import { publicUrl as publicUrlOf, type Config } from './config.js';
 import { openDatabase } from './db/database.js';
@@ -112,6 +113,7 @@ export async function startServer(config: Config, logger: Logger, print: (text: 
       live.runtime.purgeExpired().catch((error: unknown) => logger.warn({ err: error }, 'purge of expired rows failed'));
     }, PURGE_INTERVAL_MS);
     purge.unref();
+    const bankSync = scheduleBankSync(live, config, logger);
 
     const liveTls = tls;
     return {
@@ -125,6 +127,7 @@ export async function startServer(config: Config, logger: Logger, print: (text: 
       },
       async close() {
         clearInterval(purge);
+        await bankSync.stop();
         // In-flight requests finish (and record their audit entries) before the trail is drained; a request
         // still running after SHUTDOWN_TIMEOUT_MS (a client trickling its body, a stuck call) loses its
         // connection so that the audit trail is flushed and the pool closed within a known time.

@@ -16,9 +16,9 @@ export interface ApplyOptions extends VersionRecord {
 }
 
 /** The scheduled registry sync, as the history names it. */
-export const SYNC_AUTHOR: BankVersionAuthor = { id: 'sync', name: 'the sync', credential: 'sync' };
+export const SYNC_AUTHOR: BankVersionAuthor = { id: 'sync', name: 'scheduled sync', credential: 'system' };
 /** The gateway itself: the first version (the shipped list, or the list found at the first start with versions). */
-export const SEED_AUTHOR: BankVersionAuthor = { id: 'gateway', name: 'the gateway', credential: 'seed' };
+export const SEED_AUTHOR: BankVersionAuthor = { id: 'gateway', name: 'the gateway', credential: 'system' };
 
 /**
  * The operator of an admin request, as the history names it (id, name, credential, as the audit trail does); the

@@ -8,6 +8,9 @@ import { createBankCatalog, type BankCatalog } from './bank-catalog.js';
 import { createBankListService, type BankListService } from './bank-list-service.js';
 import { createBankVersionRepository } from './bank-version-repository.js';
 import type { Bank } from './bank.js';
+import type { DatabaseKind } from '../db/database.js';
+import { createBankSyncRepository } from './sync/bank-sync-repository.js';
+import { createBankSync, type BankSync, type BankSyncDependencies } from './sync/bank-sync.js';
 
 const DAY_MS = 86_400_000;
 
@@ -18,10 +21,19 @@ export interface BanksModule {
   /** The versioned list: preview and apply any change (mergeRegistry, an edit...) as a new version; what a sync calls. */
   lists: BankListService;
   admin: BankAdmin;
+  /** The registry sync (BANKS_SYNC_URL): run now, preview, status, held runs, and the schedule's tick. */
+  sync: BankSync;
   /** Version 1 from the shipped list on an empty table (or from the table as found); true when the defaults were written. */
   seed(banks: readonly Bank[]): Promise<boolean>;
-  /** Deletes versions older than BANK_VERSION_RETENTION_DAYS (never the current one). */
+  /** Deletes versions and sync runs older than BANK_VERSION_RETENTION_DAYS (never the current version, never a held run). */
   purgeVersions(): Promise<number>;
+}
+
+/** What the registry sync needs from outside the module: which database (for its lock), how to download, who hears of runs. */
+export interface BankSyncWiring {
+  kind: DatabaseKind;
+  fetchSource: BankSyncDependencies['fetchSource'];
+  onRun: BankSyncDependencies['onRun'];
 }
 
 /**
@@ -34,7 +46,7 @@ export interface BanksModule {
  * (await banks.catalog.published()).body; // '{"banks":[{"name":"Сбербанк","bic":"044525225"},...]}'
  * ```
  */
-export function createBanks(db: Kysely<Database>, feed: ChangeFeed, config: Config, now: () => number): BanksModule {
+export function createBanks(db: Kysely<Database>, feed: ChangeFeed, config: Config, now: () => number, wiring: BankSyncWiring): BanksModule {
   const versions = createBankVersionRepository(db);
   const catalog = createBankCatalog(() => versions.current(), config.CACHE_TTL_MS, now);
   feed.subscribe('banks', () => catalog.invalidate());
@@ -42,12 +54,25 @@ export function createBanks(db: Kysely<Database>, feed: ChangeFeed, config: Conf
     catalog.invalidate();
     feed.publish({ kind: 'banks' });
   });
+  const runs = createBankSyncRepository(db, wiring.kind);
+  const sync = createBankSync({
+    runs,
+    lists,
+    fetchSource: wiring.fetchSource,
+    onRun: wiring.onRun,
+    now,
+    settings: { url: config.BANKS_SYNC_URL, intervalMs: config.BANKS_SYNC_INTERVAL * 1000, maxRemovals: config.BANKS_SYNC_MAX_REMOVALS, minBanks: config.BANKS_SYNC_MIN_BANKS },
+  });
   return {
     catalog,
     lists,
     admin: createBankAdmin(db, lists, versions),
+    sync,
     seed: (banks) => lists.seed(banks.map(toEntry)),
-    purgeVersions: () => versions.purgeBefore(new Date(now() - config.BANK_VERSION_RETENTION_DAYS * DAY_MS)),
+    async purgeVersions() {
+      const cutoff = new Date(now() - config.BANK_VERSION_RETENTION_DAYS * DAY_MS);
+      return (await versions.purgeBefore(cutoff)) + (await runs.purgeBefore(cutoff));
+    },
   };
 }
 

@@ -14,6 +14,7 @@ import { methodNotAllowed } from './plugins/method-not-allowed.js';
 import { openApi } from './plugins/openapi.js';
 import { adminApprovalRoutes } from './routes/admin/approvals.js';
 import { adminAuditRoutes } from './routes/admin/audit.js';
+import { adminBankSyncRoutes } from './routes/admin/bank-sync.js';
 import { adminBankVersionRoutes } from './routes/admin/bank-versions.js';
 import { adminBankRoutes } from './routes/admin/banks.js';
 import { adminKeyRoutes } from './routes/admin/keys.js';
@@ -80,6 +81,7 @@ export async function buildAdminApp({ gateway, logger, adminToken, metricsToken,
   await app.register(adminPartnerCertificatesRoutes, { gateway });
   await app.register(adminBankRoutes, { gateway });
   await app.register(adminBankVersionRoutes, { gateway });
+  await app.register(adminBankSyncRoutes, { gateway });
   await app.register(adminKeyRoutes, { gateway });
   await app.register(adminAuditRoutes, { gateway });
   await app.register(adminPartnerActivityRoutes, { gateway });

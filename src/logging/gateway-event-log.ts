@@ -14,6 +14,7 @@ const EVENT_LINES: { [Type in GatewayEvent['type']]: { level: 'warn' | 'error'; 
   replay_write_failed: { level: 'warn', message: 'replay cache: writing the table behind failed; retried', everyTenSeconds: true },
   operator_usage_write_failed: { level: 'warn', message: "operators' last-use times not written yet; retried", everyTenSeconds: true },
   close_failed: { level: 'error', message: 'shutdown: replay journal not fully written' },
+  bank_sync_failed: { level: 'error', message: 'bank registry sync failed; the list is unchanged and keeps being served' },
 };
 
 /**
@@ -37,7 +38,13 @@ export function logGatewayEvents(logger: Pick<Logger, 'warn' | 'error'>, auditPe
     const line = EVENT_LINES[event.type];
     if (line.everyTenSeconds && !mayLog(event.type)) return;
     const fields =
-      'jtis' in event ? { count: event.jtis.length } : 'count' in event ? { count: event.count } : { err: event.error, ...(event.type === 'audit_write_failed' ? { pending: auditPending() } : {}) };
+      'jtis' in event
+        ? { count: event.jtis.length }
+        : 'count' in event
+          ? { count: event.count }
+          : 'problem' in event
+            ? { source: event.source, problem: event.problem }
+            : { err: event.error, ...(event.type === 'audit_write_failed' ? { pending: auditPending() } : {}) };
     logger[line.level](fields, line.message);
   };
 }

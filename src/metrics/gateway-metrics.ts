@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { AuthFailureReason } from '@partner-gateway/contract/audit-names';
+import { registerBankSyncGauges, type BankSyncFigures } from './bank-sync-gauges.js';
 import { registerCertificateExpiryGauge } from './certificate-expiry-gauge.js';
 
 /** Lookups a cache answered from memory (`hits`) or had to pass on (`misses`) since the process started. */
@@ -25,6 +26,8 @@ export interface MetricSources {
   argon2: () => { verifications: number; running: number; waiting: number };
   /** Registered partner certificates expiring within 30 days (mutual TLS; see certificate-expiry-gauge.ts). */
   expiringCertificates?: () => Promise<number>;
+  /** The bank registry sync's last runs and held run (see bank-sync-gauges.ts). */
+  bankSync?: () => Promise<BankSyncFigures>;
 }
 
 /** Which listener served a request: the partners' API or the operators' admin API. */
@@ -203,6 +206,7 @@ export function createGatewayMetrics(sources: MetricSources): GatewayMetrics {
   });
 
   if (sources.expiringCertificates) registerCertificateExpiryGauge(registry, sources.expiringCertificates);
+  if (sources.bankSync) registerBankSyncGauges(registry, sources.bankSync, Date.now);
 
   return {
     contentType: registry.contentType,

@@ -88,7 +88,7 @@ export async function startAuthHarness(backend: TestBackend, options: AuthHarnes
   const now = () => Date.now() + offset;
   const feed = handle.changeFeed();
   const partners = createPartners(handle.db, feed, config, now);
-  const banks = createBanks(handle.db, feed, config, now);
+  const banks = createBanks(handle.db, feed, config, now, { kind: handle.kind, fetchSource: () => Promise.reject(new Error('no sync here')), onRun: () => {} });
   await banks.seed(loadDefaultBanks());
   const keys = await createKeys(handle.db, feed, config, TEST_MASTER_KEY, now);
   const stores = createSharedStores(config, handle, feed, throttlePolicyOf(config), { now, events: () => {} });

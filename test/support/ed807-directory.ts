@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { zipSync } from 'fflate';
 import { projectFile } from '../../src/project-root.js';
 
 /** The real Bank of Russia directory of 18 May 2023 (Windows-1251, 1627 entries), from ../shared/data. */
@@ -10,14 +11,40 @@ export const ED807_MAY_2023 = projectFile('../shared/data/20230518_ED807_full.xm
  * Windows-1251 bytes of every other name stay exactly as they were.
  */
 export function changedDirectory(change: { leaves: string; joins: string; renamed: string }): Buffer {
+  return editDirectory((edit) => {
+    edit(change.leaves, (attributes) => attributes.replace(/Srvcs="[456]"/, 'Srvcs="3"'));
+    edit(change.joins, (attributes) => attributes.replace(/Srvcs="\d"/, 'Srvcs="5"'));
+    edit(change.renamed, (attributes) => attributes.replace(/NameP="([^"]*)"/, 'NameP="$1 (renamed)"'));
+  });
+}
+
+/** The May 2023 directory with these head offices no longer offering SBP (Srvcs -> 3), as a registry outage or a cut file would look. */
+export function directoryWithout(bics: readonly string[]): Buffer {
+  return editDirectory((edit) => {
+    for (const bic of bics) edit(bic, (attributes) => attributes.replace(/Srvcs="[456]"/, 'Srvcs="3"'));
+  });
+}
+
+/** The BICs of the May 2023 directory's SBP head offices (PtType 20, Srvcs 4-6, active, no restriction), in its order. */
+export function sbpHeadOffices(): string[] {
+  const text = readFileSync(ED807_MAY_2023).toString('latin1');
+  const entries = text.split('<BICDirectoryEntry ').slice(1);
+  return entries
+    .filter((entry) => /PtType="20"/.test(entry) && /Srvcs="[456]"/.test(entry) && /ParticipantStatus="PSAC"/.test(entry) && !/<(?:\w+:)?RstrList/.test(entry.split('</BICDirectoryEntry>')[0]!))
+    .map((entry) => /^BIC="(\d{9})"/.exec(entry)![1]!);
+}
+
+/** A directory packed as the Bank of Russia publishes it: a ZIP holding the one XML file. */
+export function zipped(xml: Uint8Array, name = '20230518_ED807_full.xml'): Buffer {
+  return Buffer.from(zipSync({ [name]: xml }));
+}
+
+function editDirectory(edits: (edit: (bic: string, rewrite: (participantInfo: string) => string) => void) => void): Buffer {
   let text = readFileSync(ED807_MAY_2023).toString('latin1');
-  const edit = (bic: string, rewrite: (participantInfo: string) => string) => {
+  edits((bic, rewrite) => {
     const pattern = new RegExp(`(<BICDirectoryEntry BIC="${bic}"><ParticipantInfo )([^>]*)>`);
     if (!pattern.test(text)) throw new Error(`no entry ${bic} in the directory`);
     text = text.replace(pattern, (_all, open: string, attributes: string) => `${open}${rewrite(attributes)}>`);
-  };
-  edit(change.leaves, (attributes) => attributes.replace(/Srvcs="[456]"/, 'Srvcs="3"'));
-  edit(change.joins, (attributes) => attributes.replace(/Srvcs="\d"/, 'Srvcs="5"'));
-  edit(change.renamed, (attributes) => attributes.replace(/NameP="([^"]*)"/, 'NameP="$1 (renamed)"'));
+  });
   return Buffer.from(text, 'latin1');
 }

@@ -1,5 +1,6 @@
 import type { AdminBank, AdminBankList, BankInput, EditBankBody, ImportMode, ImportReport } from './admin-banks.js';
 import type { BankListOutcome, BankVersionPage, BankVersionView } from './admin-bank-versions.js';
+import type { BankSyncPreview, BankSyncRun, BankSyncRunView, BankSyncStatus } from './admin-bank-sync.js';
 import type { AuditPage, AuditQuery } from './admin-audit.js';
 import type { KeyList, KeyUse, KeyView } from './admin-keys.js';
 import type { PartnerJwksView, SetPartnerJwksBody } from './admin-partner-keys.js';
@@ -31,6 +32,9 @@ import {
   adminBankRestorePath,
   adminBankVersionPath,
   ADMIN_BANK_VERSIONS_PATH,
+  ADMIN_BANK_SYNC_PATH,
+  ADMIN_BANK_SYNC_PREVIEW_PATH,
+  adminBankSyncDecisionPath,
   adminKeyRevokePath,
   adminPartnerJwksPath,
   adminPartnerCertificatesPath,
@@ -136,6 +140,24 @@ export interface AdminApi {
     /** A new version equal to version `n` (maker-checker action `banks.restore`); `dryRun` previews. */
     restore(n: number, options?: BankChangeOptions & { dryRun?: boolean }): Promise<BankListOutcome>;
   };
+  /**
+   * The registry sync (BANKS_SYNC_URL).
+   *
+   * @example
+   * ```ts
+   * const preview = await admin.bankSync.preview(); // every change, and holdReason when the guard would hold it
+   * const run = await admin.bankSync.run(); // { outcome: 'applied', version: 9, ... }
+   * const { pending } = await admin.bankSync.status();
+   * if (pending) await admin.bankSync.approve(pending.id, 'the registry really dropped them');
+   * ```
+   */
+  bankSync: {
+    status(): Promise<BankSyncStatus>;
+    preview(): Promise<BankSyncPreview>;
+    run(): Promise<BankSyncRunView>;
+    approve(id: number, comment?: string): Promise<BankSyncRunView>;
+    reject(id: number, comment?: string): Promise<BankSyncRun>;
+  };
   keys: {
     list(): Promise<KeyList>;
     rotate(use: KeyUse): Promise<KeyView>;
@@ -218,6 +240,13 @@ export function createAdminApi(send: AdminTransport): AdminApi {
       versions: (query = {}) => call({ method: 'GET', path: withQuery(ADMIN_BANK_VERSIONS_PATH, { cursor: query.cursor, limit: query.limit === undefined ? undefined : String(query.limit) }) }),
       version: (n) => call({ method: 'GET', path: adminBankVersionPath(n) }),
       restore: (n, options = {}) => call({ method: 'POST', path: withQuery(adminBankRestorePath(n), { ...changeQuery(options), dryRun: options.dryRun ? 'true' : undefined }) }),
+    },
+    bankSync: {
+      status: () => call({ method: 'GET', path: ADMIN_BANK_SYNC_PATH }),
+      preview: () => call({ method: 'POST', path: ADMIN_BANK_SYNC_PREVIEW_PATH }),
+      run: () => call({ method: 'POST', path: ADMIN_BANK_SYNC_PATH }),
+      approve: (id, comment) => call({ method: 'POST', path: withQuery(adminBankSyncDecisionPath(id, 'approve'), { comment }) }),
+      reject: (id, comment) => call({ method: 'POST', path: withQuery(adminBankSyncDecisionPath(id, 'reject'), { comment }) }),
     },
     keys: {
       list: () => call({ method: 'GET', path: ADMIN_KEYS_PATH }),

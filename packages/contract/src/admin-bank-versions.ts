@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { ActorRef } from './admin-approvals.js';
 
 /**
  * The bank list's versions and changes (issue 24): what a bank holds (registry facts and curated fields), what a
@@ -68,9 +69,9 @@ export const BankVersionSource = Type.Union([
 ]);
 export type BankVersionSource = Static<typeof BankVersionSource>;
 
-/** Who made a version: an operator (id, name, credential as the audit trail names it), `the sync`, or `the gateway` (seed). */
-export const BankVersionAuthor = Type.Object({ id: Type.String(), name: Type.String(), credential: Type.String() });
-export type BankVersionAuthor = Static<typeof BankVersionAuthor>;
+/** Who made a version: an operator (as the audit trail names it), or the gateway itself (the first list, a scheduled sync). */
+export const BankVersionAuthor = ActorRef;
+export type BankVersionAuthor = ActorRef;
 
 /** A version as the history lists it. */
 export const BankVersionSummary = Type.Object({
@@ -97,10 +98,18 @@ export type BankVersionSummary = Static<typeof BankVersionSummary>;
 export const BankVersionPage = Type.Object({ versions: Type.Array(BankVersionSummary), nextCursor: Nullable(Type.String()) });
 export type BankVersionPage = Static<typeof BankVersionPage>;
 
-export const BankVersionQuery = Type.Object({
-  cursor: Type.Optional(Type.String({ pattern: '^[0-9]{1,9}$', description: 'nextCursor of the previous page' })),
-  limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,3}$', description: '1 to 200, default 50' })),
-});
+/** The most versions one page lists. */
+export const BANK_VERSION_PAGE_MAX = 200;
+/** `limit` as the query string carries it: a decimal from 1 to BANK_VERSION_PAGE_MAX (200), no leading zero. */
+export const BANK_VERSION_LIMIT_PATTERN = '^([1-9][0-9]?|1[0-9]{2}|200)$';
+
+export const BankVersionQuery = Type.Object(
+  {
+    cursor: Type.Optional(Type.String({ pattern: '^[0-9]{1,9}$', description: 'nextCursor of the previous page' })),
+    limit: Type.Optional(Type.String({ pattern: BANK_VERSION_LIMIT_PATTERN, description: `1 to ${BANK_VERSION_PAGE_MAX}, default 50` })),
+  },
+  { additionalProperties: false },
+);
 export type BankVersionQuery = Static<typeof BankVersionQuery>;
 
 /** GET /admin/v1/banks/versions/{n}: the version's list, in order, and its changes from the version before it. */

@@ -47,8 +47,11 @@ export const ROLE_PERMISSIONS: Readonly<Record<OperatorRole, readonly Permission
   security: ['read', 'partners.credentials', 'keys.write', 'operators.write', 'audit.export', 'approvals.settings', 'approvals.decide'],
 };
 
-/** Which credential proved who acts: a personal token, a console session from single sign-on, or ADMIN_TOKEN. */
-export const CredentialKind = Type.Union([Type.Literal('token'), Type.Literal('sso'), Type.Literal('bootstrap')]);
+/**
+ * Which credential proved who acts: a personal token, a console session from single sign-on, or ADMIN_TOKEN; or
+ * `system`, the gateway itself acting on its own (the scheduled bank registry sync, the first bank list).
+ */
+export const CredentialKind = Type.Union([Type.Literal('token'), Type.Literal('sso'), Type.Literal('bootstrap'), Type.Literal('system')]);
 export type CredentialKind = Static<typeof CredentialKind>;
 
 /**

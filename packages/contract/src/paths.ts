@@ -28,6 +28,10 @@ export const ADMIN_BANK_IMPORT_PATH = '/admin/v1/banks/import';
 export const ADMIN_BANK_VERSIONS_PATH = '/admin/v1/banks/versions';
 export const ADMIN_BANK_VERSION_PATH = '/admin/v1/banks/versions/:n';
 export const ADMIN_BANK_RESTORE_PATH = '/admin/v1/banks/versions/:n/restore';
+export const ADMIN_BANK_SYNC_PATH = '/admin/v1/banks/sync';
+export const ADMIN_BANK_SYNC_PREVIEW_PATH = '/admin/v1/banks/sync/preview';
+export const ADMIN_BANK_SYNC_APPROVE_PATH = '/admin/v1/banks/sync/pending/:id/approve';
+export const ADMIN_BANK_SYNC_REJECT_PATH = '/admin/v1/banks/sync/pending/:id/reject';
 export const ADMIN_KEYS_PATH = '/admin/v1/keys';
 export const ADMIN_KEY_ROTATE_PATH = '/admin/v1/keys/rotate';
 export const ADMIN_KEY_REVOKE_PATH = '/admin/v1/keys/:kid/revoke';
@@ -56,6 +60,7 @@ export const adminPartnerPath = (login: string) => `${ADMIN_PARTNERS_PATH}/${enc
 export const adminBankPath = (bic: string) => `${ADMIN_BANKS_PATH}/${encodeURIComponent(bic)}`;
 export const adminBankVersionPath = (n: number) => `${ADMIN_BANK_VERSIONS_PATH}/${n}`;
 export const adminBankRestorePath = (n: number) => `${ADMIN_BANK_VERSIONS_PATH}/${n}/restore`;
+export const adminBankSyncDecisionPath = (id: number, decision: 'approve' | 'reject') => `${ADMIN_BANK_SYNC_PATH}/pending/${id}/${decision}`;
 export const adminKeyRevokePath = (kid: string) => `${ADMIN_KEYS_PATH}/${encodeURIComponent(kid)}/revoke`;
 export const adminPartnerJwksPath = (login: string) => `${adminPartnerPath(login)}/jwks`;
 export const adminPartnerCertificatesPath = (login: string) => `${adminPartnerPath(login)}/certificates`;

@@ -1,0 +1,182 @@
+import { sql, type Kysely } from 'kysely';
+import type { ActorRef } from '@partner-gateway/contract/admin-approvals';
+import type { BankListChange } from '@partner-gateway/contract/admin-bank-versions';
+import type { BankSyncHoldStatus, BankSyncOutcome } from '@partner-gateway/contract/admin-bank-sync';
+import { column, fromColumns, json, toColumns, type Entity, type NewEntity } from '../../db/field-map.js';
+import type { DatabaseKind } from '../../db/database.js';
+import type { Database } from '../../db/schema.js';
+import type { RegistryEntry } from '../merge-registry.js';
+
+/** A sync run's stored fields (migration 0024): the one map that drives its insert, its decision and its read. */
+export const syncRunFields = {
+  id: column<number>('id').defaulted(0).immutable(),
+  startedAt: column<Date>('started_at').immutable(),
+  finishedAt: column<Date>('finished_at').immutable(),
+  trigger: column<'schedule' | 'manual'>('trigger').immutable(),
+  author: json<ActorRef>('author').immutable(),
+  source: column<string>('source').immutable(),
+  outcome: column<BankSyncOutcome>('outcome').immutable(),
+  error: column<string | null>('error').immutable(),
+  received: column<number | null>('received').immutable(),
+  baseVersion: column<number | null>('base_version').immutable(),
+  version: column<number | null>('version'),
+  added: column<number>('added').immutable(),
+  changed: column<number>('changed').immutable(),
+  removed: column<number>('removed').immutable(),
+  changes: json<BankListChange[]>('changes').immutable(),
+  /** What the registry listed, kept only while a held run waits for its decision. */
+  entries: json<RegistryEntry[] | null>('entries'),
+  holdReason: column<string | null>('hold_reason').immutable(),
+  holdStatus: column<BankSyncHoldStatus | null>('hold_status'),
+  decidedBy: json<ActorRef | null>('decided_by'),
+  decidedAt: column<Date | null>('decided_at'),
+  decisionComment: column<string | null>('decision_comment'),
+};
+export type SyncRun = Entity<typeof syncRunFields>;
+export type NewSyncRun = NewEntity<typeof syncRunFields>;
+
+type Tables = { bank_sync_runs: { [K in keyof typeof syncRunFields as (typeof syncRunFields)[K]['column']]: unknown } & { [column: string]: unknown } };
+
+/** A held run's decision: who, when, what it became, and the comment. */
+export interface SyncDecision {
+  status: 'approved' | 'rejected';
+  decidedBy: ActorRef;
+  decidedAt: Date;
+  comment: string | null;
+}
+
+export interface BankSyncRepository {
+  /** Records a finished run; a held run (holdStatus pending) supersedes any run still pending, in one transaction. */
+  insert(run: NewSyncRun): Promise<SyncRun>;
+  /** The last `limit` runs, newest first. */
+  recent(limit: number): Promise<SyncRun[]>;
+  /** The held run waiting for a decision, if any. */
+  pending(): Promise<SyncRun | undefined>;
+  get(id: number): Promise<SyncRun | undefined>;
+  /**
+   * Claims a pending run for a decision, once: the run as decided, or undefined when it was not pending any more
+   * (another operator, or a later run, got there first).
+   */
+  decide(id: number, decision: SyncDecision): Promise<SyncRun | undefined>;
+  /**
+   * What a decided run finally became (approved as `version`, conflict, rejected), its registry entries dropped;
+   * or `pending` again, undecided, when applying it failed for a reason of the gateway's (the database was down).
+   */
+  settle(id: number, outcome: { status: BankSyncHoldStatus; version?: number | null }): Promise<void>;
+  /** When the last run that read its source (applied, held or unchanged) finished. */
+  lastSuccessAt(): Promise<Date | undefined>;
+  /** Deletes runs finished before `cutoff`, never a pending one; returns how many. */
+  purgeBefore(cutoff: Date): Promise<number>;
+  /**
+   * Runs `work` unless a sync runs elsewhere: on PostgreSQL under a session advisory lock (one instance of all
+   * those sharing the database; a crashed instance's lock goes with its connection), on the embedded database
+   * (one process) under a flag per database. `{ ran: false }` when it was taken.
+   */
+  exclusive<T>(work: () => Promise<T>): Promise<{ ran: true; value: T } | { ran: false }>;
+}
+
+/** The embedded databases a sync runs on in this process (every gateway of the process over one PGlite shares its Kysely). */
+const embeddedSyncs = new WeakSet<object>();
+
+export function createBankSyncRepository(database: Kysely<Database>, kind: DatabaseKind): BankSyncRepository {
+  const db = database.withTables<Tables>();
+  const toRun = (row: Record<string, unknown>) => fromColumns(syncRunFields, row);
+  return {
+    insert(run) {
+      return database.transaction().execute(async (trx) => {
+        const locked = trx.withTables<Tables>();
+        if (run.holdStatus === 'pending' || run.outcome === 'applied') {
+          // A newer reading of the registry replaces a held one: approving an old reading would apply a stale list.
+          await locked
+            .updateTable('bank_sync_runs')
+            .set(toColumns(syncRunFields, { holdStatus: 'superseded', entries: null, decidedAt: run.finishedAt }, { update: true }))
+            .where('hold_status', '=', 'pending')
+            .execute();
+        }
+        const row = await locked.insertInto('bank_sync_runs').values(toColumns(syncRunFields, run)).returningAll().executeTakeFirstOrThrow();
+        return toRun(row);
+      });
+    },
+    async recent(limit) {
+      return (await db.selectFrom('bank_sync_runs').selectAll().orderBy('id', 'desc').limit(limit).execute()).map(toRun);
+    },
+    async pending() {
+      const row = await db.selectFrom('bank_sync_runs').selectAll().where('hold_status', '=', 'pending').orderBy('id', 'desc').limit(1).executeTakeFirst();
+      return row && toRun(row);
+    },
+    async get(id) {
+      const row = await db.selectFrom('bank_sync_runs').selectAll().where('id', '=', id).executeTakeFirst();
+      return row && toRun(row);
+    },
+    async decide(id, decision) {
+      const row = await db
+        .updateTable('bank_sync_runs')
+        .set(
+          toColumns(
+            syncRunFields,
+            { holdStatus: decision.status, decidedBy: decision.decidedBy, decidedAt: decision.decidedAt, decisionComment: decision.comment },
+            { update: true },
+          ),
+        )
+        .where('id', '=', id)
+        .where('hold_status', '=', 'pending')
+        .returningAll()
+        .executeTakeFirst();
+      return row && toRun(row);
+    },
+    async settle(id, outcome) {
+      await db
+        .updateTable('bank_sync_runs')
+        .set(
+          toColumns(
+            syncRunFields,
+            outcome.status === 'pending'
+              ? { holdStatus: 'pending', decidedBy: null, decidedAt: null, decisionComment: null }
+              : { holdStatus: outcome.status, entries: null, ...(outcome.version !== undefined ? { version: outcome.version } : {}) },
+            { update: true },
+          ),
+        )
+        .where('id', '=', id)
+        .execute();
+    },
+    async lastSuccessAt() {
+      const row = await db
+        .selectFrom('bank_sync_runs')
+        .select('finished_at')
+        .where('outcome', 'in', ['applied', 'held', 'unchanged'])
+        .orderBy('id', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      return row ? new Date(row.finished_at as Date) : undefined;
+    },
+    async exclusive(work) {
+      if (kind !== 'postgres') {
+        if (embeddedSyncs.has(database)) return { ran: false };
+        embeddedSyncs.add(database);
+        try {
+          return { ran: true, value: await work() };
+        } finally {
+          embeddedSyncs.delete(database);
+        }
+      }
+      // A session lock on a connection of its own, held while the source downloads; the work's statements use others.
+      return database.connection().execute(async (connection) => {
+        const { rows } = await sql<{ got: boolean }>`select pg_try_advisory_lock(hashtext(current_schema() || '.bank_registry_sync')) as got`.execute(connection);
+        if (!rows[0]?.got) return { ran: false as const };
+        try {
+          return { ran: true as const, value: await work() };
+        } finally {
+          await sql`select pg_advisory_unlock(hashtext(current_schema() || '.bank_registry_sync'))`.execute(connection);
+        }
+      });
+    },
+    async purgeBefore(cutoff) {
+      const result = await db
+        .deleteFrom('bank_sync_runs')
+        .where('finished_at', '<', cutoff)
+        .where(sql<boolean>`hold_status is distinct from 'pending'`)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+  };
+}
