@@ -43,7 +43,7 @@ export interface PartnersModule {
 export function createPartners(db: Kysely<Database>, feed: ChangeFeed, config: Config, now: () => number): PartnersModule {
   const repository = createCachedPartnerRepository(createPartnerRepository(db), config.CACHE_TTL_MS, now, (change) => feed.publish({ kind: 'partner', ...change }));
   feed.subscribe('partner', (change) => repository.invalidate(change));
-  const remoteJwks = createRemoteJwks({ now, publicOnly: config.NODE_ENV === 'production' });
+  const remoteJwks = createRemoteJwks({ now, production: config.NODE_ENV === 'production' });
   return {
     repository,
     passwords: createPasswordVerifier({

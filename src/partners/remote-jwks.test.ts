@@ -98,24 +98,24 @@ describe('jwksUri rules', () => {
 
   it('refuses in production an https address literal that is not public (the gateway\'s own network)', () => {
     checkJwksUri('https://93.184.215.14/jwks.json', true);
-    for (const uri of ['https://10.0.0.5/jwks.json', 'https://127.0.0.1/jwks.json', 'https://[::1]/jwks.json', 'https://169.254.169.254/latest', 'https://[::ffff:192.168.1.1]/x', 'https://[fd00::1]/x']) {
+    for (const uri of ['https://10.0.0.5/jwks.json', 'https://127.0.0.1/jwks.json', 'https://[::1]/jwks.json', 'https://169.254.169.254/latest', 'https://[::ffff:192.168.1.1]/x', 'https://[fd00::1]/x', 'https://[::7f00:1]/x', 'https://[64:ff9b::a00:5]/x']) {
       refused(uri, true);
     }
     checkJwksUri('https://10.0.0.5/jwks.json', false);
   });
 
   it('does not fetch, in production, a host that resolves to a non-public address', async () => {
-    const fetched: string[] = [];
+    const outcomes: string[] = [];
     const remote = createRemoteJwks({
       now: () => Date.now(),
-      publicOnly: true,
-      fetch: (async (uri: string) => {
-        fetched.push(uri);
-        throw new Error('fetched');
-      }) as unknown as typeof fetch,
+      production: true,
+      lookup: async () => [{ address: '127.0.0.1', family: 4 }],
+      onFetch: (_uri, outcome) => outcomes.push(outcome.ok ? 'ok' : outcome.error),
     });
     assert.deepEqual(await remote.keys('https://localhost/jwks.json'), []);
     assert.deepEqual(await remote.keys('https://127.0.0.1/jwks.json'), []);
-    assert.deepEqual(fetched, []);
+    assert.deepEqual(await remote.keys('https://[::7f00:1]/jwks.json'), []);
+    assert.equal(outcomes.length, 3);
+    for (const outcome of outcomes) assert.match(outcome, /non-global/);
   });
 });
