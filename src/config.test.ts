@@ -51,6 +51,15 @@ describe('configuration', () => {
     assert.equal(loadConfig({ DATABASE_URL: 'postgres://db/x', ADMIN_TOKEN: 'a'.repeat(32), MASTER_KEY: GOOD_KEY }).ADMIN_TOKEN, 'a'.repeat(32));
   });
 
+  it('when BANKS_SYNC_URL is not https in production, or names a non-global address, then the gateway does not start, saying why', () => {
+    const production = { NODE_ENV: 'production', PUBLIC_URL: 'https://partners.example' };
+    assert.throws(() => loadConfig({ ...production, BANKS_SYNC_URL: 'http://cbr.example/ed807.zip' }), /BANKS_SYNC_URL must be an https URL/);
+    assert.throws(() => loadConfig({ ...production, BANKS_SYNC_URL: 'https://10.1.2.3/ed807.zip' }), /BANKS_SYNC_URL must not point at a private/);
+    assert.throws(() => loadConfig({ BANKS_SYNC_URL: 'ftp://cbr.example/ed807.zip' }), /BANKS_SYNC_URL must be an https URL \(plain http only to a loopback address\)/);
+    assert.equal(loadConfig({ ...production, BANKS_SYNC_URL: 'https://cbr.example/ed807.zip' }).BANKS_SYNC_URL, 'https://cbr.example/ed807.zip');
+    assert.equal(loadConfig({ BANKS_SYNC_URL: 'http://127.0.0.1:9000/ed807.xml' }).BANKS_SYNC_INTERVAL, 86400, 'daily by default; plain http to loopback outside production');
+  });
+
   it('refuses an ADMIN_TOKEN or METRICS_TOKEN shorter than 32 characters', () => {
     assert.throws(() => loadConfig({ ADMIN_TOKEN: 'a'.repeat(31) }), /ADMIN_TOKEN/);
     assert.throws(() => loadConfig({ METRICS_TOKEN: 'm'.repeat(31) }), /METRICS_TOKEN/);

@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
 import { readMasterKey } from './keys/master-key.js';
 import { tlsConfigProblem } from './mtls/tls-config.js';
+import { checkPublicUrl } from './net/public-url.js';
 
 /**
  * Every setting the gateway reads, with its default. The schema is the documentation: each key has one
@@ -118,7 +119,6 @@ export const ConfigSchema = Type.Object({
   }),
   BANKS_SYNC_URL: Type.Optional(
     Type.String({
-      pattern: '^https?://',
       description: 'The Bank of Russia BIC directory (ED807, as XML or the ZIP it publishes) the bank list is synced from; no sync when unset. https in production, and never a private address.',
     }),
   ),
@@ -242,6 +242,13 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   }
   const ssoProblem = ssoConfigProblem(config);
   if (ssoProblem !== undefined) throw new ConfigError(`Invalid configuration: ${ssoProblem}`);
+  if (config.BANKS_SYNC_URL !== undefined) {
+    try {
+      checkPublicUrl(config.BANKS_SYNC_URL, config.NODE_ENV === 'production');
+    } catch (error) {
+      throw new ConfigError(`Invalid configuration: BANKS_SYNC_URL ${(error as Error).message}`);
+    }
+  }
   const tlsProblem = tlsConfigProblem(config);
   if (tlsProblem !== undefined) throw new ConfigError(`Invalid configuration: ${tlsProblem}`);
   return config;

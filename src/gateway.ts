@@ -12,7 +12,7 @@ import type { BankAdmin } from './banks/bank-admin.js';
 import type { Bank } from './banks/bank.js';
 import { createBanks } from './banks/banks-module.js';
 import { scheduledSyncEntry } from './audit/scheduled-sync-entry.js';
-import { fetchRegistrySource } from './banks/sync/fetch-registry-source.js';
+import { registryFetcher } from './banks/sync/fetch-registry-source.js';
 import type { BankSync } from './banks/sync/bank-sync.js';
 import { publicUrl, tokenIssuer, type Config } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
@@ -117,7 +117,7 @@ export interface GatewayOptions {
    * that a SIGHUP reload counts from the next request; none when unset (tls_client_auth then always fails).
    */
   trustedCas?: () => readonly X509Certificate[];
-  /** Downloads BANKS_SYNC_URL (tests pass their own to reach a loopback server in production mode); fetchRegistrySource by default. */
+  /** Downloads BANKS_SYNC_URL (a test may pass its own resolver's fetcher); registryFetcher by default. */
   fetchBankRegistry?: (url: string) => Promise<Uint8Array>;
 }
 
@@ -144,7 +144,7 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
   const audit = createAudit(handle.db, config, now, events);
   const banks = createBanks(handle.db, feed, config, now, {
     kind: handle.kind,
-    fetchSource: options.fetchBankRegistry ?? fetchRegistrySource,
+    fetchSource: options.fetchBankRegistry ?? registryFetcher({ production: config.NODE_ENV === 'production' }),
     onRun: (run) => {
       if (run.outcome === 'failed') events({ type: 'bank_sync_failed', source: run.source, problem: run.error ?? '' });
       // A run an operator started is audited by its request; a scheduled one has no request, so it is audited here.

@@ -1,21 +1,31 @@
+import { fetchPublicResource, type ResolveHost } from '../../net/fetch-public-resource.js';
 import { MAX_DIRECTORY_BYTES } from './read-registry-source.js';
 
-/** How long downloading a directory may take. */
+/** How long downloading a directory may take (the Bank of Russia's ZIP is about 0.5 MB; its XML about 1 MB). */
 export const REGISTRY_FETCH_TIMEOUT_MS = 30_000;
 
 /**
- * Downloads a registry source within a time and a size limit.
- * (Provisional: replaced by the guarded public-resource fetch that jwksUri fetching uses.)
+ * Downloads BANKS_SYNC_URL under the rules jwksUri fetching has (src/net): a time limit, a size limit (a larger
+ * body is cut off), https in production, and never a private, loopback or link-local address, the address checked
+ * being the one connected to (no DNS rebinding). Up to 3 redirects, each checked anew (a registry mirror may move
+ * its file). Throws PublicFetchError, whose message names no address and no query string.
+ *
+ * @example
+ * ```ts
+ * const fetchSource = registryFetcher({ production: true });
+ * const bytes = await fetchSource('https://cbr.example/s/newbik'); // the ZIP or the XML, as served
+ * ```
  */
-export async function fetchRegistrySource(url: string): Promise<Uint8Array> {
-  const response = await fetch(url, { redirect: 'error', signal: AbortSignal.timeout(REGISTRY_FETCH_TIMEOUT_MS) });
-  if (!response.ok) throw new Error(`the source answered HTTP ${response.status}`);
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-    total += chunk.length;
-    if (total > MAX_DIRECTORY_BYTES) throw new Error(`the source is larger than ${MAX_DIRECTORY_BYTES} bytes`);
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
+export function registryFetcher(options: { production: boolean; lookup?: ResolveHost }): (url: string) => Promise<Uint8Array> {
+  return async (url) => {
+    const resource = await fetchPublicResource(url, {
+      maxBytes: MAX_DIRECTORY_BYTES,
+      timeoutMs: REGISTRY_FETCH_TIMEOUT_MS,
+      production: options.production,
+      accept: 'application/zip, application/xml, text/xml;q=0.9, */*;q=0.1',
+      maxRedirects: 3,
+      ...(options.lookup ? { lookup: options.lookup } : {}),
+    });
+    return resource.bytes;
+  };
 }
