@@ -15,11 +15,11 @@ export const AdminBank = Type.Object({
   /** 0-based place in the list. */
   position: Type.Integer(),
   updatedAt: Type.String({ format: 'date-time' }),
-});
+}, { title: 'AdminBank' });
 export type AdminBank = Static<typeof AdminBank>;
 
 /** The list and its current version (pass it as `baseVersion` to apply a change only if nobody changed the list since). */
-export const AdminBankList = Type.Object({ version: Type.Integer(), banks: Type.Array(AdminBank) });
+export const AdminBankList = Type.Object({ version: Type.Integer(), banks: Type.Array(AdminBank) }, { title: 'AdminBankList' });
 export type AdminBankList = Static<typeof AdminBankList>;
 
 /**
@@ -27,12 +27,12 @@ export type AdminBankList = Static<typeof AdminBankList>;
  * list is reported with a readable reason in one 422.
  */
 export const BankInput = Type.Unsafe<{ bic: string; name: string; nameEn?: string | null; sbpMemberId?: string | null }>(
-  Type.Any({ description: '{ bic: 9-digit string starting with 04, name, nameEn?, sbpMemberId? }' }),
+  Type.Any({ title: 'BankInput', description: '{ bic: 9-digit string starting with 04, name, nameEn?, sbpMemberId? }' }),
 );
 export type BankInput = Static<typeof BankInput>;
 
 /** PUT /admin/v1/banks body: the whole list, in order. */
-export const ReplaceBanksBody = Type.Object({ banks: Type.Array(BankInput, { maxItems: 100_000 }) });
+export const ReplaceBanksBody = Type.Object({ banks: Type.Array(BankInput, { maxItems: 100_000 }) }, { title: 'ReplaceBanksBody' });
 export type ReplaceBanksBody = Static<typeof ReplaceBanksBody>;
 
 /** What a change of the list did (or, previewed, would do): BICs added, changed and removed. */
@@ -40,10 +40,10 @@ export const BankChanges = Type.Object({
   added: Type.Array(Type.String()),
   changed: Type.Array(Type.String()),
   removed: Type.Array(Type.String()),
-});
+}, { title: 'BankChanges' });
 export type BankChanges = Static<typeof BankChanges>;
 
-export const ImportMode = Type.Union([Type.Literal('replace'), Type.Literal('merge')]);
+export const ImportMode = Type.Union([Type.Literal('replace'), Type.Literal('merge')], { title: 'ImportMode' });
 export type ImportMode = Static<typeof ImportMode>;
 
 /** POST /admin/v1/banks/import query; the body is the file, its format named by Content-Type. */
@@ -53,11 +53,11 @@ export const ImportQuery = Type.Object({
   dryRun: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')], { description: 'true: report what the import would do, change nothing' })),
   fileName: Type.Optional(Type.String({ maxLength: 255, description: "The file's name, recorded with the version" })),
   ...BankChangeQuery.properties,
-});
+}, { title: 'ImportQuery' });
 export type ImportQuery = Static<typeof ImportQuery>;
 
 /** What an import did or would do (every change, old -> new), and how many banks the file held. */
-export const ImportReport = Type.Object({ received: Type.Integer(), ...BankListOutcome.properties });
+export const ImportReport = Type.Object({ received: Type.Integer(), ...BankListOutcome.properties }, { title: 'ImportReport' });
 export type ImportReport = Static<typeof ImportReport>;
 
 /** PATCH /admin/v1/banks/{bic}: curated fields (null clears) and `position`, 1-based, to move the bank there. */
@@ -68,9 +68,9 @@ export const EditBankBody = Type.Object(
     sbpMemberId: Type.Optional(Type.Union([Type.String({ pattern: '^[0-9]{12}$' }), Type.Null()])),
     position: Type.Optional(Type.Integer({ minimum: 1 })),
   },
-  { additionalProperties: false, minProperties: 1 },
+  { title: 'EditBankBody', additionalProperties: false, minProperties: 1 },
 );
 export type EditBankBody = Static<typeof EditBankBody>;
 
-export const BicParams = Type.Object({ bic: Type.String() });
+export const BicParams = Type.Object({ bic: Type.String() }, { title: 'BicParams' });
 export type BicParams = Static<typeof BicParams>;
