@@ -97,9 +97,14 @@ export type BankVersionSummary = Static<typeof BankVersionSummary>;
 export const BankVersionPage = Type.Object({ versions: Type.Array(BankVersionSummary), nextCursor: Nullable(Type.String()) }, { title: 'BankVersionPage' });
 export type BankVersionPage = Static<typeof BankVersionPage>;
 
+/** The most versions one page holds (`limit`: the schema's pattern and the route's check). */
+export const BANK_VERSION_PAGE_MAX = 200;
+/** `limit` as the query string carries it: a decimal from 1 to BANK_VERSION_PAGE_MAX (200), no leading zero. */
+export const BANK_VERSION_LIMIT_PATTERN = '^([1-9][0-9]?|1[0-9]{2}|200)$';
+
 export const BankVersionQuery = Type.Object({
   cursor: Type.Optional(Type.String({ pattern: '^[0-9]{1,9}$', description: 'nextCursor of the previous page' })),
-  limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,3}$', description: '1 to 200, default 50' })),
+  limit: Type.Optional(Type.String({ pattern: BANK_VERSION_LIMIT_PATTERN, description: `1 to ${BANK_VERSION_PAGE_MAX}, default 50` })),
 }, { title: 'BankVersionQuery' });
 export type BankVersionQuery = Static<typeof BankVersionQuery>;
 

@@ -1,11 +1,12 @@
 import { Type, type Static } from 'typebox';
 import { BankChangeQuery, BankListOutcome } from './admin-bank-versions.js';
+import { BANK_NAME_EN_PATTERN, BANK_NAME_MAX_LENGTH, BANK_NAME_PATTERN, BIC_PATTERN, SBP_MEMBER_ID_PATTERN } from './patterns.js';
 
 /** The admin API's bank registry shapes. */
 
 /** A bank as the admin API shows it, in the order partners receive the list. */
 export const AdminBank = Type.Object({
-  bic: Type.String(),
+  bic: Type.String({ pattern: BIC_PATTERN }),
   name: Type.String(),
   nameEn: Type.Union([Type.String(), Type.Null()]),
   sbpMemberId: Type.Union([Type.String(), Type.Null()]),
@@ -23,16 +24,20 @@ export const AdminBankList = Type.Object({ version: Type.Integer(), banks: Type.
 export type AdminBankList = Static<typeof AdminBankList>;
 
 /**
- * A bank to add or to put in a list. Checked by the domain, not the schema, so that every bad entry of a
- * list is reported with a readable reason in one 422.
+ * A bank to add or to put in a list. The schema says what the list accepts; a body it refuses is worded by the
+ * bank checks (src/banks/bank.ts), so that every bad entry of a list, duplicated BICs included, is reported with
+ * a readable reason in one 422.
  */
-export const BankInput = Type.Unsafe<{ bic: string; name: string; nameEn?: string | null; sbpMemberId?: string | null }>(
-  Type.Any({ title: 'BankInput', description: '{ bic: 9-digit string starting with 04, name, nameEn?, sbpMemberId? }' }),
-);
+export const BankInput = Type.Object({
+  bic: Type.String({ pattern: BIC_PATTERN, description: 'Bank of Russia BIC: 9 digits starting with 04, as a string' }),
+  name: Type.String({ maxLength: BANK_NAME_MAX_LENGTH, pattern: BANK_NAME_PATTERN, description: 'The name partners receive: not blank, no control characters' }),
+  nameEn: Type.Optional(Type.Union([Type.String({ maxLength: BANK_NAME_MAX_LENGTH, pattern: BANK_NAME_EN_PATTERN }), Type.Null()])),
+  sbpMemberId: Type.Optional(Type.Union([Type.String({ pattern: SBP_MEMBER_ID_PATTERN, description: '12 digits (empty: none)' }), Type.Null()])),
+}, { title: 'BankInput' });
 export type BankInput = Static<typeof BankInput>;
 
 /** PUT /admin/v1/banks body: the whole list, in order. */
-export const ReplaceBanksBody = Type.Object({ banks: Type.Array(BankInput, { maxItems: 100_000 }) }, { title: 'ReplaceBanksBody' });
+export const ReplaceBanksBody = Type.Object({ banks: Type.Array(BankInput, { maxItems: 100_000, description: 'Each BIC at most once' }) }, { title: 'ReplaceBanksBody' });
 export type ReplaceBanksBody = Static<typeof ReplaceBanksBody>;
 
 /** What a change of the list did (or, previewed, would do): BICs added, changed and removed. */
@@ -72,5 +77,5 @@ export const EditBankBody = Type.Object(
 );
 export type EditBankBody = Static<typeof EditBankBody>;
 
-export const BicParams = Type.Object({ bic: Type.String() }, { title: 'BicParams' });
+export const BicParams = Type.Object({ bic: Type.String({ pattern: BIC_PATTERN }) }, { title: 'BicParams' });
 export type BicParams = Static<typeof BicParams>;

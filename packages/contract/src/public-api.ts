@@ -51,6 +51,15 @@ export const RefreshRequest = Type.Object(
 );
 export type RefreshRequest = Static<typeof RefreshRequest>;
 
+/** The fields a partner may ask for with `?fields=` (BanksQuery), in the order a bank carries them. */
+export const BANK_OPT_IN_FIELDS = ['sbpMemberId', 'nameEn'] as const;
+export type BankOptInField = (typeof BANK_OPT_IN_FIELDS)[number];
+
+/** One item of `fields`: an opt-in field's name, white space around it and an empty item ignored (as the operation reads it). */
+const OPT_IN_FIELD = `\\s*(?:(?:${BANK_OPT_IN_FIELDS.join('|')})\\s*)?`;
+/** `fields` as the banks operation accepts it: comma-separated BANK_OPT_IN_FIELDS. */
+export const BANK_FIELDS_PATTERN = `^${OPT_IN_FIELD}(?:,${OPT_IN_FIELD})*$`;
+
 /** The banks operation's query string. */
 export const BanksQuery = Type.Object({
   partnerName: Type.Optional(Type.String({ description: 'Unique partner name (optional with a bearer token; must then name its partner)' })),
@@ -59,6 +68,7 @@ export const BanksQuery = Type.Object({
   fields: Type.Optional(
     Type.String({
       maxLength: 200,
+      pattern: BANK_FIELDS_PATTERN,
       description:
         'Opt-in fields beside name and bic, comma-separated: `sbpMemberId` (the NSPK member id), `nameEn` (the Latin name). Each bank then carries every field asked for, null when unknown for that bank. Without it the body is exactly `{"banks":[{"name","bic"}]}`; any other name is a 422.',
     }),
@@ -80,10 +90,6 @@ export type Bank = Static<typeof Bank>;
  */
 export const BanksResponse = Type.Object({ banks: Type.Array(Bank) }, { title: 'BanksResponse' });
 export type BanksResponse = Static<typeof BanksResponse>;
-
-/** The fields a partner may ask for with `?fields=` (BanksQuery), in the order a bank carries them. */
-export const BANK_OPT_IN_FIELDS = ['sbpMemberId', 'nameEn'] as const;
-export type BankOptInField = (typeof BANK_OPT_IN_FIELDS)[number];
 
 /**
  * A bank of the answer to `?fields=sbpMemberId,nameEn`: the fields asked for are always present, null when unknown.

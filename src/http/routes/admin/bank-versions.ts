@@ -1,4 +1,4 @@
-import { BankListOutcome, BankVersionPage, BankVersionQuery, BankVersionView, RestoreQuery, VersionParams } from '@partner-gateway/contract/admin-bank-versions';
+import { BANK_VERSION_PAGE_MAX, BankListOutcome, BankVersionPage, BankVersionQuery, BankVersionView, RestoreQuery, VersionParams } from '@partner-gateway/contract/admin-bank-versions';
 import { ErrorBody } from '@partner-gateway/contract/error-body';
 import { ADMIN_BANK_RESTORE_PATH, ADMIN_BANK_VERSION_PATH, ADMIN_BANK_VERSIONS_PATH } from '@partner-gateway/contract/paths';
 import type { FastifyInstance } from 'fastify';
@@ -19,7 +19,7 @@ export async function adminBankVersionRoutes(app: FastifyInstance, { gateway }: 
     async (request) => {
       const query = request.query as BankVersionQuery;
       const limit = query.limit === undefined ? 50 : Number(query.limit);
-      if (!(limit >= 1 && limit <= 200)) throw errors.validationFailed([{ field: 'limit', message: 'must be between 1 and 200' }]);
+      if (!(limit >= 1 && limit <= BANK_VERSION_PAGE_MAX)) throw errors.validationFailed([{ field: 'limit', message: `must be between 1 and ${BANK_VERSION_PAGE_MAX}` }]);
       return banks.versions(query.cursor === undefined ? undefined : Number(query.cursor), limit);
     },
   );
