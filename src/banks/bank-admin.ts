@@ -1,8 +1,8 @@
 import type { AdminBank, EditBankBody, ImportMode, ImportReport } from '@partner-gateway/contract/admin-banks';
 import type { BankListOutcome, BankVersionPage, BankVersionView } from '@partner-gateway/contract/admin-bank-versions';
-import { errors } from '../errors.js';
+import { errors, type AppError } from '../errors.js';
 import type { RequestContext } from '../request-context.js';
-import { validateBank, validateBankList } from './bank.js';
+import { validateBank, validateBankList, type Bank } from './bank.js';
 import { addBank, editBank, mergeFile, onlyMoves, removeBank, replaceList } from './bank-list-edits.js';
 import { authorOf, type BankListService, type ListBuilder } from './bank-list-service.js';
 import { readBanks } from './bank-repository.js';
@@ -48,6 +48,11 @@ export interface BankAdmin {
   version(number: number): Promise<BankVersionView>;
   /** A new version equal to version `number` (maker-checker `banks.restore`); `dryRun` previews. */
   restore(number: number, context: RequestContext | undefined, options?: ChangeOptions & { dryRun?: boolean }): Promise<BankListOutcome>;
+  /**
+   * The 422 the bank checks give a body (`list`: PUT's `{banks}`, `one`: POST's bank), or undefined when they find
+   * nothing wrong: the routes word a body their schema refused with it, every bad entry listed as the checks say.
+   */
+  refusal(input: unknown, shape: 'list' | 'one'): AppError | undefined;
 }
 
 export function createBankAdmin(db: Kysely<Database>, lists: BankListService, versions: BankVersionRepository): BankAdmin {
@@ -58,18 +63,16 @@ export function createBankAdmin(db: Kysely<Database>, lists: BankListService, ve
     list: async () => (await readBanks(db)).map(toAdmin),
     currentVersion: async () => (await lists.current()).version,
     async replaceAll(input, context, options = {}) {
-      const list = (input as { banks?: unknown } | null)?.banks;
-      if (!Array.isArray(list)) throw errors.validationFailed([{ field: 'banks', message: 'must be an array of banks' }]);
-      const checked = validateBankList(list, (index) => `banks[${index}]`);
-      if ('problems' in checked) throw errors.validationFailed(checked.problems);
-      const rows = checked.banks.map((bank) => ({ bic: bank.bic, name: bank.name, nameEn: bank.nameEn ?? null, sbpMemberId: bank.sbpMemberId ?? null }));
+      const checked = checkList(input);
+      if (checked instanceof Error) throw checked;
+      const rows = checked.map((bank) => ({ bic: bank.bic, name: bank.name, nameEn: bank.nameEn ?? null, sbpMemberId: bank.sbpMemberId ?? null }));
       const build: ListBuilder = (current) => replaceList(current, rows);
       return options.dryRun ? lists.preview(build, options.baseVersion) : run(build, context, options, 'replace');
     },
     async add(input, context, options = {}) {
-      const result = validateBank(input, 'body');
-      if ('problems' in result) throw errors.validationFailed(result.problems.map(stripBodyPrefix));
-      const bank = { bic: result.bank.bic, name: result.bank.name, nameEn: result.bank.nameEn ?? null, sbpMemberId: result.bank.sbpMemberId ?? null };
+      const result = checkOne(input);
+      if (result instanceof Error) throw result;
+      const bank = { bic: result.bic, name: result.name, nameEn: result.nameEn ?? null, sbpMemberId: result.sbpMemberId ?? null };
       const outcome = await run((current) => addBank(current, bank), context, options, 'add');
       const stored = (await readBanks(db)).find((row) => row.bic === bank.bic)!;
       return { bank: toAdmin(stored), outcome };
@@ -117,7 +120,25 @@ export function createBankAdmin(db: Kysely<Database>, lists: BankListService, ve
       if (options.dryRun) return lists.previewRestore(number, options.baseVersion);
       return lists.restore(number, { baseVersion: options.baseVersion, author: authorOf(context), comment: options.comment ?? null });
     },
+    refusal(input, shape) {
+      const checked = shape === 'one' ? checkOne(input) : checkList(input);
+      return checked instanceof Error ? checked : undefined;
+    },
   };
+}
+
+/** PUT's `{banks}` checked: the banks, or the 422 listing every bad entry and duplicated BIC. */
+function checkList(input: unknown): Bank[] | AppError {
+  const list = (input as { banks?: unknown } | null)?.banks;
+  if (!Array.isArray(list)) return errors.validationFailed([{ field: 'banks', message: 'must be an array of banks' }]);
+  const checked = validateBankList(list, (index) => `banks[${index}]`);
+  return 'problems' in checked ? errors.validationFailed(checked.problems) : checked.banks;
+}
+
+/** POST's bank checked: the bank, or the 422 listing what is wrong with it. */
+function checkOne(input: unknown): Bank | AppError {
+  const result = validateBank(input, 'body');
+  return 'problems' in result ? errors.validationFailed(result.problems.map(stripBodyPrefix)) : result.bank;
 }
 
 /** A BIC from a path, refused with 400 when it holds a control character (never echoed back in a 404). */

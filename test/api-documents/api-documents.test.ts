@@ -10,6 +10,7 @@ import { loadConfig, publicUrl } from '../../src/config.js';
 import { projectFile } from '../../src/project-root.js';
 import { testBackends } from '../support/test-databases.js';
 import { startTestGateway, TEST_ADMIN_TOKEN, type TestGateway } from '../support/test-gateway.js';
+import { dereferenced, type Schema } from './document-requests.js';
 
 const ADMIN = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE'] as const;
@@ -19,7 +20,7 @@ interface Operation {
   security?: unknown[];
   responses: Record<string, { headers?: Record<string, unknown> }>;
 }
-type Document = { servers: Array<{ url: string }>; security?: unknown[]; paths: Record<string, Record<string, Operation>>; components: { securitySchemes: Record<string, unknown> } };
+type Document = { servers: Array<{ url: string }>; security?: unknown[]; paths: Record<string, Record<string, Operation>>; components: { securitySchemes: Record<string, unknown>; schemas?: Record<string, Schema> } };
 
 function operations(doc: Document): Array<[string, string, Operation]> {
   return Object.entries(doc.paths).flatMap(([path, byMethod]) => Object.entries(byMethod).map(([method, operation]) => [path, method, operation] as [string, string, Operation]));
@@ -64,26 +65,30 @@ describe('the OpenAPI documents of both listeners', () => {
   });
 
   it('documents the OAuth endpoints: form bodies, the OAuth error shape, the metadata, and DPoP at banks', () => {
+    // Each named schema read whole, as a client resolving its $ref does.
+    const doc = dereferenced(publicDoc);
     for (const path of ['/api/v1/oauth/token', '/api/v1/oauth/introspect', '/api/v1/oauth/revoke']) {
-      const operation = publicDoc.paths[path]!.post! as Operation & { requestBody?: { content: Record<string, unknown> } };
+      const operation = doc.paths[path]!.post! as Operation & { requestBody?: { content: Record<string, unknown> } };
       assert.deepEqual(Object.keys(operation.requestBody?.content ?? {}), ['application/x-www-form-urlencoded'], path);
       const refusal = (operation.responses['401'] as { content?: Record<string, { schema: { properties: Record<string, unknown> } }> }).content!['application/json']!.schema;
       assert.deepEqual(Object.keys(refusal.properties).sort(), ['description_status', 'error', 'error_description'], path);
     }
-    assert.ok(publicDoc.paths['/.well-known/oauth-authorization-server']!.get);
-    assert.deepEqual(publicDoc.paths['/partner/provider/sbp/banks/']!.post!.security, [{ bearerAuth: [] }, { dpopAuth: [] }, {}]);
+    assert.ok(doc.paths['/.well-known/oauth-authorization-server']!.get);
+    assert.deepEqual(doc.paths['/partner/provider/sbp/banks/']!.post!.security, [{ bearerAuth: [] }, { dpopAuth: [] }, {}]);
     assert.equal((publicDoc.components.securitySchemes.dpopAuth as { scheme: string }).scheme, 'DPoP');
   });
 
   it('documents login and refresh bodies as required, non-empty, closed objects and useAuthByCert as Y or N', () => {
-    const body = (path: string) => (publicDoc.paths[path]!.post as unknown as { requestBody: { required: boolean; content: Record<string, { schema: Record<string, unknown> }> } }).requestBody;
+    // Each named schema read whole, as a client resolving its $ref does.
+    const doc = dereferenced(publicDoc);
+    const body = (path: string) => (doc.paths[path]!.post as unknown as { requestBody: { required: boolean; content: Record<string, { schema: Record<string, unknown> }> } }).requestBody;
     for (const [path, fields] of [['/api/v1/login/', ['login', 'password']], ['/api/v1/token/refresh/', ['refresh_token']]] as const) {
       const schema = body(path).content['application/json']!.schema as { required: string[]; additionalProperties: boolean; properties: Record<string, { minLength: number }> };
       assert.deepEqual(schema.required, fields, path);
       assert.equal(schema.additionalProperties, false, path);
       for (const field of fields) assert.equal(schema.properties[field]!.minLength, 1, `${path} ${field}`);
     }
-    const banks = publicDoc.paths['/partner/provider/sbp/banks/']!.post as unknown as { parameters: Array<{ name: string; schema: { enum?: string[] } }> };
+    const banks = doc.paths['/partner/provider/sbp/banks/']!.post as unknown as { parameters: Array<{ name: string; schema: { enum?: string[] } }> };
     assert.deepEqual(banks.parameters.find((parameter) => parameter.name === 'useAuthByCert')!.schema.enum, ['Y', 'N']);
   });
 

@@ -40,7 +40,7 @@ export const FORM = 'application/x-www-form-urlencoded';
  * The document with every `$ref` to `#/components/schemas/…` replaced by the schema it names, so that the
  * generator and `Value.Check` read each schema whole.
  */
-export function dereferenced<T extends Document>(doc: T): T {
+export function dereferenced<T extends { paths: object; components?: { schemas?: Record<string, Schema> } }>(doc: T): T {
   const schemas = doc.components?.schemas ?? {};
   const resolve = (value: unknown, depth: number): unknown => {
     if (Array.isArray(value)) return value.map((item) => resolve(item, depth));

@@ -8,7 +8,7 @@ import { CredentialKind } from './admin-permissions.js';
  */
 
 /** Who proposed or decided. */
-export const ActorRef = Type.Object({ id: Type.String(), name: Type.String(), credential: CredentialKind });
+export const ActorRef = Type.Object({ id: Type.String(), name: Type.String(), credential: CredentialKind }, { title: 'ActorRef' });
 export type ActorRef = Static<typeof ActorRef>;
 
 export const ProposalStatus = Type.Union([
@@ -18,7 +18,7 @@ export const ProposalStatus = Type.Union([
   Type.Literal('expired'),
   /** Approved too late: what it was based on had changed, and it was refused (409) rather than applied differently. */
   Type.Literal('conflict'),
-]);
+], { title: 'ProposalStatus' });
 export type ProposalStatus = Static<typeof ProposalStatus>;
 
 const JsonValue = Type.Unsafe<unknown>({ description: 'JSON' });
@@ -44,10 +44,10 @@ export const ProposalView = Type.Object({
   reason: Type.Union([Type.String(), Type.Null()]),
   /** What the applied change answered. */
   result: JsonValue,
-});
+}, { title: 'ProposalView' });
 export type ProposalView = Static<typeof ProposalView>;
 
-export const ProposalList = Type.Object({ proposals: Type.Array(ProposalView) });
+export const ProposalList = Type.Object({ proposals: Type.Array(ProposalView) }, { title: 'ProposalList' });
 export type ProposalList = Static<typeof ProposalList>;
 
 /** The most proposals one page lists (`limit`, the schema's pattern and the service's check). */
@@ -61,15 +61,15 @@ export const ProposalQuery = Type.Object(
     status: Type.Optional(ProposalStatus),
     limit: Type.Optional(Type.String({ pattern: PROPOSAL_LIMIT_PATTERN, description: `1 to ${PROPOSAL_PAGE_MAX}, default 100` })),
   },
-  { additionalProperties: false },
+  { title: 'ProposalQuery', additionalProperties: false },
 );
 export type ProposalQuery = Static<typeof ProposalQuery>;
 
-export const ProposalParams = Type.Object({ id: Type.String({ pattern: '^[0-9a-f-]{36}$' }) });
+export const ProposalParams = Type.Object({ id: Type.String({ pattern: '^[0-9a-f-]{36}$' }) }, { title: 'ProposalParams' });
 export type ProposalParams = Static<typeof ProposalParams>;
 
 /** POST /admin/v1/approvals/{id}/reject body. */
-export const RejectBody = Type.Object({ reason: Type.Optional(Type.String({ maxLength: 500 })) }, { additionalProperties: false });
+export const RejectBody = Type.Object({ reason: Type.Optional(Type.String({ maxLength: 500 })) }, { title: 'RejectBody', additionalProperties: false });
 export type RejectBody = Static<typeof RejectBody>;
 
 /** One action's setting, with what it does and who may approve it. */
@@ -79,10 +79,10 @@ export const ApprovalSetting = Type.Object({
   description: Type.String(),
   /** The permission an approver needs (besides approvals.decide), and so the roles that may approve. */
   permission: Type.String(),
-});
+}, { title: 'ApprovalSetting' });
 export type ApprovalSetting = Static<typeof ApprovalSetting>;
 
-export const ApprovalSettings = Type.Object({ actions: Type.Array(ApprovalSetting) });
+export const ApprovalSettings = Type.Object({ actions: Type.Array(ApprovalSetting) }, { title: 'ApprovalSettings' });
 export type ApprovalSettings = Static<typeof ApprovalSettings>;
 
 /**
@@ -103,6 +103,6 @@ export type CheckedActionName = (typeof CHECKED_ACTIONS)[number];
  */
 export const SetApprovalSettingsBody = Type.Object(
   { required: Type.Array(Type.Enum(CHECKED_ACTIONS), { maxItems: CHECKED_ACTIONS.length, uniqueItems: true }) },
-  { additionalProperties: false },
+  { title: 'SetApprovalSettingsBody', additionalProperties: false },
 );
 export type SetApprovalSettingsBody = Static<typeof SetApprovalSettingsBody>;

@@ -26,7 +26,7 @@ export const AuditQuery = Type.Object(
     after: Type.Optional(Type.String({ pattern: '^[0-9]{1,19}$', description: 'Entries newer than this id, oldest first (for following)' })),
     limit: Type.Optional(Type.String({ pattern: AUDIT_LIMIT_PATTERN, description: `1 to ${AUDIT_PAGE_MAX}, default 100` })),
   },
-  { additionalProperties: false },
+  { title: 'AuditQuery', additionalProperties: false },
 );
 export type AuditQuery = Static<typeof AuditQuery>;
 
@@ -46,20 +46,20 @@ export const AuditEntryView = Type.Object({
   lastRequestId: Type.Union([Type.String(), Type.Null()], { description: "For an aggregated entry, the last call's request id" }),
   operator: Type.Union([ActorRef, Type.Null()], { description: 'Who made an admin change (for an approved proposal: who proposed it); null for partner calls' }),
   approver: Type.Union([ActorRef, Type.Null()], { description: 'For a change made by approving a proposal: who approved it' }),
-});
+}, { title: 'AuditEntryView' });
 export type AuditEntryView = Static<typeof AuditEntryView>;
 
 /** How many entries match a search: exact up to `AUDIT_COUNT_LIMIT`, beyond it "more than" (`capped`). */
 export const AuditTotal = Type.Object({
   count: Type.Integer({ minimum: 0 }),
   capped: Type.Boolean({ description: 'True when more than `count` entries match (the count stops there)' }),
-});
+}, { title: 'AuditTotal' });
 export type AuditTotal = Static<typeof AuditTotal>;
 
 /** Entries counted for a search's total at most; beyond, the total says "more than". */
 export const AUDIT_COUNT_LIMIT = 10_000;
 
-export const AuditPage = Type.Object({ entries: Type.Array(AuditEntryView), nextCursor: Type.Union([Type.String(), Type.Null()]), total: AuditTotal });
+export const AuditPage = Type.Object({ entries: Type.Array(AuditEntryView), nextCursor: Type.Union([Type.String(), Type.Null()]), total: AuditTotal }, { title: 'AuditPage' });
 export type AuditPage = Static<typeof AuditPage>;
 
 /** GET /admin/v1/audit/export query: every entry from `from` (inclusive) to `to` (exclusive), oldest first. */
@@ -69,7 +69,7 @@ export const AuditExportQuery = Type.Object(
     to: TimeBound('Exclusive upper bound of the time; later than from'),
     format: Type.Optional(Type.Union([Type.Literal('jsonl'), Type.Literal('csv')], { description: 'jsonl (one AuditEntryView per line, the default) or csv' })),
   },
-  { additionalProperties: false },
+  { title: 'AuditExportQuery', additionalProperties: false },
 );
 export type AuditExportQuery = Static<typeof AuditExportQuery>;
 

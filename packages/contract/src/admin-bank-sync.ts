@@ -10,7 +10,7 @@ import { BankListChange } from './admin-bank-versions.js';
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 
 /** What a run did: `applied` (a new version), `held` (the removal guard stopped it), `unchanged`, or `failed` (nothing changed). */
-export const BankSyncOutcome = Type.Union([Type.Literal('applied'), Type.Literal('held'), Type.Literal('unchanged'), Type.Literal('failed')]);
+export const BankSyncOutcome = Type.Union([Type.Literal('applied'), Type.Literal('held'), Type.Literal('unchanged'), Type.Literal('failed')], { title: 'BankSyncOutcome' });
 export type BankSyncOutcome = Static<typeof BankSyncOutcome>;
 
 /** A held run's state: waiting, approved (applied as a version), rejected, superseded by a later run, or refused because the list changed since. */
@@ -20,7 +20,7 @@ export const BankSyncHoldStatus = Type.Union([
   Type.Literal('rejected'),
   Type.Literal('superseded'),
   Type.Literal('conflict'),
-]);
+], { title: 'BankSyncHoldStatus' });
 export type BankSyncHoldStatus = Static<typeof BankSyncHoldStatus>;
 
 /** Why a run was held, and what became of it. */
@@ -32,7 +32,7 @@ export const BankSyncHold = Type.Object({
   decidedAt: Nullable(Type.String({ format: 'date-time' })),
   /** The approver's comment or the rejecter's reason. */
   comment: Nullable(Type.String()),
-});
+}, { title: 'BankSyncHold' });
 export type BankSyncHold = Static<typeof BankSyncHold>;
 
 /**
@@ -66,7 +66,7 @@ export const BankSyncRun = Type.Object({
   changed: Type.Integer(),
   removed: Type.Integer(),
   hold: Nullable(BankSyncHold),
-});
+}, { title: 'BankSyncRun' });
 export type BankSyncRun = Static<typeof BankSyncRun>;
 
 /** What the audit trail keeps of a sync run, scheduled or run by an operator: what it did, never its source's query string. */
@@ -87,7 +87,7 @@ export function auditableSyncRun(run: BankSyncRun): Record<string, unknown> {
 }
 
 /** A run with every change it made (or, held or previewed, would make), by bank and field. */
-export const BankSyncRunView = Type.Object({ ...BankSyncRun.properties, changes: Type.Array(BankListChange) });
+export const BankSyncRunView = Type.Object({ ...BankSyncRun.properties, changes: Type.Array(BankListChange) }, { title: 'BankSyncRunView' });
 export type BankSyncRunView = Static<typeof BankSyncRunView>;
 
 /** POST /admin/v1/banks/sync/preview: what a sync would do now; nothing changed or recorded but the audit entry. */
@@ -101,7 +101,7 @@ export const BankSyncPreview = Type.Object({
   changed: Type.Array(Type.String()),
   removed: Type.Array(Type.String()),
   changes: Type.Array(BankListChange),
-});
+}, { title: 'BankSyncPreview' });
 export type BankSyncPreview = Static<typeof BankSyncPreview>;
 
 /**
@@ -124,12 +124,12 @@ export const BankSyncStatus = Type.Object({
   lastSuccessAt: Nullable(Type.String({ format: 'date-time' })),
   runs: Type.Array(BankSyncRun),
   pending: Nullable(BankSyncRunView),
-});
+}, { title: 'BankSyncStatus' });
 export type BankSyncStatus = Static<typeof BankSyncStatus>;
 
-export const BankSyncRunParams = Type.Object({ id: Type.String({ pattern: '^[0-9]{1,9}$' }) });
+export const BankSyncRunParams = Type.Object({ id: Type.String({ pattern: '^[0-9]{1,9}$' }) }, { title: 'BankSyncRunParams' });
 export type BankSyncRunParams = Static<typeof BankSyncRunParams>;
 
 /** POST /admin/v1/banks/sync/pending/{id}/approve and /reject query: a comment (approve) or reason (reject) for the history. */
-export const BankSyncDecisionQuery = Type.Object({ comment: Type.Optional(Type.String({ maxLength: 500, description: 'Recorded with the decision (and with the version an approval makes)' })) }, { additionalProperties: false });
+export const BankSyncDecisionQuery = Type.Object({ comment: Type.Optional(Type.String({ maxLength: 500, description: 'Recorded with the decision (and with the version an approval makes)' })) }, { title: 'BankSyncDecisionQuery', additionalProperties: false });
 export type BankSyncDecisionQuery = Static<typeof BankSyncDecisionQuery>;

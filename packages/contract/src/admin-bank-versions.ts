@@ -21,7 +21,7 @@ export const BankListEntry = Type.Object({
   sbpMemberId: Nullable(Type.String()),
   registryName: Nullable(Type.String()),
   sbpParticipant: Nullable(Type.Boolean()),
-});
+}, { title: 'BankListEntry' });
 export type BankListEntry = Static<typeof BankListEntry>;
 
 /** The fields a change can touch: `position` is the bank's 1-based place in the list. */
@@ -32,13 +32,13 @@ export const BankField = Type.Union([
   Type.Literal('registryName'),
   Type.Literal('sbpParticipant'),
   Type.Literal('position'),
-]);
+], { title: 'BankField' });
 export type BankField = Static<typeof BankField>;
 
 const FieldValue = Type.Union([Type.String(), Type.Integer(), Type.Boolean(), Type.Null()]);
 
 /** One field of one bank, old -> new (null: unset, or the bank absent on that side). */
-export const BankFieldChange = Type.Object({ field: BankField, old: FieldValue, new: FieldValue });
+export const BankFieldChange = Type.Object({ field: BankField, old: FieldValue, new: FieldValue }, { title: 'BankFieldChange' });
 export type BankFieldChange = Static<typeof BankFieldChange>;
 
 /**
@@ -52,7 +52,7 @@ export const BankListChange = Type.Object({
   name: Type.String(),
   kind: Type.Union([Type.Literal('added'), Type.Literal('removed'), Type.Literal('changed')]),
   fields: Type.Array(BankFieldChange),
-});
+}, { title: 'BankListChange' });
 export type BankListChange = Static<typeof BankListChange>;
 
 /** What made a version. */
@@ -66,7 +66,7 @@ export const BankVersionSource = Type.Union([
   Type.Literal('replace'),
   Type.Literal('sync'),
   Type.Literal('restore'),
-]);
+], { title: 'BankVersionSource' });
 export type BankVersionSource = Static<typeof BankVersionSource>;
 
 /** Who made a version: an operator (as the audit trail names it), or the gateway itself (the first list, a scheduled sync). */
@@ -91,11 +91,11 @@ export const BankVersionSummary = Type.Object({
   changed: Type.Integer(),
   /** The strong ETag of the partners' body in this version. */
   etag: Type.String(),
-});
+}, { title: 'BankVersionSummary' });
 export type BankVersionSummary = Static<typeof BankVersionSummary>;
 
 /** GET /admin/v1/banks/versions: newest first; `nextCursor` asks for the next (older) page. */
-export const BankVersionPage = Type.Object({ versions: Type.Array(BankVersionSummary), nextCursor: Nullable(Type.String()) });
+export const BankVersionPage = Type.Object({ versions: Type.Array(BankVersionSummary), nextCursor: Nullable(Type.String()) }, { title: 'BankVersionPage' });
 export type BankVersionPage = Static<typeof BankVersionPage>;
 
 /** The most versions one page lists. */
@@ -108,7 +108,7 @@ export const BankVersionQuery = Type.Object(
     cursor: Type.Optional(Type.String({ pattern: '^[0-9]{1,9}$', description: 'nextCursor of the previous page' })),
     limit: Type.Optional(Type.String({ pattern: BANK_VERSION_LIMIT_PATTERN, description: `1 to ${BANK_VERSION_PAGE_MAX}, default 50` })),
   },
-  { additionalProperties: false },
+  { title: 'BankVersionQuery', additionalProperties: false },
 );
 export type BankVersionQuery = Static<typeof BankVersionQuery>;
 
@@ -117,10 +117,10 @@ export const BankVersionView = Type.Object({
   ...BankVersionSummary.properties,
   list: Type.Array(BankListEntry),
   changes: Type.Array(BankListChange),
-});
+}, { title: 'BankVersionView' });
 export type BankVersionView = Static<typeof BankVersionView>;
 
-export const VersionParams = Type.Object({ n: Type.String({ pattern: '^[0-9]{1,9}$' }) });
+export const VersionParams = Type.Object({ n: Type.String({ pattern: '^[0-9]{1,9}$' }) }, { title: 'VersionParams' });
 export type VersionParams = Static<typeof VersionParams>;
 
 /**
@@ -136,19 +136,19 @@ export const BankListOutcome = Type.Object({
   changed: Type.Array(Type.String()),
   removed: Type.Array(Type.String()),
   changes: Type.Array(BankListChange),
-});
+}, { title: 'BankListOutcome' });
 export type BankListOutcome = Static<typeof BankListOutcome>;
 
 /** Optional on every change: the version the change was previewed on, and a comment for the history. */
 export const BankChangeQuery = Type.Object({
   baseVersion: Type.Optional(Type.String({ pattern: '^[0-9]{1,9}$', description: 'Apply only if the list is still at this version (409 otherwise)' })),
   comment: Type.Optional(Type.String({ maxLength: 500, description: 'Recorded with the version' })),
-});
+}, { title: 'BankChangeQuery' });
 export type BankChangeQuery = Static<typeof BankChangeQuery>;
 
 /** POST /admin/v1/banks/versions/{n}/restore query. */
 export const RestoreQuery = Type.Object({
   ...BankChangeQuery.properties,
   dryRun: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')], { description: 'true: what restoring would change, nothing changed' })),
-});
+}, { title: 'RestoreQuery' });
 export type RestoreQuery = Static<typeof RestoreQuery>;

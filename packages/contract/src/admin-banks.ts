@@ -16,11 +16,11 @@ export const AdminBank = Type.Object({
   /** 0-based place in the list. */
   position: Type.Integer(),
   updatedAt: Type.String({ format: 'date-time' }),
-});
+}, { title: 'AdminBank' });
 export type AdminBank = Static<typeof AdminBank>;
 
 /** The list and its current version (pass it as `baseVersion` to apply a change only if nobody changed the list since). */
-export const AdminBankList = Type.Object({ version: Type.Integer(), banks: Type.Array(AdminBank) });
+export const AdminBankList = Type.Object({ version: Type.Integer(), banks: Type.Array(AdminBank) }, { title: 'AdminBankList' });
 export type AdminBankList = Static<typeof AdminBankList>;
 
 /**
@@ -32,15 +32,15 @@ export const BankInput = Type.Object({
   bic: Type.String({ pattern: BIC_PATTERN, description: 'Bank of Russia BIC: 9 digits starting with 04, as a string' }),
   name: Type.String({ maxLength: BANK_NAME_MAX_LENGTH, pattern: BANK_NAME_PATTERN, description: 'The name partners receive: not blank, no control characters' }),
   nameEn: Type.Optional(Type.Union([Type.String({ maxLength: BANK_NAME_MAX_LENGTH, pattern: BANK_NAME_EN_PATTERN }), Type.Null()])),
-  sbpMemberId: Type.Optional(Type.Union([Type.String({ pattern: SBP_MEMBER_ID_PATTERN, description: '12 digits' }), Type.Null()])),
-});
+  sbpMemberId: Type.Optional(Type.Union([Type.String({ pattern: SBP_MEMBER_ID_PATTERN, description: '12 digits (empty: none)' }), Type.Null()])),
+}, { title: 'BankInput' });
 export type BankInput = Static<typeof BankInput>;
 
-/** PUT /admin/v1/banks body: the whole list, in order, each BIC once. */
-export const ReplaceBanksBody = Type.Object({ banks: Type.Array(BankInput, { maxItems: 100_000, description: 'Each BIC at most once' }) });
+/** PUT /admin/v1/banks body: the whole list, in order. */
+export const ReplaceBanksBody = Type.Object({ banks: Type.Array(BankInput, { maxItems: 100_000, description: 'Each BIC at most once' }) }, { title: 'ReplaceBanksBody' });
 export type ReplaceBanksBody = Static<typeof ReplaceBanksBody>;
 
-export const ImportMode = Type.Union([Type.Literal('replace'), Type.Literal('merge')]);
+export const ImportMode = Type.Union([Type.Literal('replace'), Type.Literal('merge')], { title: 'ImportMode' });
 export type ImportMode = Static<typeof ImportMode>;
 
 /** POST /admin/v1/banks/import query; the body is the file, its format named by Content-Type. */
@@ -50,11 +50,11 @@ export const ImportQuery = Type.Object({
   dryRun: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')], { description: 'true: report what the import would do, change nothing' })),
   fileName: Type.Optional(Type.String({ maxLength: 255, description: "The file's name, recorded with the version" })),
   ...BankChangeQuery.properties,
-});
+}, { title: 'ImportQuery' });
 export type ImportQuery = Static<typeof ImportQuery>;
 
 /** What an import did or would do (every change, old -> new), and how many banks the file held. */
-export const ImportReport = Type.Object({ received: Type.Integer(), ...BankListOutcome.properties });
+export const ImportReport = Type.Object({ received: Type.Integer(), ...BankListOutcome.properties }, { title: 'ImportReport' });
 export type ImportReport = Static<typeof ImportReport>;
 
 /** PATCH /admin/v1/banks/{bic}: curated fields (null clears) and `position`, 1-based, to move the bank there. */
@@ -65,9 +65,9 @@ export const EditBankBody = Type.Object(
     sbpMemberId: Type.Optional(Type.Union([Type.String({ pattern: SBP_MEMBER_ID_PATTERN, description: '12 digits (empty or null clears)' }), Type.Null()])),
     position: Type.Optional(Type.Integer({ minimum: 1 })),
   },
-  { additionalProperties: false, minProperties: 1 },
+  { title: 'EditBankBody', additionalProperties: false, minProperties: 1 },
 );
 export type EditBankBody = Static<typeof EditBankBody>;
 
-export const BicParams = Type.Object({ bic: Type.String({ pattern: BIC_PATTERN }) });
+export const BicParams = Type.Object({ bic: Type.String({ pattern: BIC_PATTERN }) }, { title: 'BicParams' });
 export type BicParams = Static<typeof BicParams>;

@@ -3,7 +3,7 @@ import { CredentialKind, OperatorRole, PERMISSIONS, type Permission } from './ad
 
 /** The admin API's operator shapes: operators, their personal tokens, and who is signed in. */
 
-export const OperatorStatus = Type.Union([Type.Literal('active'), Type.Literal('disabled')]);
+export const OperatorStatus = Type.Union([Type.Literal('active'), Type.Literal('disabled')], { title: 'OperatorStatus' });
 export type OperatorStatus = Static<typeof OperatorStatus>;
 
 /** Longest life of a personal token: a year. */
@@ -29,10 +29,10 @@ export const OperatorView = Type.Object({
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
   lastUsedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'Last request with any of its credentials (recorded within a minute)' }),
-});
+}, { title: 'OperatorView' });
 export type OperatorView = Static<typeof OperatorView>;
 
-export const OperatorList = Type.Object({ operators: Type.Array(OperatorView) });
+export const OperatorList = Type.Object({ operators: Type.Array(OperatorView) }, { title: 'OperatorList' });
 export type OperatorList = Static<typeof OperatorList>;
 
 /**
@@ -43,17 +43,17 @@ export type OperatorList = Static<typeof OperatorList>;
  * { "name": "alice", "role": "operator" }
  * ```
  */
-export const CreateOperatorBody = Type.Object({ name: OperatorName, role: OperatorRole }, { additionalProperties: false });
+export const CreateOperatorBody = Type.Object({ name: OperatorName, role: OperatorRole }, { title: 'CreateOperatorBody', additionalProperties: false });
 export type CreateOperatorBody = Static<typeof CreateOperatorBody>;
 
 /** PATCH /admin/v1/operators/{id} body: at least one of name, role and status (`disabled` refuses all its credentials at once). */
 export const UpdateOperatorBody = Type.Object(
   { name: Type.Optional(OperatorName), role: Type.Optional(OperatorRole), status: Type.Optional(OperatorStatus) },
-  { additionalProperties: false, minProperties: 1 },
+  { title: 'UpdateOperatorBody', additionalProperties: false, minProperties: 1 },
 );
 export type UpdateOperatorBody = Static<typeof UpdateOperatorBody>;
 
-export const OperatorIdParams = Type.Object({ id: Type.String({ pattern: '^[0-9a-f-]{36}$', description: 'The operator id' }) });
+export const OperatorIdParams = Type.Object({ id: Type.String({ pattern: '^[0-9a-f-]{36}$', description: 'The operator id' }) }, { title: 'OperatorIdParams' });
 export type OperatorIdParams = Static<typeof OperatorIdParams>;
 
 /** A personal token as listed: never the token itself (shown once, at creation, and stored only as a hash). */
@@ -66,10 +66,10 @@ export const TokenView = Type.Object({
   expiresAt: Type.String({ format: 'date-time' }),
   lastUsedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'Recorded within a minute of use' }),
   revokedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-});
+}, { title: 'TokenView' });
 export type TokenView = Static<typeof TokenView>;
 
-export const TokenList = Type.Object({ tokens: Type.Array(TokenView) });
+export const TokenList = Type.Object({ tokens: Type.Array(TokenView) }, { title: 'TokenList' });
 export type TokenList = Static<typeof TokenList>;
 
 /**
@@ -85,7 +85,7 @@ export const CreateTokenBody = Type.Object(
     label: Type.String({ minLength: 1, maxLength: 100, pattern: '^[^\\u0000-\\u001f\\u007f]+$', description: 'What the token is for (shown in the list)' }),
     expiresInDays: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_TOKEN_DAYS, description: `Days until it expires; ${DEFAULT_TOKEN_DAYS} by default, at most ${MAX_TOKEN_DAYS}` })),
   },
-  { additionalProperties: false },
+  { title: 'CreateTokenBody', additionalProperties: false },
 );
 export type CreateTokenBody = Static<typeof CreateTokenBody>;
 
@@ -93,10 +93,10 @@ export type CreateTokenBody = Static<typeof CreateTokenBody>;
 export const CreatedToken = Type.Object({
   ...TokenView.properties,
   token: Type.String({ description: 'Send as `Authorization: Bearer <token>`; shown only now, stored only as a hash' }),
-});
+}, { title: 'CreatedToken' });
 export type CreatedToken = Static<typeof CreatedToken>;
 
-export const TokenParams = Type.Object({ id: OperatorIdParams.properties.id, tokenId: Type.String({ pattern: '^[0-9a-f-]{36}$' }) });
+export const TokenParams = Type.Object({ id: OperatorIdParams.properties.id, tokenId: Type.String({ pattern: '^[0-9a-f-]{36}$' }) }, { title: 'TokenParams' });
 export type TokenParams = Static<typeof TokenParams>;
 
 /** Who a request acts as: GET /admin/v1/me. */
@@ -108,7 +108,7 @@ export const AdminIdentity = Type.Object({
   role: Type.Union([OperatorRole, Type.Null()]),
   credential: CredentialKind,
   permissions: Type.Array(Type.Unsafe<Permission>(Type.String({ enum: [...PERMISSIONS] }))),
-});
+}, { title: 'AdminIdentity' });
 export type AdminIdentity = Static<typeof AdminIdentity>;
 
 /** The console's single sign-on session: GET /admin/v1/session. */
@@ -119,12 +119,12 @@ export const SessionView = Type.Object({
   /** When the session ends without activity (idle timeout), and at the latest (absolute timeout). */
   idleExpiresAt: Type.String({ format: 'date-time' }),
   expiresAt: Type.String({ format: 'date-time' }),
-});
+}, { title: 'SessionView' });
 export type SessionView = Static<typeof SessionView>;
 
 /** How the console may sign in: GET /admin/v1/sign-in (no credential needed). */
 export const SignInOptions = Type.Object({
   /** True when OIDC_ISSUER is configured: the console offers "Sign in with single sign-on" (GET /sso/start). */
   sso: Type.Boolean(),
-});
+}, { title: 'SignInOptions' });
 export type SignInOptions = Static<typeof SignInOptions>;

@@ -35,7 +35,7 @@ export const SetPartnerCertificatesBody = Type.Union([
     { subjectDn: Type.String({ minLength: 1, maxLength: 1024, description: 'RFC 4514 subject DN, e.g. CN=acme-payouts,O=Acme,C=RU' }) },
     { additionalProperties: false },
   ),
-]);
+], { title: 'SetPartnerCertificatesBody' });
 export type SetPartnerCertificatesBody = Static<typeof SetPartnerCertificatesBody>;
 
 /** One of a partner's registered certificates as the admin API shows it (never more than its public identity). */
@@ -47,7 +47,7 @@ export const PartnerCertificateView = Type.Object({
   issuer: Type.String(),
   notBefore: Type.String({ format: 'date-time' }),
   notAfter: Type.String({ format: 'date-time' }),
-});
+}, { title: 'PartnerCertificateView' });
 export type PartnerCertificateView = Static<typeof PartnerCertificateView>;
 
 /** A partner's certificates (self_signed_tls_client_auth) and subject DN (tls_client_auth). */
@@ -55,7 +55,7 @@ export const PartnerCertificatesView = Type.Object({
   certificates: Type.Array(PartnerCertificateView),
   /** Normalized RFC 4514; null when none is registered. */
   subjectDn: Type.Union([Type.String(), Type.Null()]),
-});
+}, { title: 'PartnerCertificatesView' });
 export type PartnerCertificatesView = Static<typeof PartnerCertificatesView>;
 
 /** A certificate is shown as expiring (console warning, `/metrics`) from this many days before its notAfter. */

@@ -25,7 +25,7 @@ export const SetPartnerJwksBody = Type.Object(
   },
   // One object with exactly one of the two, rather than a union of two objects: a refused body then gets one
   // clear error, not each branch's complaints side by side.
-  { additionalProperties: false, minProperties: 1, maxProperties: 1, description: 'Exactly one of keys or jwksUri' },
+  { title: 'SetPartnerJwksBody', additionalProperties: false, minProperties: 1, maxProperties: 1, description: 'Exactly one of keys or jwksUri' },
 );
 export type SetPartnerJwksBody = Static<typeof SetPartnerJwksBody>;
 
@@ -40,7 +40,7 @@ export const PartnerKeyView = Type.Object({
   alg: Type.Union([Type.Literal('ES256'), Type.Literal('EdDSA'), Type.Literal('PS256')]),
   /** RFC 7638 SHA-256 thumbprint, base64url. */
   thumbprint: Type.String(),
-});
+}, { title: 'PartnerKeyView' });
 export type PartnerKeyView = Static<typeof PartnerKeyView>;
 
 /**
@@ -51,5 +51,5 @@ export const PartnerJwksView = Type.Object({
   keys: Type.Array(PartnerKeyView),
   jwksUri: Type.Union([Type.String(), Type.Null()]),
   fetchedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-});
+}, { title: 'PartnerJwksView' });
 export type PartnerJwksView = Static<typeof PartnerJwksView>;

@@ -5,7 +5,7 @@ import { CIDR_MAX_LENGTH, LOGIN_PATTERN, REWARD_TYPE_PATTERN } from './patterns.
 
 /** The admin API's partner registry shapes. */
 
-export const PartnerStatus = Type.Union([Type.Literal('active'), Type.Literal('blocked')]);
+export const PartnerStatus = Type.Union([Type.Literal('active'), Type.Literal('blocked')], { title: 'PartnerStatus' });
 export type PartnerStatus = Static<typeof PartnerStatus>;
 
 /** The shortest API password an operator may set (the schema's minLength and the partner service's check). */
@@ -37,7 +37,7 @@ export const AuthMethod = Type.Union([
   Type.Literal('private_key_jwt'),
   Type.Literal('self_signed_tls_client_auth'),
   Type.Literal('tls_client_auth'),
-]);
+], { title: 'AuthMethod' });
 export type AuthMethod = Static<typeof AuthMethod>;
 export const AUTH_METHODS: readonly AuthMethod[] = ['password', 'private_key_jwt', 'self_signed_tls_client_auth', 'tls_client_auth'];
 
@@ -67,7 +67,7 @@ export const CreatePartnerBody = Type.Object(
     rewardTypes: RewardTypes,
     status: Type.Optional(PartnerStatus),
   },
-  { additionalProperties: false },
+  { title: 'CreatePartnerBody', additionalProperties: false },
 );
 export type CreatePartnerBody = Static<typeof CreatePartnerBody>;
 
@@ -81,7 +81,7 @@ export const UpdatePartnerBody = Type.Object(
     authMethods: Type.Optional(AuthMethods),
     requireSenderConstrainedTokens: Type.Optional(RequireSenderConstrainedTokens),
   },
-  { additionalProperties: false, minProperties: 1 },
+  { title: 'UpdatePartnerBody', additionalProperties: false, minProperties: 1 },
 );
 export type UpdatePartnerBody = Static<typeof UpdatePartnerBody>;
 
@@ -100,7 +100,7 @@ export const PartnerView = Type.Object({
   certificates: Type.Union([PartnerCertificatesView, Type.Null()]),
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
-});
+}, { title: 'PartnerView' });
 export type PartnerView = Static<typeof PartnerView>;
 
 /**
@@ -113,10 +113,10 @@ export function auditablePartner(partner: PartnerView) {
   return settings;
 }
 
-export const PartnerList = Type.Object({ partners: Type.Array(PartnerView) });
+export const PartnerList = Type.Object({ partners: Type.Array(PartnerView) }, { title: 'PartnerList' });
 export type PartnerList = Static<typeof PartnerList>;
 
-export const LoginParams = Type.Object({ login: Type.String() });
+export const LoginParams = Type.Object({ login: Type.String() }, { title: 'LoginParams' });
 export type LoginParams = Static<typeof LoginParams>;
 
 /** At most this many logins in one partner-activity request. */
@@ -131,16 +131,16 @@ export const ActivityQuery = Type.Object(
       description: `Comma-separated partner logins, at most ${MAX_ACTIVITY_LOGINS}`,
     }),
   },
-  { additionalProperties: false },
+  { title: 'ActivityQuery', additionalProperties: false },
 );
 export type ActivityQuery = Static<typeof ActivityQuery>;
 
-export const LastCall = Type.Object({ id: Type.String(), at: Type.String({ format: 'date-time' }), action: Type.String() });
+export const LastCall = Type.Object({ id: Type.String(), at: Type.String({ format: 'date-time' }), action: Type.String() }, { title: 'LastCall' });
 export type LastCall = Static<typeof LastCall>;
 
-export const PartnerActivity = Type.Object({ login: Type.String(), lastSuccessfulCall: Type.Union([LastCall, Type.Null()]) });
+export const PartnerActivity = Type.Object({ login: Type.String(), lastSuccessfulCall: Type.Union([LastCall, Type.Null()]) }, { title: 'PartnerActivity' });
 export type PartnerActivity = Static<typeof PartnerActivity>;
 
 /** The last successful partner API call of each partner asked about. */
-export const ActivityResponse = Type.Object({ partners: Type.Array(PartnerActivity) });
+export const ActivityResponse = Type.Object({ partners: Type.Array(PartnerActivity) }, { title: 'ActivityResponse' });
 export type ActivityResponse = Static<typeof ActivityResponse>;

@@ -13,7 +13,7 @@ import { Type, type Static } from 'typebox';
  * - `security` changes partner credentials (password, keys, certificates), the gateway's signing keys, the
  *   operators and their tokens, exports the audit trail and decides which changes need a second operator.
  */
-export const OperatorRole = Type.Union([Type.Literal('viewer'), Type.Literal('operator'), Type.Literal('security')]);
+export const OperatorRole = Type.Union([Type.Literal('viewer'), Type.Literal('operator'), Type.Literal('security')], { title: 'OperatorRole' });
 export type OperatorRole = Static<typeof OperatorRole>;
 export const OPERATOR_ROLES: readonly OperatorRole[] = ['viewer', 'operator', 'security'];
 
@@ -51,7 +51,7 @@ export const ROLE_PERMISSIONS: Readonly<Record<OperatorRole, readonly Permission
  * Which credential proved who acts: a personal token, a console session from single sign-on, or ADMIN_TOKEN; or
  * `system`, the gateway itself acting on its own (the scheduled bank registry sync, the first bank list).
  */
-export const CredentialKind = Type.Union([Type.Literal('token'), Type.Literal('sso'), Type.Literal('bootstrap'), Type.Literal('system')]);
+export const CredentialKind = Type.Union([Type.Literal('token'), Type.Literal('sso'), Type.Literal('bootstrap'), Type.Literal('system')], { title: 'CredentialKind' });
 export type CredentialKind = Static<typeof CredentialKind>;
 
 /**

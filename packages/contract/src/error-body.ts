@@ -6,7 +6,7 @@ export const Problem = Type.Object({
   line: Type.Optional(Type.Integer()),
   entry: Type.Optional(Type.String()),
   message: Type.String(),
-});
+}, { title: 'Problem' });
 export type Problem = Static<typeof Problem>;
 
 /**
@@ -21,7 +21,7 @@ export type Problem = Static<typeof Problem>;
 export const ErrorBody = Type.Object({
   description_status: Type.String(),
   errors: Type.Optional(Type.Array(Problem)),
-});
+}, { title: 'ErrorBody' });
 export type ErrorBody = Static<typeof ErrorBody>;
 
 /**

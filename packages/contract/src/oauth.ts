@@ -58,7 +58,7 @@ export const TokenRequestForm = Type.Object(
     scope: Type.Optional(Type.String({ minLength: 1, maxLength: 1024, description: 'Ignored: a token grants the partner API as the partner\'s settings allow' })),
     ...clientAuthentication,
   },
-  { additionalProperties: true, ...oneClientAuthentication, description: REPEATED_PARAMETER_RULE },
+  { title: 'TokenRequestForm', additionalProperties: true, ...oneClientAuthentication, description: REPEATED_PARAMETER_RULE },
 );
 export type TokenRequestForm = Static<typeof TokenRequestForm>;
 
@@ -74,7 +74,7 @@ export const OAuthTokenResponse = Type.Object({
   access_token: Type.String({ description: 'JWT (RFC 9068, ES256): send as `Authorization: DPoP` with a proof when token_type is DPoP, else as Bearer' }),
   token_type: Type.Union([Type.Literal('Bearer'), Type.Literal('DPoP')]),
   expires_in: Type.Integer({ description: 'Token lifetime in seconds' }),
-});
+}, { title: 'OAuthTokenResponse' });
 export type OAuthTokenResponse = Static<typeof OAuthTokenResponse>;
 
 /** The `error` codes the OAuth endpoints answer (RFC 6749 section 5.2, RFC 9449 section 5, RFC 7009). */
@@ -93,8 +93,20 @@ export const OAuthErrorBody = Type.Object({
   error: Type.String({ description: OAUTH_ERROR_CODES.map((code) => `\`${code}\``).join(', ') }),
   error_description: Type.String(),
   description_status: Type.String(),
-});
+}, { title: 'OAuthErrorBody' });
 export type OAuthErrorBody = Static<typeof OAuthErrorBody>;
+
+/**
+ * What the OAuth endpoints answer 400 and 401 with: an OAuthErrorBody, but for a request refused before it could
+ * be read as an OAuth request (a broken URL, a value the database cannot hold), which carries
+ * `description_status` alone.
+ */
+export const OAuthRefusal = Type.Object({
+  error: Type.Optional(OAuthErrorBody.properties.error),
+  error_description: Type.Optional(OAuthErrorBody.properties.error_description),
+  description_status: OAuthErrorBody.properties.description_status,
+}, { title: 'OAuthRefusal' });
+export type OAuthRefusal = Static<typeof OAuthRefusal>;
 
 /** POST /api/v1/oauth/introspect form (RFC 7662 section 2.1), with the same client authentication as the token endpoint. */
 export const IntrospectionRequestForm = Type.Object(
@@ -103,7 +115,7 @@ export const IntrospectionRequestForm = Type.Object(
     token_type_hint: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
     ...clientAuthentication,
   },
-  { additionalProperties: true, ...oneClientAuthentication, description: REPEATED_PARAMETER_RULE },
+  { title: 'IntrospectionRequestForm', additionalProperties: true, ...oneClientAuthentication, description: REPEATED_PARAMETER_RULE },
 );
 export type IntrospectionRequestForm = Static<typeof IntrospectionRequestForm>;
 
@@ -130,7 +142,7 @@ export const IntrospectionResponse = Type.Object({
       'x5t#S256': Type.Optional(Type.String({ description: 'RFC 8705: the thumbprint of the certificate the token is bound to' })),
     }),
   ),
-});
+}, { title: 'IntrospectionResponse' });
 export type IntrospectionResponse = Static<typeof IntrospectionResponse>;
 
 /** POST /api/v1/oauth/revoke form (RFC 7009 section 2.1). */
@@ -161,6 +173,6 @@ export const AuthorizationServerMetadata = Type.Object(
       Type.Object({ token_endpoint: Type.String(), introspection_endpoint: Type.String(), revocation_endpoint: Type.String() }, { additionalProperties: true }),
     ),
   },
-  { additionalProperties: true },
+  { title: 'AuthorizationServerMetadata', additionalProperties: true },
 );
 export type AuthorizationServerMetadata = Static<typeof AuthorizationServerMetadata>;

@@ -19,7 +19,7 @@ export const LoginRequest = Type.Object(
     login: Type.String({ minLength: 1, maxLength: 256, description: 'Unique partner name' }),
     password: Type.String({ minLength: 1, maxLength: 1024, description: 'Partner API password' }),
   },
-  { additionalProperties: false },
+  { title: 'LoginRequest', additionalProperties: false },
 );
 export type LoginRequest = Static<typeof LoginRequest>;
 
@@ -39,7 +39,7 @@ export const TokenResponse = Type.Object({
   expires_in: Type.Integer({ description: 'Token lifetime in seconds' }),
   refresh_token: Type.String({ description: 'Opaque, single-use: POST it to /api/v1/token/refresh/ for a new access token and a new refresh token' }),
   refresh_expires_in: Type.Integer({ description: 'Refresh token lifetime in seconds' }),
-});
+}, { title: 'TokenResponse' });
 export type TokenResponse = Static<typeof TokenResponse>;
 
 /** POST /api/v1/token/refresh/ body. */
@@ -47,9 +47,18 @@ export const RefreshRequest = Type.Object(
   {
     refresh_token: Type.String({ minLength: 1, maxLength: 256, description: 'The refresh token from the last login or refresh' }),
   },
-  { additionalProperties: false },
+  { title: 'RefreshRequest', additionalProperties: false },
 );
 export type RefreshRequest = Static<typeof RefreshRequest>;
+
+/** The fields a partner may ask for with `?fields=` (BanksQuery), in the order a bank carries them. */
+export const BANK_OPT_IN_FIELDS = ['sbpMemberId', 'nameEn'] as const;
+export type BankOptInField = (typeof BANK_OPT_IN_FIELDS)[number];
+
+/** One item of `fields`: an opt-in field's name, white space around it and an empty item ignored (as the operation reads it). */
+const OPT_IN_FIELD = `\\s*(?:(?:${BANK_OPT_IN_FIELDS.join('|')})\\s*)?`;
+/** `fields` as the banks operation accepts it: comma-separated BANK_OPT_IN_FIELDS. */
+export const BANK_FIELDS_PATTERN = `^${OPT_IN_FIELD}(?:,${OPT_IN_FIELD})*$`;
 
 /** The banks operation's query string. */
 export const BanksQuery = Type.Object({
@@ -59,15 +68,16 @@ export const BanksQuery = Type.Object({
   fields: Type.Optional(
     Type.String({
       maxLength: 200,
+      pattern: BANK_FIELDS_PATTERN,
       description:
         'Opt-in fields beside name and bic, comma-separated: `sbpMemberId` (the NSPK member id), `nameEn` (the Latin name). Each bank then carries every field asked for, null when unknown for that bank. Without it the body is exactly `{"banks":[{"name","bic"}]}`; any other name is a 422.',
     }),
   ),
-});
+}, { title: 'BanksQuery' });
 export type BanksQuery = Static<typeof BanksQuery>;
 
 /** A bank that can receive SBP business-to-consumer transfers. */
-export const Bank = Type.Object({ name: Type.String(), bic: Type.String({ pattern: BIC_PATTERN }) });
+export const Bank = Type.Object({ name: Type.String(), bic: Type.String({ pattern: BIC_PATTERN }) }, { title: 'Bank' });
 export type Bank = Static<typeof Bank>;
 
 /**
@@ -78,12 +88,8 @@ export type Bank = Static<typeof Bank>;
  * { "banks": [{ "name": "Сбербанк", "bic": "044525225" }] }
  * ```
  */
-export const BanksResponse = Type.Object({ banks: Type.Array(Bank) });
+export const BanksResponse = Type.Object({ banks: Type.Array(Bank) }, { title: 'BanksResponse' });
 export type BanksResponse = Static<typeof BanksResponse>;
-
-/** The fields a partner may ask for with `?fields=` (BanksQuery), in the order a bank carries them. */
-export const BANK_OPT_IN_FIELDS = ['sbpMemberId', 'nameEn'] as const;
-export type BankOptInField = (typeof BANK_OPT_IN_FIELDS)[number];
 
 /**
  * A bank of the answer to `?fields=sbpMemberId,nameEn`: the fields asked for are always present, null when unknown.
@@ -97,7 +103,7 @@ export const BankWithFields = Type.Object({
   ...Bank.properties,
   sbpMemberId: Type.Optional(Type.Union([Type.String(), Type.Null()])),
   nameEn: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-});
+}, { title: 'BankWithFields' });
 export type BankWithFields = Static<typeof BankWithFields>;
 
 /** GET /.well-known/jwks.json: sig keys verify access tokens, enc keys encrypt partnerPassword. */
@@ -113,9 +119,9 @@ export const JwksResponse = Type.Object({
       { additionalProperties: true },
     ),
   ),
-});
+}, { title: 'JwksResponse' });
 export type JwksResponse = Static<typeof JwksResponse>;
 
 /** The liveness and readiness probes' answer. */
-export const ProbeStatus = Type.Object({ status: Type.String() });
+export const ProbeStatus = Type.Object({ status: Type.String() }, { title: 'ProbeStatus' });
 export type ProbeStatus = Static<typeof ProbeStatus>;

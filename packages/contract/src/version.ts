@@ -14,5 +14,5 @@ export const VERSION_PATH = '/version';
  */
 export const VersionResponse = Type.Object({
   version: Type.String({ description: 'The gateway release (semantic versioning); @partner-gateway/client and @partner-gateway/contract of the same number were released with it' }),
-});
+}, { title: 'VersionResponse' });
 export type VersionResponse = Static<typeof VersionResponse>;

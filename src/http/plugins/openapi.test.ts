@@ -26,7 +26,7 @@ describe('OpenAPI document and reference page', () => {
   it('documents both operations with every error status and its exact description_status', async () => {
     const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
     const banks = doc.paths['/partner/provider/sbp/banks/'].post;
-    assert.deepEqual(Object.keys(banks.responses).filter((status) => /^\d+$/.test(status)).sort(), ['200', '401', '403', '422', '429', '500', '503']);
+    assert.deepEqual(Object.keys(banks.responses).filter((status) => /^\d+$/.test(status)).sort(), ['200', '304', '401', '403', '422', '429', '500', '503']);
     const documented = JSON.stringify(banks.responses);
     for (const text of [texts.unauthorized, texts.blocked, texts.ipNotAllowed, texts.rewardTypeUnavailable, texts.notEncrypted, texts.internal, errors.busy().description, errors.shuttingDown().description]) {
       assert.ok(documented.includes(text), text);
@@ -34,7 +34,7 @@ describe('OpenAPI document and reference page', () => {
     assert.ok(documented.includes('A required parameter partnerName was omitted; repeat the request with correct data'));
     const login = doc.paths['/api/v1/login/'].post;
     assert.deepEqual(Object.keys(login.responses).filter((status) => /^\d+$/.test(status)).sort(), ['200', '400', '401', '403', '413', '415', '422', '429', '500', '503']);
-    assert.deepEqual(banks.parameters.map((p: { name: string }) => p.name).sort(), ['partnerName', 'partnerPassword', 'useAuthByCert']);
+    assert.deepEqual(banks.parameters.map((p: { name: string }) => p.name).sort(), ['fields', 'partnerName', 'partnerPassword', 'useAuthByCert']);
     assert.ok(!('/admin/v1/partners' in doc.paths), 'the admin API is not in the public document');
   });
 

@@ -3,6 +3,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { DOCS_PATH, OPENAPI_PATH } from '@partner-gateway/contract/paths';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { nameSchemas } from './openapi-components.js';
 
 export interface OpenApiOptions {
   title: string;
@@ -21,7 +22,8 @@ export interface OpenApiOptions {
 
 /**
  * An OpenAPI 3.1 document generated from the route schemas (the same ones that validate requests and
- * serialize responses, all from the contract), served at /openapi.json, and the interactive reference at
+ * serialize responses, all from the contract, each contract schema named once under components.schemas: see
+ * openapi-components.ts), served at /openapi.json, and the interactive reference at
  * /docs. Swagger UI's assets are served from the package itself: the page works without internet access.
  * Both hold no secret: on the admin listener they are served without the token, as the console's files are,
  * while every operation they describe still needs it.
@@ -44,6 +46,8 @@ export const openApi = fp<OpenApiOptions>(
         ...(options.security ? { security: options.security } : {}),
         components: { securitySchemes: options.securitySchemes },
       },
+      // The contract's named schemas (their title) become components.schemas, referred to by $ref.
+      transformObject: (document) => ('openapiObject' in document ? nameSchemas(document.openapiObject) : document.swaggerObject),
     });
     await app.register(swaggerUi, { routePrefix: DOCS_PATH, staticCSP: true, uiConfig: { docExpansion: 'list', deepLinking: true } });
     app.get(OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger());

@@ -1,4 +1,4 @@
-import { ErrorBody, Problem } from '@partner-gateway/contract/error-body';
+import { ErrorBody } from '@partner-gateway/contract/error-body';
 import { Type, type TSchema } from 'typebox';
 import { errors, texts } from '../../errors.js';
 
@@ -26,14 +26,12 @@ export function errorResponses(byStatus: Record<number, readonly string[]>): Rec
   const responses: Record<string, TSchema> = {};
   for (const [status, descriptions] of Object.entries(byStatus)) {
     const headers = HEADERS_BY_STATUS[status];
-    responses[status] = Type.Object(
-      { description_status: Type.String(), errors: Type.Optional(Type.Array(Problem)) },
-      {
-        description: descriptions.map((text) => `\`${text}\``).join(' or '),
-        examples: descriptions.map((text) => ({ description_status: text })),
-        ...(headers ? { headers } : {}),
-      },
-    );
+    responses[status] = {
+      ...ErrorBody,
+      description: descriptions.map((text) => `\`${text}\``).join(' or '),
+      examples: descriptions.map((text) => ({ description_status: text })),
+      ...(headers ? { headers } : {}),
+    };
   }
   return responses;
 }

@@ -2,7 +2,7 @@ import {
   AuthorizationServerMetadata,
   IntrospectionRequestForm,
   IntrospectionResponse,
-  OAuthErrorBody,
+  OAuthRefusal,
   OAuthTokenResponse,
   REPEATED_PARAMETER_RULE,
   RevocationRequestForm,
@@ -18,19 +18,8 @@ import { formBody, formErrorFormatter } from '../plugins/form-body.js';
 import { NO_STORE_HEADERS, partnerCallErrors } from './error-body.js';
 import { noStore } from '../plugins/request-context.js';
 
-/**
- * The OAuth 2.0 refusals (RFC 6749 section 5.2's `error` and `error_description` beside `description_status`);
- * `error` is optional in the schema only so that a refusal of the framework's (413) serializes too.
- */
-const oauthRefusal = (description: string, headers?: Record<string, ReturnType<typeof Type.String>>) =>
-  Type.Object(
-    {
-      error: Type.Optional(OAuthErrorBody.properties.error),
-      error_description: Type.Optional(OAuthErrorBody.properties.error_description),
-      description_status: OAuthErrorBody.properties.description_status,
-    },
-    { description, ...(headers ? { headers } : {}) },
-  );
+/** The OAuth 2.0 refusals (RFC 6749 section 5.2's `error` and `error_description` beside `description_status`). */
+const oauthRefusal = (description: string, headers?: Record<string, ReturnType<typeof Type.String>>) => ({ ...OAuthRefusal, description, ...(headers ? { headers } : {}) });
 
 const OAUTH_ERRORS = {
   ...partnerCallErrors({

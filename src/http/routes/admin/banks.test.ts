@@ -80,6 +80,22 @@ for (const backend of testBackends()) {
       assert.equal((await admin('DELETE', '/admin/v1/banks/044030001')).statusCode, 404);
     });
 
+    it('when a bank body or path holds a BIC the documented pattern refuses (padded, short), then 422 names bic in the bank checks\' words, and nothing changes', async () => {
+      for (const body of [{ bic: ' 044030001 ', name: 'Padded' }, { bic: '0440300', name: 'Short' }]) {
+        const refused = await admin('POST', '/admin/v1/banks', body);
+        assert.equal(refused.statusCode, 422, JSON.stringify(body));
+        assert.deepEqual(refused.json().errors, [{ field: 'bic', message: 'must be a string of 9 digits starting with 04' }]);
+      }
+      const padded = await admin('PUT', '/admin/v1/banks', { banks: [{ bic: '044525225 ', name: 'Padded' }] });
+      assert.deepEqual(padded.json().errors, [{ field: 'banks[0].bic', message: 'must be a string of 9 digits starting with 04' }]);
+      for (const method of ['PATCH', 'DELETE'] as const) {
+        const path = await admin(method, '/admin/v1/banks/0440300', method === 'PATCH' ? { position: 1 } : undefined);
+        assert.equal(path.statusCode, 422, method);
+        assert.deepEqual(path.json().errors, [{ field: 'bic', message: 'must be a string of 9 digits starting with 04' }]);
+      }
+      assert.equal((await publicBanks()).length, 39);
+    });
+
     it('when the real ED807 directory is imported, then it is merged: new SBP head offices added, registry names recorded, display names kept', async () => {
       const response = await admin('POST', '/admin/v1/banks/import', readFileSync(projectFile('../shared/data/20230518_ED807_full.xml')), 'application/xml');
       assert.equal(response.statusCode, 200, response.body);

@@ -19,7 +19,11 @@ export function changeOptions(query: BankChangeQuery): { baseVersion?: number; c
   return { ...(query.baseVersion !== undefined ? { baseVersion: Number(query.baseVersion) } : {}), ...(query.comment ? { comment: query.comment } : {}) };
 }
 
-/** The bank list: list, add, edit (curated fields, move to a position), remove, replace (confirmed, checked), import. */
+/**
+ * The bank list: list, add, edit (curated fields, move to a position), remove, replace (confirmed, checked), import.
+ * A bank body the schema refuses is answered in the bank checks' words (`refusal`: every bad entry, duplicates
+ * included); in the schema's own when they find nothing wrong (it is the stricter: no padding to trim, for one).
+ */
 export async function adminBankRoutes(app: FastifyInstance, { gateway }: { gateway: Gateway }): Promise<void> {
   const banks = gateway.admin.banks;
   app.get(ADMIN_BANKS_PATH, { config: { permission: 'read' }, schema: { operationId: 'listAdminBanks', tags, summary: 'The bank list, in the order partners receive it, with its version', response: { 200: AdminBankList, ...errorResponses } } }, async () => {
@@ -30,6 +34,7 @@ export async function adminBankRoutes(app: FastifyInstance, { gateway }: { gatew
     ADMIN_BANKS_PATH,
     {
       config: { audit: 'banks.replace', permission: 'banks.write' },
+      attachValidation: true,
       schema: {
         operationId: 'replaceBanks',
         tags,
@@ -41,14 +46,16 @@ export async function adminBankRoutes(app: FastifyInstance, { gateway }: { gatew
       },
     },
     async (request, reply) => {
+      if (request.validationError) throw banks.refusal(request.body, 'list') ?? request.validationError;
       const input = { banks: (request.body as ReplaceBanksBody).banks, ...changeOptions(request.query as BankChangeQuery) };
       return answerSubmitted(reply, await gateway.admin.approvals.submit('banks.replace', input, request.requestContext));
     },
   );
   app.post(
     ADMIN_BANKS_PATH,
-    { config: { audit: 'bank.add', permission: 'banks.write' }, schema: { operationId: 'addBank', tags, summary: 'Add a bank at the end of the list', description: VERSIONED, querystring: BankChangeQuery, body: BankInput, response: { 201: AdminBank, ...errorResponses } } },
+    { config: { audit: 'bank.add', permission: 'banks.write' }, attachValidation: true, schema: { operationId: 'addBank', tags, summary: 'Add a bank at the end of the list', description: VERSIONED, querystring: BankChangeQuery, body: BankInput, response: { 201: AdminBank, ...errorResponses } } },
     async (request, reply) => {
+      if (request.validationError) throw banks.refusal(request.body, 'one') ?? request.validationError;
       const { bank, outcome } = await banks.add(request.body, request.requestContext, changeOptions(request.query as BankChangeQuery));
       request.requestContext.audit.details = { after: { bic: bank.bic, name: bank.name, nameEn: bank.nameEn, sbpMemberId: bank.sbpMemberId }, version: outcome.version };
       return reply.code(201).header('x-bank-list-version', String(outcome.version)).send(bank);
