@@ -122,7 +122,7 @@ export async function oauthRoutes(app: FastifyInstance, { gateway }: { gateway: 
       schema: {
         operationId: 'oauthRevoke',
         tags: ['OAuth'],
-        summary: "Token revocation (RFC 7009): the caller's access token, and the session it came from, stop working everywhere within a second",
+        summary: "Token revocation (RFC 7009): the caller's access or refresh token, and the session it belongs to, stop working everywhere within a second",
         description: `${CLIENT_AUTH_TEXT} The answer is 200 whatever the token was; another partner's token is not revoked.`,
         consumes: ['application/x-www-form-urlencoded'],
         security: [{}, { oauthClientBasic: [] }],
