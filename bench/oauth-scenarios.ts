@@ -56,7 +56,8 @@ export async function measureOAuthCeilings(options: {
   });
   // The bare route keeps no jti, so a few thousand requests, cycled, stand for any number; they are written
   // afresh for each measurement, since an assertion lives a minute and a run lasts longer.
-  const common = { tokenUrl: `${url}/token`, login: 'bench-key', key, count: 2_000 };
+  // The bare route takes its own URL as the audience (it has no issuer identifier to compare with).
+  const common = { tokenUrl: `${url}/token`, audience: `${url}/token`, login: 'bench-key', key, count: 2_000 };
   const spec = async (which: 'withoutDpop' | 'withDpop', durationSec: number): Promise<LoadSpec> => ({
     url: `${url}/token`,
     method: 'POST',
@@ -111,7 +112,7 @@ export async function benchOAuth(options: {
   if (warmupSec > 0) {
     // Single-use requests of their own, as the measured ones are.
     const warm = (name: string, proofs?: DpopProofs) =>
-      writeTokenRequests(join(options.workDir, `warm-${name}-${kind}.jsonl`), { tokenUrl, login: 'bench-key', key, count: enough(ceilings.withoutDpop.rps, warmupSec), ...(proofs ? { proofs } : {}) });
+      writeTokenRequests(join(options.workDir, `warm-${name}-${kind}.jsonl`), { tokenUrl, audience: gateway.base, login: 'bench-key', key, count: enough(ceilings.withoutDpop.rps, warmupSec), ...(proofs ? { proofs } : {}) });
     await runLoad({ ...tokenSpec(await warm('tokens')), durationSec: warmupSec });
     await runLoad({ ...tokenSpec(await warm('dpop-tokens', benchProofs(PROOF_IAT_OFFSET_SEC))), durationSec: warmupSec });
     const proofs = benchProofs(PROOF_IAT_OFFSET_SEC);
@@ -119,14 +120,14 @@ export async function benchOAuth(options: {
     await runLoad({ url: banksUrl, method: 'POST', connections: 32, durationSec: warmupSec, ...banksRequests });
   }
 
-  const plainFile = await writeTokenRequests(join(options.workDir, `tokens-${kind}.jsonl`), { tokenUrl, login: 'bench-key', key, count: enough(ceilings.withoutDpop.rps) });
+  const plainFile = await writeTokenRequests(join(options.workDir, `tokens-${kind}.jsonl`), { tokenUrl, audience: gateway.base, login: 'bench-key', key, count: enough(ceilings.withoutDpop.rps) });
   const nearD = await ceilings.again('withoutDpop', `(d) again, right before ${kind} 6.`);
   let cpu = cpuMs(gateway.process.pid!) / 1000;
   const plain = await options.measured('6. tokens, private_key_jwt', tokenSpec(plainFile), { ceiling: '(d) again' });
   const plainCpu = cpuMs(gateway.process.pid!) / 1000 - cpu;
   plain.ratio = plain.rps / nearD.rps;
 
-  const dpopFile = await writeTokenRequests(join(options.workDir, `dpop-tokens-${kind}.jsonl`), { tokenUrl, login: 'bench-key', key, count: enough(ceilings.withDpop.rps), proofs: benchProofs(PROOF_IAT_OFFSET_SEC) });
+  const dpopFile = await writeTokenRequests(join(options.workDir, `dpop-tokens-${kind}.jsonl`), { tokenUrl, audience: gateway.base, login: 'bench-key', key, count: enough(ceilings.withDpop.rps), proofs: benchProofs(PROOF_IAT_OFFSET_SEC) });
   const nearE = await ceilings.again('withDpop', `(e) again, right before ${kind} 7.`);
   cpu = cpuMs(gateway.process.pid!) / 1000;
   const bound = await options.measured('7. tokens, private_key_jwt + DPoP', tokenSpec(dpopFile), { ceiling: '(e) again' });
@@ -173,7 +174,8 @@ export async function registerKeyPartner(gateway: GatewayProcess, adminToken: st
 
 /** A token for `bench-key` from the gateway's token endpoint, bound to `proofs`' key when given. */
 export async function token(tokenUrl: string, key: BenchKey, proofs?: DpopProofs): Promise<string> {
-  const { headers, body } = await tokenRequest({ tokenUrl, login: 'bench-key', key, proofs });
+  // The bench's gateways have PUBLIC_URL = their base, the issuer identifier every assertion names.
+  const { headers, body } = await tokenRequest({ tokenUrl, audience: new URL(tokenUrl).origin, login: 'bench-key', key, proofs });
   const response = await fetch(tokenUrl, { method: 'POST', headers, body });
   if (!response.ok) throw new Error(`token request: ${response.status} ${await response.text()}`);
   return ((await response.json()) as { access_token: string }).access_token;

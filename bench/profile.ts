@@ -82,7 +82,7 @@ async function scenarioPhases(scenario: string): Promise<(name: string, seconds:
       url: tokenUrl,
       method: 'POST',
       connections: 16,
-      requestsFile: await writeTokenRequests(join(workDir, `tokens-${name}.jsonl`), { tokenUrl, login: 'bench-key', key, count: 3_000 * seconds }),
+      requestsFile: await writeTokenRequests(join(workDir, `tokens-${name}.jsonl`), { tokenUrl, audience: gateway.base, login: 'bench-key', key, count: 3_000 * seconds }),
       singleUse: true,
     });
   }

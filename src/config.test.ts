@@ -90,6 +90,12 @@ describe('configuration', () => {
     }
   });
 
+  it('when CLIENT_ASSERTION_AUDIENCES is unset, then issuer; when it is issuer,token_endpoint, then that; any other value is refused, naming the key', () => {
+    assert.equal(loadConfig({}).CLIENT_ASSERTION_AUDIENCES, 'issuer');
+    assert.equal(loadConfig({ CLIENT_ASSERTION_AUDIENCES: 'issuer,token_endpoint' }).CLIENT_ASSERTION_AUDIENCES, 'issuer,token_endpoint');
+    for (const value of ['token_endpoint', 'issuer,token', 'any']) assert.throws(() => loadConfig({ CLIENT_ASSERTION_AUDIENCES: value }), /CLIENT_ASSERTION_AUDIENCES/, value);
+  });
+
   it('splits TRUST_PROXY into addresses', () => {
     assert.deepEqual(trustedProxies(loadConfig({ TRUST_PROXY: ' 10.0.0.1, 192.168.0.0/16 ,' })), ['10.0.0.1', '192.168.0.0/16']);
     assert.deepEqual(trustedProxies(loadConfig({})), []);

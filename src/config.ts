@@ -130,6 +130,11 @@ export const ConfigSchema = Type.Object({
     Type.String({ minLength: 1, description: 'The `iss` claim of access tokens and the metadata\'s `issuer`; default PUBLIC_URL (the issuer identifier, RFC 8414).' }),
   ),
   TOKEN_AUDIENCE: Type.String({ default: 'partner-api', minLength: 1, description: 'The `aud` claim of issued access tokens.' }),
+  CLIENT_ASSERTION_AUDIENCES: Type.String({
+    default: 'issuer',
+    pattern: '^issuer(,token_endpoint)?$',
+    description: 'What a private_key_jwt assertion\'s `aud` may be, always one string: `issuer` (the issuer identifier only: FAPI 2.0, RFC 7523bis); `issuer,token_endpoint` also takes the token endpoint URL, for older clients.',
+  }),
   JWE_MAX_AGE: Type.Integer({
     default: 120,
     minimum: 10,

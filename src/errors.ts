@@ -156,6 +156,13 @@ export const errors = {
       oauthDescription: 'Client authentication failed',
       ...(headers ? { headers } : {}),
     }),
+  /**
+   * A signed client assertion refused for what it claims to be (its `aud`, its `typ`): `invalid_client` like
+   * every client authentication failure, but its `error_description` (`detail`) names the fault, so that the
+   * partner can fix its client. Only for faults that tell nothing of the partner or its keys.
+   */
+  invalidClientAssertion: (reason: AuthFailureReason, detail: string) =>
+    new AppError('invalid_client', 401, texts.unauthorized, { reason, oauthError: 'invalid_client', oauthDescription: detail }),
   /** An OAuth request that is malformed (RFC 6749 `invalid_request`, 400); `detail` says what, never echoing a secret. */
   invalidRequest: (detail: string, reason?: AuthFailureReason) =>
     new AppError('invalid_request', 400, `The request is invalid (${detail}); repeat the request with correct data`, {

@@ -26,24 +26,25 @@ export function benchProofs(offsetSec: number): DpopProofs {
  * Writes `count` token requests to `file` for bench/load.ts's `requestsFile`, streamed (memory holds a
  * batch, not the file): each a client_credentials form with its own private_key_jwt assertion (a fresh
  * `jti`; `exp` 4 minutes ahead, within the 5 the gateway allows, so that assertions made before the run still
- * live at its end) and, with `proofs`, its own DPoP proof for `tokenUrl`.
+ * live at its end) and, with `proofs`, its own DPoP proof for `tokenUrl`. `audience` is the assertions' `aud`:
+ * the gateway's issuer identifier (its PUBLIC_URL).
  */
 export async function writeTokenRequests(
   file: string,
-  options: { tokenUrl: string; login: string; key: BenchKey; count: number; proofs?: DpopProofs },
+  options: { tokenUrl: string; audience: string; login: string; key: BenchKey; count: number; proofs?: DpopProofs },
 ): Promise<string> {
   await writeLines(file, options.count, async () => JSON.stringify(await tokenRequest(options)));
   return file;
 }
 
 /** One client_credentials request: its headers (with a DPoP proof when `proofs` is given) and its form body. */
-export async function tokenRequest(options: { tokenUrl: string; login: string; key: BenchKey; proofs?: DpopProofs | undefined }): Promise<{ headers: Record<string, string>; body: string }> {
+export async function tokenRequest(options: { tokenUrl: string; audience: string; login: string; key: BenchKey; proofs?: DpopProofs | undefined }): Promise<{ headers: Record<string, string>; body: string }> {
   const now = Math.floor(Date.now() / 1000);
   const assertion = await new SignJWT({})
     .setProtectedHeader({ alg: 'ES256', kid: options.key.kid, typ: 'JWT' })
     .setIssuer(options.login)
     .setSubject(options.login)
-    .setAudience(options.tokenUrl)
+    .setAudience(options.audience)
     .setJti(randomUUID())
     .setIssuedAt(now)
     .setExpirationTime(now + 240)

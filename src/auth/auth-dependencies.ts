@@ -6,6 +6,7 @@ import type { RemoteJwks } from '../partners/remote-jwks.js';
 import type { JtiReplayRepository } from '../stores/replay/jti-replay-repository.js';
 import type { BruteForceGuard } from './brute-force-guard.js';
 import type { ClientAuthMethodName } from './credentials/read-client-credentials.js';
+import type { AssertionAudiences } from './credentials/verify-client-assertion.js';
 import type { AccessTokens } from './tokens/access-tokens.js';
 import type { TokenFamilyRepository } from './tokens/token-family-repository.js';
 
@@ -29,8 +30,8 @@ export interface AuthDependencies {
   dpop: DpopProofSettings;
   /** Partners' published key sets (jwksUri), fetched and cached per instance. */
   remoteJwks: Pick<RemoteJwks, 'keys' | 'fetchedAt'>;
-  /** What a client assertion's `aud` may name. */
-  assertionAudiences: string[];
+  /** What a client assertion's `aud` may be (CLIENT_ASSERTION_AUDIENCES). */
+  assertionAudiences: AssertionAudiences;
   /**
    * TLS_CLIENT_CA_FILE's CAs as last (re)loaded: asked on every tls_client_auth check, so that a SIGHUP counts
    * from the next request. Absent, no CA is trusted (tls_client_auth always fails).

@@ -20,8 +20,8 @@ export interface AuthModuleOptions {
   partners: PartnersModule;
   keys: KeyStore;
   stores: SharedStores;
-  /** What a client assertion's `aud` may name. */
-  assertionAudiences: string[];
+  /** The token endpoint's public URL: a client assertion's `aud` may name it when CLIENT_ASSERTION_AUDIENCES says so. */
+  tokenEndpoint: string;
   /** TLS_CLIENT_CA_FILE's CAs as last (re)loaded; absent, tls_client_auth always fails. */
   trustedCas?: (() => readonly X509Certificate[]) | undefined;
   now: () => number;
@@ -38,7 +38,7 @@ export type AuthModule = AuthDependencies & { families: CachedTokenFamilyReposit
  *
  * @example
  * ```ts
- * const auth = createAuth({ config, db, feed, partners, keys: keys.store, stores, assertionAudiences: [issuer], now });
+ * const auth = createAuth({ config, db, feed, partners, keys: keys.store, stores, tokenEndpoint, now });
  * const claims = await auth.tokens.verify(token);
  * ```
  */
@@ -58,7 +58,10 @@ export function createAuth(options: AuthModuleOptions): AuthModule {
     decryptPassword: (jwe) => decryptPartnerPassword(jwe, { keys: options.keys, ...window }),
     // DPoP proofs: the JWE window's bounds, their jtis spent in the JWEs' replay store (shared by every instance).
     dpop: { replay: options.stores.replay, ...window },
-    assertionAudiences: options.assertionAudiences,
+    assertionAudiences: {
+      issuer: tokenIssuer(config),
+      ...(config.CLIENT_ASSERTION_AUDIENCES === 'issuer,token_endpoint' ? { tokenEndpoint: options.tokenEndpoint } : {}),
+    },
     trustedCas: options.trustedCas,
     refreshTtlSeconds: config.REFRESH_TTL,
     now,

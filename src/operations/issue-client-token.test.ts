@@ -31,7 +31,7 @@ for (const backend of testBackends()) {
     const assertionForm = async (key: TestKey, login: string) => ({
       grant_type: 'client_credentials' as const,
       client_assertion_type: CLIENT_ASSERTION_TYPE,
-      client_assertion: await clientAssertion(key, login, tokenUrl()),
+      client_assertion: await clientAssertion(key, login, h.deps.assertionAudiences.issuer),
     });
 
     it('when the grant type is missing, then invalid_request; when it is another, then unsupported_grant_type', async () => {

@@ -95,7 +95,7 @@ describe('the request paths docs/architecture.md maps', () => {
     const proofKey = await testKey();
     const tokenUrl = `http://127.0.0.1:8080${OAUTH_TOKEN_PATH}`;
     const ran = await filesThatRun(session, async () => {
-      const form = new URLSearchParams({ grant_type: 'client_credentials', client_assertion_type: CLIENT_ASSERTION_TYPE, client_assertion: await clientAssertion(key, partner.login, tokenUrl) });
+      const form = new URLSearchParams({ grant_type: 'client_credentials', client_assertion_type: CLIENT_ASSERTION_TYPE, client_assertion: await clientAssertion(key, partner.login, 'http://127.0.0.1:8080') });
       const response = await t.app.inject({
         method: 'POST',
         url: OAUTH_TOKEN_PATH,

@@ -67,13 +67,15 @@ describe('Authlib (python3-authlib) against a listening gateway', { skip }, () =
     assert.match(result.stderr, /token request refused: invalid_client/);
   });
 
-  it('shows the guide\'s Authlib traps: PrivateKeyJWT signs RS256 unless given alg, jwt.encode writes typ JWT into a DPoP proof (refused), JsonWebSignature keeps dpop+jwt (accepted)', async () => {
+  it('shows the guide\'s Authlib traps: PrivateKeyJWT signs RS256 unless given alg and aims at the token endpoint unless given aud (refused, saying so), jwt.encode writes typ JWT into a DPoP proof (refused), JsonWebSignature keeps dpop+jwt (accepted)', async () => {
     const expected = (await t.gateway.admin.banks.list()).length;
     const partner = await addKeyPartner(t, { requireBound: true });
     const result = await runScript({ GATEWAY_URL: t.url, PARTNER_LOGIN: partner.login, PARTNER_KEY_FILE: await keyFile(partner.key), PROVIDER_SEGMENT: 'provider' }, 'authlib_traps.py');
     assert.equal(result.code, 0, `${result.stdout}\n${result.stderr}`);
     assert.deepEqual(JSON.parse(result.stdout), {
       default_alg_error: 'Missing required field: "e"',
+      default_aud_status: 401,
+      default_aud_description: `the client assertion's aud must be the issuer identifier ${t.url} as a single string`,
       encode_typ: 'JWT',
       encode_status: 400,
       serialized_typ: 'dpop+jwt',

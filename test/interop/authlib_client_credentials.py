@@ -23,7 +23,9 @@ def main():
     metadata = requests.get(base + "/.well-known/oauth-authorization-server", timeout=10).json()
     token_endpoint = metadata["token_endpoint"]
     # Authlib's assertions live an hour by default; the gateway takes at most five minutes, so exp is set here.
-    auth_method = PrivateKeyJWT(token_endpoint, claims={"exp": int(time.time()) + 60}, alg=private_jwk["alg"])
+    # Their aud is the token endpoint by default; the gateway takes only its issuer identifier (FAPI 2.0), so
+    # aud is set here too (claims override what Authlib writes).
+    auth_method = PrivateKeyJWT(token_endpoint, claims={"aud": metadata["issuer"], "exp": int(time.time()) + 60}, alg=private_jwk["alg"])
     session = OAuth2Session(login, private_jwk, token_endpoint_auth_method=auth_method)
     try:
         token = session.fetch_token(token_endpoint, grant_type="client_credentials")

@@ -3,6 +3,8 @@
 Settings from the environment: GATEWAY_URL (the gateway's PUBLIC_URL), PARTNER_LOGIN, PARTNER_KEY_FILE (the
 partner's private EC key as a JWK with its kid) and PROVIDER_SEGMENT. Prints one JSON object:
 - default_alg_error: what PrivateKeyJWT without alg raises for an EC key (it signs RS256 by default);
+- default_aud_status, default_aud_description: the token endpoint's answer to an assertion whose aud Authlib
+  left at its default, the token endpoint URL (the gateway takes only its issuer identifier);
 - encode_typ: the typ jwt.encode wrote into a header given typ dpop+jwt, and encode_status, the token
   endpoint's answer to a DPoP proof made that way;
 - serialized_typ, token_type, banks: with the proof signed by JsonWebSignature.serialize_compact, the token's
@@ -32,7 +34,8 @@ def main():
     login = os.environ["PARTNER_LOGIN"]
     with open(os.environ["PARTNER_KEY_FILE"], encoding="utf-8") as file:
         private_jwk = json.load(file)
-    token_endpoint = requests.get(base + "/.well-known/oauth-authorization-server", timeout=10).json()["token_endpoint"]
+    metadata = requests.get(base + "/.well-known/oauth-authorization-server", timeout=10).json()
+    token_endpoint = metadata["token_endpoint"]
     banks_url = "%s/partner/%s/sbp/banks/" % (base, os.environ["PROVIDER_SEGMENT"])
     result = {}
 
@@ -57,9 +60,10 @@ def main():
             body["ath"] = base64.urlsafe_b64encode(hashlib.sha256(token.encode()).digest()).rstrip(b"=").decode()
         return body
 
-    def token_request(proof):
-        # The assertion as PrivateKeyJWT signs it, once told the key's algorithm.
-        assertion = PrivateKeyJWT(token_endpoint, claims={"exp": int(time.time()) + 60}, alg="ES256").sign(Client, token_endpoint)
+    def token_request(proof, claims_of_assertion=None):
+        # The assertion as PrivateKeyJWT signs it, once told the key's algorithm and the gateway's audience.
+        extra = {"aud": metadata["issuer"], "exp": int(time.time()) + 60} if claims_of_assertion is None else claims_of_assertion
+        assertion = PrivateKeyJWT(token_endpoint, claims=extra, alg="ES256").sign(Client, token_endpoint)
         return requests.post(
             token_endpoint,
             data={
@@ -67,11 +71,16 @@ def main():
                 "client_assertion_type": "urn:ietf:params:oauth:client-assertion-type:jwt-bearer",
                 "client_assertion": assertion.decode() if isinstance(assertion, bytes) else assertion,
             },
-            headers={"DPoP": proof.decode() if isinstance(proof, bytes) else proof},
+            headers={"DPoP": proof.decode() if isinstance(proof, bytes) else proof} if proof else {},
             timeout=10,
         )
 
-    # Trap 2: jwt.encode rewrites typ.
+    # Trap 2: aud is the token endpoint unless told otherwise.
+    default_aud = token_request(None, {"exp": int(time.time()) + 60})
+    result["default_aud_status"] = default_aud.status_code
+    result["default_aud_description"] = default_aud.json().get("error_description")
+
+    # Trap 3: jwt.encode rewrites typ.
     encoded = jwt.encode(dict(proof_header), claims(token_endpoint), dpop_key)
     result["encode_typ"] = header_of(encoded)["typ"]
     refused = token_request(encoded)

@@ -104,5 +104,21 @@ for (const variant of variants) {
       assert.equal(revoked.status, 200);
       await waitFor(async () => (await banks(b, accessToken)) === 401, { message: 'the other instance to refuse the revoked token' });
     });
+
+    it('when a refresh token is revoked on A, then B refuses it at once, and the access token of its login once the change feed tells it', async () => {
+      const login = await fetch(`${a.base}/api/v1/login/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(partner) });
+      assert.equal(login.status, 200);
+      const session = (await login.json()) as { access_token: string; refresh_token: string };
+      assert.equal(await banks(b, session.access_token), 200, 'B knows the login (and caches its family)');
+      const revoked = await fetch(`${a.base}/api/v1/oauth/revoke`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: form({ token: session.refresh_token, token_type_hint: 'refresh_token', client_assertion_type: CLIENT_ASSERTION_TYPE, client_assertion: await clientAssertion(key, partner.login, PUBLIC_URL) }),
+      });
+      assert.equal(revoked.status, 200);
+      const refreshed = await fetch(`${b.base}/api/v1/token/refresh/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ refresh_token: session.refresh_token }) });
+      assert.equal(refreshed.status, 401);
+      await waitFor(async () => (await banks(b, session.access_token)) === 401, { message: 'the other instance to refuse the access token of the revoked login' });
+    });
   });
 }

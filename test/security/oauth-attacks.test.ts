@@ -94,9 +94,16 @@ for (const backend of testBackends()) {
         assertInvalidClient(await tokenWith(hs));
       });
 
-      it('refuses an assertion for another audience', async () => {
-        assertInvalidClient(await tokenWith(await clientAssertion(key, partner.login, 'https://other-as.example')));
-        assertInvalidClient(await tokenWith(await clientAssertion(key, partner.login, `${BASE}/api/v1/login/`)));
+      it('refuses an assertion for another audience, saying which it must be', async () => {
+        for (const aud of ['https://other-as.example', `${BASE}/api/v1/login/`]) {
+          const response = await tokenWith(await clientAssertion(key, partner.login, aud));
+          assert.equal(response.statusCode, 401);
+          assert.deepEqual(response.json(), {
+            error: 'invalid_client',
+            error_description: `the client assertion's aud must be the issuer identifier ${BASE} as a single string`,
+            description_status: texts.unauthorized,
+          });
+        }
         assert.equal(await lastReason(partner.login, 'token'), 'client_assertion_audience');
       });
 

@@ -5,7 +5,7 @@ import { LOGIN_PATH, LOGOUT_PATH, OAUTH_TOKEN_PATH, REFRESH_PATH, banksPath } fr
 import { createAuth, type AuthModule } from '../../src/auth/auth-module.js';
 import { createBanks, type BanksModule } from '../../src/banks/banks-module.js';
 import { loadDefaultBanks } from '../../src/banks/default-banks.js';
-import { loadConfig, publicUrl, tokenIssuer, type Config } from '../../src/config.js';
+import { loadConfig, publicUrl, type Config } from '../../src/config.js';
 import type { DatabaseHandle } from '../../src/db/database.js';
 import { AppError } from '../../src/errors.js';
 import { createKeys, type KeysModule } from '../../src/keys/keys-module.js';
@@ -93,7 +93,7 @@ export async function startAuthHarness(backend: TestBackend, options: AuthHarnes
   const keys = await createKeys(handle.db, feed, config, TEST_MASTER_KEY, now);
   const stores = createSharedStores(config, handle, feed, throttlePolicyOf(config), { now, events: () => {} });
   const baseUrl = publicUrl(config);
-  const auth = createAuth({ config, db: handle.db, feed, partners, keys: keys.store, stores, assertionAudiences: [tokenIssuer(config), baseUrl + OAUTH_TOKEN_PATH], trustedCas: options.trustedCas, now });
+  const auth = createAuth({ config, db: handle.db, feed, partners, keys: keys.store, stores, tokenEndpoint: baseUrl + OAUTH_TOKEN_PATH, trustedCas: options.trustedCas, now });
   return {
     config,
     handle,

@@ -15,18 +15,20 @@ export const CLIENT_ASSERTION_LIFETIME_SECONDS = 60;
 
 /**
  * A private_key_jwt client assertion (RFC 7523 section 3): `iss` = `sub` = the partner's login, `aud` = the
- * token endpoint URL, a fresh `jti` for every request, `iat` now and `exp` 60 s later by `nowMs`. Its header
- * names the key with `kid`, so that the gateway finds the key among the partner's.
+ * gateway's issuer identifier as a single string (FAPI 2.0, RFC 7523bis), a fresh `jti` for every request, `iat`
+ * now and `exp` 60 s later by `nowMs`. Its header names the key with `kid`, so that the gateway finds the key
+ * among the partner's, and types it `client-authentication+jwt` (RFC 7523bis's explicit type), so that it cannot
+ * pass for any other kind of JWT.
  *
  * @example
  * ```ts
- * const assertion = await clientAssertion({ login: 'acme', audience: 'https://partners.example/api/v1/oauth/token', key, kid: 'acme-2026', nowMs: Date.now() });
+ * const assertion = await clientAssertion({ login: 'acme', audience: 'https://partners.example', key, kid: 'acme-2026', nowMs: Date.now() });
  * ```
  */
 export async function clientAssertion(options: { login: string; audience: string; key: SigningKey; kid: string; nowMs: number }): Promise<string> {
   const iat = Math.floor(options.nowMs / 1000);
   return new SignJWT({})
-    .setProtectedHeader({ alg: options.key.alg, kid: options.kid, typ: 'JWT' })
+    .setProtectedHeader({ alg: options.key.alg, kid: options.kid, typ: 'client-authentication+jwt' })
     .setIssuer(options.login)
     .setSubject(options.login)
     .setAudience(options.audience)

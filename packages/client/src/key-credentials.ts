@@ -8,12 +8,13 @@ import { signingKey, type SigningKey } from './signing-key.js';
 /**
  * A partner's private_key_jwt credentials (or its TLS client certificate) and the OAuth requests made with them. Every request signs a new
  * client assertion (a new `jti`: the gateway accepts each once), so a request is built afresh for every
- * attempt, retries included. The assertion's audience is the token endpoint's URL (RFC 7523 section 3) at
- * the revocation endpoint too: the gateway accepts it (or the issuer) at each of its OAuth endpoints.
+ * attempt, retries included. The assertion's audience is the gateway's issuer identifier, as a single string, at
+ * each of its OAuth endpoints (FAPI 2.0 Security Profile, RFC 7523bis: the one audience an assertion cannot be
+ * replayed from to another server with); the gateway takes no other by default.
  *
  * @example
  * ```ts
- * const credentials = new KeyCredentials('acme', { privateKey: pem, kid: 'acme-1' }, { token, revoke }, Date.now);
+ * const credentials = new KeyCredentials('acme', { privateKey: pem, kid: 'acme-1' }, { token, revoke, issuer: 'https://partners.example' }, Date.now);
  * const request = await credentials.tokenRequest(proofs);
  * ```
  */
@@ -21,18 +22,19 @@ export class KeyCredentials {
   readonly #login: string;
   /** The signing key and its kid; undefined for a client authenticated by its TLS certificate (RFC 8705). */
   readonly #key: { key: SigningKey; kid: string } | undefined;
-  readonly #urls: { token: URL; revoke: URL };
+  readonly #urls: { token: URL; revoke: URL; issuer: string };
   readonly #now: () => number;
 
   /**
    * Reads the key at once, so that an unsupported one is refused when the client is built. `'tls'`: the client
    * authenticates by the certificate its connections present, and the form names only its `client_id`.
    */
-  constructor(login: string, privateKeyJwt: PrivateKeyJwt | 'tls', urls: { token: URL; revoke: URL }, now: () => number) {
+  /** `urls.issuer`: the assertions' audience, unless `privateKeyJwt.issuer` names it. */
+  constructor(login: string, privateKeyJwt: PrivateKeyJwt | 'tls', urls: { token: URL; revoke: URL; issuer: string }, now: () => number) {
     if (privateKeyJwt !== 'tls' && (typeof privateKeyJwt.kid !== 'string' || !privateKeyJwt.kid)) throw new TypeError('auth.privateKeyJwt needs the kid of the registered key');
     this.#login = login;
     this.#key = privateKeyJwt === 'tls' ? undefined : { key: signingKey(privateKeyJwt.privateKey), kid: privateKeyJwt.kid };
-    this.#urls = urls;
+    this.#urls = privateKeyJwt !== 'tls' && privateKeyJwt.issuer !== undefined ? { ...urls, issuer: privateKeyJwt.issuer } : urls;
     this.#now = now;
   }
 
@@ -52,7 +54,7 @@ export class KeyCredentials {
 
   async #authentication(): Promise<{ client_id: string; client_assertion_type?: typeof CLIENT_ASSERTION_TYPE_JWT_BEARER; client_assertion?: string }> {
     if (!this.#key) return { client_id: this.#login };
-    const assertion = await clientAssertion({ login: this.#login, audience: this.#urls.token.href, key: this.#key.key, kid: this.#key.kid, nowMs: this.#now() });
+    const assertion = await clientAssertion({ login: this.#login, audience: this.#urls.issuer, key: this.#key.key, kid: this.#key.kid, nowMs: this.#now() });
     return { client_id: this.#login, client_assertion_type: CLIENT_ASSERTION_TYPE_JWT_BEARER, client_assertion: assertion };
   }
 }

@@ -25,7 +25,7 @@ for (const backend of testBackends()) {
     });
     after(() => t.close());
 
-    it('gets a Bearer token with a private_key_jwt assertion (iss = sub = login, aud = the token endpoint, 60 s, new jti) and lists the banks, never sending a password', async () => {
+    it('gets a Bearer token with a private_key_jwt assertion (iss = sub = login, aud = the issuer as a single string, 60 s, new jti) and lists the banks, never sending a password', async () => {
       const partner = await addKeyPartner(t);
       const { client, calls } = testClient(t.url, { login: partner.login }, { auth: { privateKeyJwt: { privateKey: partner.key.privateJwk, kid: partner.key.kid } } });
       for (let i = 0; i < 3; i++) assert.deepEqual(await client.banks(), seeded);
@@ -34,7 +34,8 @@ for (const backend of testBackends()) {
       const sent = form(tokenCalls[0]!);
       assert.equal(tokenCalls[0]!.headers['content-type'], 'application/x-www-form-urlencoded');
       assert.deepEqual([sent.get('grant_type'), sent.get('client_assertion_type'), sent.get('client_secret')], ['client_credentials', CLIENT_ASSERTION_TYPE_JWT_BEARER, null]);
-      const { payload } = await jwtVerify(sent.get('client_assertion')!, partner.key.publicKey, { issuer: partner.login, subject: partner.login, audience: `${t.url}${TOKEN}` });
+      const { payload } = await jwtVerify(sent.get('client_assertion')!, partner.key.publicKey, { issuer: partner.login, subject: partner.login, audience: t.url });
+      assert.equal(payload.aud, t.url, 'the issuer identifier, a string, not an array');
       assert.equal(payload.exp! - payload.iat!, 60);
       assert.equal(decodeProtectedHeader(sent.get('client_assertion')!).kid, partner.key.kid);
       const banksCalls = calls.filter((call) => call.path === BANKS);
@@ -89,7 +90,7 @@ for (const backend of testBackends()) {
       await client.logout();
       const revoke = calls.find((call) => call.path === '/api/v1/oauth/revoke')!;
       assert.equal(form(revoke).get('token'), accessToken);
-      await jwtVerify(form(revoke).get('client_assertion')!, partner.key.publicKey, { audience: `${t.url}${TOKEN}` });
+      assert.equal((await jwtVerify(form(revoke).get('client_assertion')!, partner.key.publicKey)).payload.aud, t.url);
       const old = await fetch(`${t.url}${BANKS}`, { method: 'POST', headers: { authorization: `Bearer ${accessToken}` } });
       assert.equal(old.status, 401);
       assert.deepEqual(await client.banks(), seeded);
@@ -118,6 +119,22 @@ for (const backend of testBackends()) {
       const assertion = form(calls.find((call) => call.path === TOKEN)!).get('client_assertion')!;
       for (const shown of [String(error), inspect(error), inspect(client, { showHidden: true, depth: 10 }), JSON.stringify(client)]) {
         assert.ok(!shown.includes(assertion) && !shown.includes(stranger.privateJwk.d!));
+      }
+    });
+
+    it('when the gateway has an issuer of its own (TOKEN_ISSUER), then privateKeyJwt.issuer names it, and without it the token request is refused', async () => {
+      const named = await startListeningGateway(backend, { env: { TOKEN_ISSUER: 'https://issuer.partners.example' } });
+      try {
+        const partner = await addKeyPartner(named);
+        const key = { privateKey: partner.key.privateJwk, kid: partner.key.kid };
+        const refused = await testClient(named.url, { login: partner.login }, { auth: { privateKeyJwt: key } }).client.login().catch((failure: unknown) => failure);
+        assert.ok(refused instanceof PartnerApiError);
+        assert.deepEqual([refused.kind, refused.operation, refused.status], ['unauthorized', 'token', 401]);
+        const { client, calls } = testClient(named.url, { login: partner.login }, { auth: { privateKeyJwt: { ...key, issuer: 'https://issuer.partners.example' } } });
+        assert.equal((await client.banks()).length, seeded.length);
+        assert.equal(decodeJwt(form(calls.find((call) => call.path === TOKEN)!).get('client_assertion')!).aud, 'https://issuer.partners.example');
+      } finally {
+        await named.close();
       }
     });
 

@@ -101,4 +101,11 @@ export interface PrivateKeyJwt {
   privateKey: PrivateKeyInput;
   /** The `kid` of the public key as registered for the partner. */
   kid: string;
+  /**
+   * The gateway's issuer identifier (the `issuer` of `{authUrl}/.well-known/oauth-authorization-server`): every
+   * assertion's `aud`, as a single string (FAPI 2.0, RFC 7523bis). Default `authUrl` without a trailing slash,
+   * which is the issuer unless the gateway was given another name (TOKEN_ISSUER) or `authUrl` is its mutual-TLS
+   * address.
+   */
+  issuer?: string;
 }

@@ -84,7 +84,9 @@ export class PartnerClient {
     this.#random = internals.random ?? Math.random;
     this.#now = internals.now ?? Date.now;
     const keyed = privateKeyJwt ?? (tlsClientAuth ? 'tls' : undefined);
-    this.#key = keyed ? new KeyCredentials(this.#login, keyed, { token: this.#urls.token, revoke: this.#urls.revoke }, this.#now) : undefined;
+    // The gateway's issuer identifier is its public address, authUrl, unless told otherwise (privateKeyJwt.issuer).
+    const issuer = auth.href.replace(/\/+$/, '');
+    this.#key = keyed ? new KeyCredentials(this.#login, keyed, { token: this.#urls.token, revoke: this.#urls.revoke, issuer }, this.#now) : undefined;
     this.#dpop = options.dpop ? new DpopProofs(options.dpop === true ? undefined : options.dpop, this.#now) : undefined;
     const fetch = options.fetch ?? (options.tls ? createTlsFetch(options.tls) : globalThis.fetch);
     this.#fetch = async (input, init) => {

@@ -71,6 +71,7 @@ export const AUTH_FAILURE_REASONS = [
   'client_assertion_key_unknown',
   'client_assertion_invalid',
   'client_assertion_audience',
+  'client_assertion_type',
   'client_assertion_lifetime',
   'client_assertion_replayed',
   'dpop_proof_replayed',

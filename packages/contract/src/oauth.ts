@@ -145,9 +145,26 @@ export const IntrospectionResponse = Type.Object({
 }, { title: 'IntrospectionResponse' });
 export type IntrospectionResponse = Static<typeof IntrospectionResponse>;
 
-/** POST /api/v1/oauth/revoke form (RFC 7009 section 2.1). */
-export const RevocationRequestForm = IntrospectionRequestForm;
-export type RevocationRequestForm = IntrospectionRequestForm;
+/**
+ * POST /api/v1/oauth/revoke form (RFC 7009 section 2.1): an access token or a refresh token. `token_type_hint`
+ * is only a hint: the token is found whatever it says.
+ *
+ * @example
+ * ```
+ * token=Zm9v...&token_type_hint=refresh_token&client_id=acme&client_secret=...
+ * ```
+ */
+export const RevocationRequestForm = Type.Object(
+  {
+    token: Type.String({ minLength: 1, maxLength: 8192, description: 'An access token, or a refresh token (which ends its whole login)' }),
+    token_type_hint: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 64, description: '`access_token` or `refresh_token`; only a hint: any value, or none, finds the token' }),
+    ),
+    ...clientAuthentication,
+  },
+  { additionalProperties: true, ...oneClientAuthentication, description: REPEATED_PARAMETER_RULE },
+);
+export type RevocationRequestForm = Static<typeof RevocationRequestForm>;
 
 /** GET /.well-known/oauth-authorization-server (RFC 8414). */
 export const AuthorizationServerMetadata = Type.Object(

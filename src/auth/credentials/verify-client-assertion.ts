@@ -5,13 +5,23 @@ import { ACCEPTED_JWS_ALGS, keyAlgorithmOf, type AcceptedJwsAlg, type PartnerKey
 
 export const CLIENT_ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 
+/**
+ * The values a private_key_jwt assertion's `aud` may take, each only as a single string (FAPI 2.0 Security Profile,
+ * RFC 7523bis): the issuer identifier, and the token endpoint's URL when the deployment still accepts it
+ * (CLIENT_ASSERTION_AUDIENCES=issuer,token_endpoint).
+ */
+export interface AssertionAudiences {
+  issuer: string;
+  tokenEndpoint?: string;
+}
+
 export interface ClientAssertionCheck {
   /** The form's `client_id`, when the client sent one: it must then name the same partner as `iss`. */
   clientId?: string;
   /** The partner's registered keys, refreshed from its `jwksUri` when `kid` is one it does not hold yet. */
   keysOf(login: string, kid: string | undefined): Promise<PartnerKey[]>;
-  /** What `aud` may name: the issuer identifier and the token endpoint's URL. */
-  audiences: string[];
+  /** What `aud` may be, as a single string: the issuer identifier (and the token endpoint's URL, when accepted). */
+  audiences: AssertionAudiences;
   /** Seconds an assertion may live at most (`exp` ahead of now); RFC 7523 leaves it to us. */
   maxLifetimeSeconds: number;
   /** Seconds of clock difference tolerated for `iat` and `exp`. */
@@ -31,15 +41,25 @@ const MAX_ASSERTION_LENGTH = 8192;
 const imported = new WeakMap<PartnerKey, Promise<CryptoKey | Uint8Array>>();
 
 /**
+ * `typ` values of a client assertion, compared without case and without an `application/` prefix (RFC 7515
+ * section 4.1.9): RFC 7523bis's explicit type, the generic `JWT`, or none. Any other names another kind of JWT
+ * (`dpop+jwt`, `at+jwt`, ...), which must never pass for a client's authentication.
+ */
+const ASSERTION_TYPES = ['client-authentication+jwt', 'jwt'];
+
+/**
  * Authenticates a client by `private_key_jwt` (RFC 7523 section 3, OpenID Connect Core section 9): a JWT
  * signed with ES256, EdDSA or PS256 (never `none`, never HMAC, checked before any key is looked up) by one
- * of the partner's registered keys, with `iss` = `sub` = its login, `aud` naming the issuer or the token
- * endpoint, an `exp` at most `maxLifetimeSeconds` ahead, and a printable `jti` the caller then claims once.
- * Every failure is `invalid_client` (401); the reason goes to the logs and the audit trail only.
+ * of the partner's registered keys, typed as a client assertion or untyped, with `iss` = `sub` = its login,
+ * `aud` the issuer identifier as a single string (FAPI 2.0 Security Profile, RFC 7523bis: an array, or the
+ * token endpoint's URL unless `audiences` accepts it, is refused, closing the 2025 audience-injection attacks),
+ * an `exp` at most `maxLifetimeSeconds` ahead, and a printable `jti` the caller then claims once. Every failure
+ * is `invalid_client` (401); a wrong `typ` or `aud` says so in `error_description`, the other reasons go to the
+ * logs and the audit trail only.
  *
  * @example
  * ```ts
- * const client = await verifyClientAssertion(form.client_assertion, { keysOf, audiences: [issuer, tokenUrl], ... });
+ * const client = await verifyClientAssertion(form.client_assertion, { keysOf, audiences: { issuer }, ... });
  * if (!(await replay.claim(`assertion:${client.jti}`, client.rememberUntil))) throw errors.invalidClient('replayed_jti');
  * ```
  */
@@ -47,15 +67,20 @@ export async function verifyClientAssertion(assertion: string, check: ClientAsse
   if (assertion.length > MAX_ASSERTION_LENGTH || assertion.split('.').length !== 3) throw errors.invalidClient('malformed_client_assertion');
   let alg: AcceptedJwsAlg;
   let kid: string | undefined;
+  let typ: unknown;
   let unverified: JWTPayload;
   try {
     const header = decodeProtectedHeader(assertion);
     if (!ACCEPTED_JWS_ALGS.includes(header.alg as AcceptedJwsAlg)) throw new Error('algorithm refused');
     alg = header.alg as AcceptedJwsAlg;
     kid = typeof header.kid === 'string' ? header.kid : undefined;
+    typ = header.typ;
     unverified = decodeJwt(assertion);
   } catch {
     throw errors.invalidClient('malformed_client_assertion');
+  }
+  if (typ !== undefined && !(typeof typ === 'string' && ASSERTION_TYPES.includes(typ.toLowerCase().replace(/^application\//, '')))) {
+    throw errors.invalidClientAssertion('client_assertion_type', "the client assertion's typ must be client-authentication+jwt or JWT, or absent: it names another kind of JWT");
   }
   const login = unverified.iss;
   if (typeof login !== 'string' || login.length === 0 || login.length > 64 || unverified.sub !== login) {
@@ -78,9 +103,10 @@ export async function verifyClientAssertion(assertion: string, check: ClientAsse
   } catch {
     throw errors.invalidClient('client_assertion_invalid');
   }
-  const audiences = Array.isArray(payload.aud) ? payload.aud : [payload.aud];
-  if (!audiences.some((audience) => typeof audience === 'string' && check.audiences.includes(audience))) {
-    throw errors.invalidClient('client_assertion_audience');
+  const { issuer, tokenEndpoint } = check.audiences;
+  if (typeof payload.aud !== 'string' || (payload.aud !== issuer && payload.aud !== tokenEndpoint)) {
+    const accepted = tokenEndpoint === undefined ? `the issuer identifier ${issuer}` : `the issuer identifier ${issuer} (or the token endpoint ${tokenEndpoint})`;
+    throw errors.invalidClientAssertion('client_assertion_audience', `the client assertion's aud must be ${accepted} as a single string`);
   }
   const now = Math.floor(check.now() / 1000);
   if (payload.exp! > now + check.maxLifetimeSeconds + check.clockToleranceSeconds) throw errors.invalidClient('client_assertion_lifetime');

@@ -44,6 +44,8 @@ export function createCachedTokenFamilyRepository(
         throw error;
       }
     },
+    // Never cached: it is asked only to revoke (RFC 7009), and then the database's answer is the one that counts.
+    findRefreshToken: (hash) => inner.findRefreshToken(hash),
     async revoke(id, reason, unstored) {
       cache.delete(id);
       await inner.revoke(id, reason, unstored);

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { errors } from '../../errors.js';
 import type { Partner } from '../../partners/partner.js';
-import type { TokenFamilyRepository } from './token-family-repository.js';
+import type { TokenFamily, TokenFamilyRepository } from './token-family-repository.js';
 
 /** 256 random bits, base64url: 43 characters. */
 const REFRESH_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
@@ -15,6 +15,11 @@ export interface NewRefreshToken {
 /** Refresh tokens are opaque random strings; the database only ever sees their SHA-256. */
 export function hashRefreshToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
+}
+
+/** Whether `token` has a refresh token's shape: an access token (a JWT, with its dots) never has. */
+export function isRefreshTokenShaped(token: string): boolean {
+  return REFRESH_TOKEN_PATTERN.test(token);
 }
 
 function newRefreshToken(): string {
@@ -60,4 +65,31 @@ export async function rotateRefreshToken(
     default:
       throw errors.unauthorized('invalid_refresh_token');
   }
+}
+
+/**
+ * The family of `presented` when it is a refresh token of `partner`'s that still lives: issued to this partner
+ * under its current token generation, not expired, its family not revoked. A spent one counts too: RFC 7009
+ * section 2.1 ends the whole grant when one of its refresh tokens is revoked, and the refresh endpoint would
+ * revoke the family for that same token as a reuse. Anything else is undefined: another partner's token is not
+ * to be told apart from an unknown one.
+ *
+ * @example
+ * ```ts
+ * const family = await ownRefreshTokenFamily(form.token, partner, families, Date.now());
+ * if (family) await families.revoke(family.id, 'revocation');
+ * ```
+ */
+export async function ownRefreshTokenFamily(
+  presented: string,
+  partner: Pick<Partner, 'id' | 'tokenGeneration'>,
+  families: Pick<TokenFamilyRepository, 'findRefreshToken'>,
+  now: number,
+): Promise<TokenFamily | undefined> {
+  if (!isRefreshTokenShaped(presented)) return undefined;
+  const stored = await families.findRefreshToken(hashRefreshToken(presented));
+  if (!stored || stored.expiresAt.getTime() <= now) return undefined;
+  const { family } = stored;
+  if (family.partnerId !== partner.id || family.generation !== partner.tokenGeneration || family.revokedAt !== null) return undefined;
+  return family;
 }

@@ -36,6 +36,19 @@ for (const backend of testBackends()) {
       assert.equal((await families.spend(`hash-${id}`, { hash: `again-${id}`, expiresAt: later() }, new Date())).outcome, 'reused');
     });
 
+    it('when a refresh token is looked up, then its family, its expiry and whether it was spent come back; an unknown one is undefined', async () => {
+      const families = createTokenFamilyRepository(handle.db);
+      const id = randomUUID();
+      const expiresAt = later();
+      await families.start({ id, partnerId, generation: 2 }, { hash: `first-${id}`, expiresAt });
+      assert.deepEqual(await families.findRefreshToken(`first-${id}`), { family: { id, partnerId, generation: 2, revokedAt: null, jkt: null }, expiresAt, usedAt: null });
+      const spentAt = new Date();
+      await families.spend(`first-${id}`, { hash: `second-${id}`, expiresAt: later() }, spentAt);
+      assert.deepEqual((await families.findRefreshToken(`first-${id}`))?.usedAt, spentAt);
+      assert.equal((await families.findRefreshToken(`second-${id}`))?.family.id, id);
+      assert.equal(await families.findRefreshToken(`never-${id}`), undefined);
+    });
+
     it("keeps a bound family's DPoP key thumbprint through its refreshes", async () => {
       const families = createTokenFamilyRepository(handle.db);
       const id = randomUUID();

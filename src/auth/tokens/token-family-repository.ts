@@ -23,6 +23,13 @@ export type SpendResult =
   | { outcome: 'reused'; family: TokenFamily }
   | { outcome: 'unknown' | 'expired' | 'revoked' };
 
+/** A refresh token as stored: its family, until when it could be spent, and when it was (null while unspent). */
+export interface StoredRefreshToken {
+  family: TokenFamily;
+  expiresAt: Date;
+  usedAt: Date | null;
+}
+
 /**
  * An access-only family (one client-credentials token; RFC 6749 section 4.4.3 issues no refresh token): never
  * stored while it is live, written only when revoked, and kept until `expiresAt` (its token's expiry).
@@ -44,6 +51,8 @@ export interface TokenFamilyRepository {
   /** Spends `hash` and stores `next` in the same family, atomically; a concurrent second spend is a reuse. */
   spend(hash: string, next: { hash: string; expiresAt: Date }, now: Date): Promise<SpendResult>;
   find(id: string): Promise<TokenFamily | undefined>;
+  /** The refresh token of SHA-256 `hash` (spent or not) and its family; undefined for a token never issued or already purged. */
+  findRefreshToken(hash: string): Promise<StoredRefreshToken | undefined>;
   /**
    * Revokes family `id`. An access-only family (`unstored`) is written revoked, in one statement whichever
    * instance or request got there first, and not at all once its partner is gone (its tokens died with it).
@@ -112,6 +121,15 @@ export function createTokenFamilyRepository(db: Kysely<Database>): TokenFamilyRe
     async find(id) {
       const row = await db.selectFrom('token_families').select(['id', 'partner_id', 'generation', 'revoked_at', 'jkt']).where('id', '=', id).executeTakeFirst();
       return row && toFamily(row);
+    },
+    async findRefreshToken(hash) {
+      const row = await db
+        .selectFrom('refresh_tokens')
+        .innerJoin('token_families', 'token_families.id', 'refresh_tokens.family_id')
+        .select(['token_families.id', 'token_families.partner_id', 'token_families.generation', 'token_families.revoked_at', 'token_families.jkt', 'refresh_tokens.used_at', 'refresh_tokens.expires_at'])
+        .where('refresh_tokens.token_hash', '=', hash)
+        .executeTakeFirst();
+      return row && { family: toFamily(row), expiresAt: row.expires_at, usedAt: row.used_at };
     },
     async revoke(id, reason, unstored) {
       if (unstored) {

@@ -48,9 +48,10 @@ for (const backend of testBackends()) {
       assert.equal(banks.statusCode, 200);
     });
 
-    it('accepts the token endpoint URL as aud too', async () => {
-      const response = await post('/api/v1/oauth/token', { ...(await assertionForm()), client_assertion: await clientAssertion(key, partner.login, [TOKEN_URL]) });
-      assert.equal(response.statusCode, 200, response.body);
+    it('when aud is the token endpoint URL, then invalid_client (only the issuer, as a single string: test/security/client-assertion-audience.test.ts)', async () => {
+      const response = await post('/api/v1/oauth/token', { ...(await assertionForm()), client_assertion: await clientAssertion(key, partner.login, TOKEN_URL) });
+      assert.equal(response.statusCode, 401, response.body);
+      assert.equal(response.json().error, 'invalid_client');
     });
 
     it("binds the token to the DPoP proof's key: token_type DPoP and cnf.jkt", async () => {

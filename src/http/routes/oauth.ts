@@ -28,14 +28,14 @@ const OAUTH_ERRORS = {
     429: [errors.throttled(60).description],
   }),
   400: oauthRefusal('`invalid_request` (a parameter missing, repeated (`parameter <name> is repeated`: each at most once, RFC 6749 section 3.2) or invalid; two client authentications; a DPoP proof required), `unsupported_grant_type`, `invalid_dpop_proof`'),
-  401: oauthRefusal('`invalid_client`: client authentication failed (every cause alike)', {
+  401: oauthRefusal('`invalid_client`: client authentication failed (every cause alike, but a client assertion\'s `aud` or `typ`, which `error_description` names)', {
     'WWW-Authenticate': Type.String({ description: '`Basic realm="partner-gateway"` when the client used client_secret_basic' }),
   }),
 };
 
 const CLIENT_AUTH_TEXT =
   'Authenticate the client with one of: `private_key_jwt` (client_assertion_type + client_assertion, RFC 7523: a JWT signed ES256, EdDSA or PS256 by a registered key, ' +
-  '`iss` = `sub` = the login, `aud` = the issuer or the token endpoint URL, `exp` at most 5 minutes ahead, `jti` used once), ' +
+  '`typ` `client-authentication+jwt`, `JWT` or none, `iss` = `sub` = the login, `aud` = the issuer identifier as a single string (the token endpoint URL too where CLIENT_ASSERTION_AUDIENCES allows it), `exp` at most 5 minutes ahead, `jti` used once), ' +
   '`client_secret_basic` (Authorization: Basic, login and API password form-urlencoded first) or `client_secret_post` (client_id + client_secret), ' +
   'the last two only for partners allowed to use their password. ' +
   'Over a connection with a client certificate (the `mtls_endpoint_aliases` address), `client_id` alone authenticates by that certificate (RFC 8705: ' +
@@ -111,7 +111,7 @@ export async function oauthRoutes(app: FastifyInstance, { gateway }: { gateway: 
       schema: {
         operationId: 'oauthRevoke',
         tags: ['OAuth'],
-        summary: "Token revocation (RFC 7009): the caller's access token, and the session it came from, stop working everywhere within a second",
+        summary: "Token revocation (RFC 7009): the caller's access or refresh token, and the session it belongs to, stop working everywhere within a second",
         description: `${CLIENT_AUTH_TEXT} The answer is 200 whatever the token was; another partner's token is not revoked.`,
         consumes: ['application/x-www-form-urlencoded'],
         security: [{}, { oauthClientBasic: [] }],
