@@ -8,6 +8,7 @@ import { parseCommand } from '@partner-gateway/client/cli/parse-command';
 import { askConfirmation } from '../ask-confirmation.js';
 import { outcomeText } from './bank-changes-text.js';
 import { bankEditCommands } from './bank-edit-command.js';
+import { bankSyncCommands } from './bank-sync-command.js';
 import { bankVersionCommands } from './bank-version-command.js';
 
 /**
@@ -74,10 +75,13 @@ export const bankCommands: CommandGroup<AdminApi> = {
       },
     },
     ...bankVersionCommands,
+    ...bankSyncCommands,
   },
   epilogue: `Examples:
   partner-gateway bank import 20230518_ED807_full.xml --dry-run
   partner-gateway bank move 044525225 1
   partner-gateway bank versions
-  partner-gateway bank restore 3`,
+  partner-gateway bank restore 3
+  partner-gateway bank sync --dry-run
+  partner-gateway bank pending approve`,
 };
