@@ -9,6 +9,10 @@ import { partnerPublicJwk, serveJwks } from '../support/partner-jwk.js';
 import { testBackends } from '../support/test-databases.js';
 import { startTestGateway, TEST_ADMIN_TOKEN, type TestGateway } from '../support/test-gateway.js';
 import { waitFor } from '../support/wait-for.js';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { loadDefaultBanks } from '../../src/banks/default-banks.js';
+import { directoryWithout } from '../support/ed807-directory.js';
 
 /**
  * The admin console driven end to end in Debian's Chromium (never a downloaded browser), against a real
@@ -51,6 +55,9 @@ describe('admin console in Chromium', { skip, timeout: 120_000 }, () => {
   const shot = (name: string, part?: Locator) =>
     part ? part.screenshot({ path: join(screenshots, `${name}.png`) }) : page.screenshot({ path: join(screenshots, `${name}.png`), fullPage: true });
   const status = () => page.locator('.announcer');
+  // The registry sync's source: the May 2023 directory in which 12 banks of the shipped list no longer offer SBP.
+  const heldDirectory = directoryWithout(loadDefaultBanks().slice(0, 12).map((bank) => bank.bic));
+  const registry = createServer((_request, response) => response.writeHead(200, { 'content-type': 'application/xml' }).end(heldDirectory));
 
   before(async () => {
     if (!existsSync(projectFile('dist/console/index.html'))) {
@@ -59,7 +66,8 @@ describe('admin console in Chromium', { skip, timeout: 120_000 }, () => {
     }
     screenshots = KEEP_SCREENSHOTS ? projectFile('docs/screenshots') : mkdtempSync(join(tmpdir(), 'console-screenshots-'));
     mkdirSync(screenshots, { recursive: true });
-    t = await startTestGateway(testBackends()[0]!);
+    await new Promise<void>((resolve) => registry.listen(0, '127.0.0.1', resolve));
+    t = await startTestGateway(testBackends()[0]!, { env: { BANKS_SYNC_URL: `http://127.0.0.1:${(registry.address() as AddressInfo).port}/ed807.xml` } });
     base = await t.admin.listen({ host: '127.0.0.1', port: 0 });
     profile = mkdtempSync(join(tmpdir(), 'console-chromium-'));
     context = await chromium.launchPersistentContext(profile, {
@@ -79,6 +87,7 @@ describe('admin console in Chromium', { skip, timeout: 120_000 }, () => {
   after(async () => {
     await context?.close();
     await t?.close();
+    await new Promise<void>((resolve) => registry.close(() => resolve()));
     if (profile) rmSync(profile, { recursive: true, force: true });
     if (!KEEP_SCREENSHOTS && screenshots) rmSync(screenshots, { recursive: true, force: true });
   });
@@ -398,6 +407,32 @@ describe('admin console in Chromium', { skip, timeout: 120_000 }, () => {
     await textOf(status(), new RegExp(`Version ${first} was restored as version ${banks.version + 1}`));
     const restored = (await api('GET', '/admin/v1/banks')).body.banks;
     assert.deepEqual([restored.length, restored[0].name], [39, 'Сбербанк']);
+    await page.getByRole('tab', { name: 'List' }).click();
+  });
+
+  it('when a registry sync would remove more banks than allowed, then the Registry sync tab previews it, holds it, shows its every change, and applies it only after an approval that asks first', async () => {
+    const before = (await api('GET', '/admin/v1/banks')).body;
+    await page.getByRole('tab', { name: 'Registry sync' }).click();
+    await page.getByRole('button', { name: 'Preview a sync now' }).click();
+    const preview = page.getByRole('region', { name: /Preview \(dry run\): 175 added, \d+ changed, 12 removed/ });
+    await textOf(preview, /The removal guard will hold this run: it would remove 12 banks \(more than BANKS_SYNC_MAX_REMOVALS, 10\)/);
+    assert.equal((await api('GET', '/admin/v1/banks')).body.version, before.version, 'a preview changes nothing');
+    await preview.getByRole('button', { name: 'Run the sync…' }).click();
+    await page.getByRole('dialog', { name: 'Run the registry sync now?' }).getByRole('button', { name: 'Run' }).click();
+    await textOf(status(), /Sync run \d+: held \(pending\) — it would remove 12 banks/);
+    const held = page.getByRole('region', { name: /Held sync run \d+: waiting for a decision/ });
+    await textOf(held, /Removed/);
+    assert.equal((await api('GET', '/admin/v1/banks')).body.version, before.version, 'held, not applied');
+    await shot('banks-sync');
+    await held.getByRole('button', { name: 'Approve…' }).click();
+    const confirm = page.getByRole('dialog', { name: /Approve held sync run \d+\?/ });
+    await textOf(confirm, /12 banks stop being offered to partners/);
+    await confirm.getByRole('button', { name: 'Approve' }).click();
+    await textOf(status(), new RegExp(`was approved and applied as version ${before.version + 1}`));
+    const after = (await api('GET', '/admin/v1/banks')).body;
+    assert.equal(after.banks.length, 39 - 12 + 175);
+    const audit = (await api('GET', '/admin/v1/audit?action=banks.sync.approve')).body.entries;
+    assert.equal(audit[0].operator.name, 'bootstrap');
     await page.getByRole('tab', { name: 'List' }).click();
   });
 

@@ -4,17 +4,20 @@ import { AddBankForm } from '../components/add-bank-form';
 import { BankHistory } from '../components/bank-history';
 import { ImportForm } from '../components/bank-import-form';
 import { BankList } from '../components/bank-list';
+import { BankSyncPanel } from '../components/bank-sync-panel';
 import { LoadState, PageTitle, useLoad } from '../components/page';
 import { useCan } from '../identity';
 
-type Tab = 'list' | 'history';
+type Tab = 'list' | 'history' | 'sync';
 
 /**
  * The bank list partners receive: the list (search, paging, move, edit curated fields, add, remove, import with a
- * preview of every change) and its history (each version's diff, restore). Every change is a version.
+ * preview of every change), its history (each version's diff, restore) and the registry sync (runs, preview, the
+ * held run to approve or reject). Every change is a version.
  */
 export function BanksPage() {
   const banks = useLoad(() => admin.banks.list(), 'banks');
+  const sync = useLoad(() => admin.bankSync.status(), 'bank-sync');
   const canChange = useCan('banks.write');
   const [tab, setTab] = useState<Tab>('list');
   return (
@@ -28,14 +31,30 @@ export function BanksPage() {
         <button type="button" role="tab" id="tab-history" aria-selected={tab === 'history'} aria-controls="panel-history" onClick={() => setTab('history')}>
           History
         </button>
+        <button type="button" role="tab" id="tab-sync" aria-selected={tab === 'sync'} aria-controls="panel-sync" onClick={() => setTab('sync')}>
+          Registry sync{sync.data?.pending ? ' (1 held)' : ''}
+        </button>
       </div>
       {tab === 'list' && (
         <div role="tabpanel" id="panel-list" aria-labelledby="tab-list">
-          {/* The pending registry sync (approve, reject, with its preview) goes here: issue 24's sync part. */}
+          {sync.data?.pending && (
+            <p role="note" class="notice">
+              A registry sync is held ({sync.data.pending.hold?.reason}): review it in the{' '}
+              <button type="button" class="link" onClick={() => setTab('sync')}>
+                Registry sync
+              </button>{' '}
+              tab.
+            </p>
+          )}
           {canChange && <ImportForm current={banks.data?.banks ?? []} onImported={banks.reload} />}
           {canChange && <AddBankForm onAdded={banks.reload} />}
           <LoadState loaded={banks} what="banks" />
           {banks.data && <BankList banks={banks.data.banks} version={banks.data.version} canChange={canChange} onChanged={banks.reload} />}
+        </div>
+      )}
+      {tab === 'sync' && (
+        <div role="tabpanel" id="panel-sync" aria-labelledby="tab-sync">
+          <BankSyncPanel canChange={canChange} onChanged={() => Promise.all([banks.reload(), sync.reload()]).then(() => {})} />
         </div>
       )}
       {tab === 'history' && (
