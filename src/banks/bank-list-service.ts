@@ -1,4 +1,5 @@
-import type { BankListEntry, BankListOutcome, BankVersionAuthor } from '@partner-gateway/contract/admin-bank-versions';
+import type { ActorRef } from '@partner-gateway/contract/admin-approvals';
+import type { BankListEntry, BankListOutcome } from '@partner-gateway/contract/admin-bank-versions';
 import { AppError, errors } from '../errors.js';
 import { actorRef, type RequestContext } from '../request-context.js';
 import { summarizeChanges } from './bank-list-diff.js';
@@ -16,15 +17,15 @@ export interface ApplyOptions extends VersionRecord {
 }
 
 /** The scheduled registry sync, as the history names it. */
-export const SYNC_AUTHOR: BankVersionAuthor = { id: 'sync', name: 'scheduled sync', credential: 'system' };
+export const SYNC_AUTHOR: ActorRef = { id: 'sync', name: 'scheduled sync', credential: 'system' };
 /** The gateway itself: the first version (the shipped list, or the list found at the first start with versions). */
-export const SEED_AUTHOR: BankVersionAuthor = { id: 'gateway', name: 'the gateway', credential: 'system' };
+export const SEED_AUTHOR: ActorRef = { id: 'gateway', name: 'the gateway', credential: 'system' };
 
 /**
  * The operator of an admin request, as the history names it (id, name, credential, as the audit trail does); the
  * gateway itself for a change made without a request (a test, a script calling the service).
  */
-export function authorOf(context: RequestContext | undefined): BankVersionAuthor {
+export function authorOf(context: RequestContext | undefined): ActorRef {
   return context?.actor ? actorRef(context.actor) : SEED_AUTHOR;
 }
 

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
-import type { BankListChange, BankListEntry, BankVersionAuthor, BankVersionSource } from '@partner-gateway/contract/admin-bank-versions';
+import type { ActorRef } from '@partner-gateway/contract/admin-approvals';
+import type { BankListChange, BankListEntry, BankVersionSource } from '@partner-gateway/contract/admin-bank-versions';
 import { column, fromColumns, json, toColumns, type Entity } from '../db/field-map.js';
 import type { Database } from '../db/schema.js';
 import { errors } from '../errors.js';
@@ -11,7 +12,7 @@ import type { ListChange } from './merge-registry.js';
 export const bankVersionFields = {
   number: column<number>('number').immutable(),
   createdAt: column<Date>('created_at').immutable(),
-  author: json<BankVersionAuthor>('author'),
+  author: json<ActorRef>('author'),
   source: column<BankVersionSource>('source'),
   fileName: column<string | null>('file_name'),
   comment: column<string | null>('comment'),
@@ -34,7 +35,7 @@ type Tables = BankTables & {
 
 /** What a change of the list records beside the list itself. */
 export interface VersionRecord {
-  author: BankVersionAuthor;
+  author: ActorRef;
   /** A function when the source depends on what the change turned out to do (an edit that only moves is a reorder). */
   source: BankVersionSource | ((changes: readonly BankListChange[]) => BankVersionSource);
   fileName?: string | null;

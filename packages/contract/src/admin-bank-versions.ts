@@ -69,15 +69,12 @@ export const BankVersionSource = Type.Union([
 ], { title: 'BankVersionSource' });
 export type BankVersionSource = Static<typeof BankVersionSource>;
 
-/** Who made a version: an operator (as the audit trail names it), or the gateway itself (the first list, a scheduled sync). */
-export const BankVersionAuthor = ActorRef;
-export type BankVersionAuthor = ActorRef;
-
 /** A version as the history lists it. */
 export const BankVersionSummary = Type.Object({
   number: Type.Integer(),
   createdAt: Type.String({ format: 'date-time' }),
-  author: BankVersionAuthor,
+  /** Who made it: an operator (as the audit trail names it), or the gateway itself (the first list, a scheduled sync: credential `system`). */
+  author: ActorRef,
   source: BankVersionSource,
   /** The imported file's name (import), when given. */
   fileName: Nullable(Type.String()),

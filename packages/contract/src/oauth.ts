@@ -162,7 +162,7 @@ export const RevocationRequestForm = Type.Object(
     ),
     ...clientAuthentication,
   },
-  { additionalProperties: true, ...oneClientAuthentication, description: REPEATED_PARAMETER_RULE },
+  { title: 'RevocationRequestForm', additionalProperties: true, ...oneClientAuthentication, description: REPEATED_PARAMETER_RULE },
 );
 export type RevocationRequestForm = Static<typeof RevocationRequestForm>;
 

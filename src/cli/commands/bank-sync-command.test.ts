@@ -12,7 +12,7 @@ import { runCli } from '../run-cli.js';
 describe('partner-gateway bank sync, sync-status and pending against a running admin API', () => {
   let t: TestGateway;
   let env: Record<string, string>;
-  let served = readFileSync(ED807_MAY_2023);
+  let served: Buffer = readFileSync(ED807_MAY_2023);
   const source = createServer((_request, response) => response.writeHead(200, { 'content-type': 'application/xml' }).end(served));
   before(async () => {
     await new Promise<void>((resolve) => source.listen(0, '127.0.0.1', resolve));
