@@ -4,6 +4,7 @@ import pg from 'pg';
 import { encryptPassword } from '../support/encrypt-password.js';
 import { startGatewayProcess, stopGatewayProcess, type GatewayProcess } from '../support/gateway-process.js';
 import type { PostgresCluster } from '../support/postgres-cluster.js';
+import { waitFor } from '../support/wait-for.js';
 
 /*
  * The load driver of database-outage.test.ts: one gateway process (the real entry point) on a PostgreSQL
@@ -104,10 +105,10 @@ export async function runOutageScenario(cluster: PostgresCluster, onStart: (gate
   assert.equal(warm.status, 200, describeCall(warm));
   const bankList = warm.body;
   assert.equal((await encryptedBanks()).status, 200);
-  const listenersBefore = await poll(5_000, async () => {
+  const listenersBefore = await waitFor(async () => {
     const count = await listeners(cluster);
     return count === 1 ? count : undefined;
-  }).catch(() => listeners(cluster));
+  }, { timeout: 5_000, interval: 25, message: 'one change-feed listener before the outage' }).catch(() => listeners(cluster));
 
   let stopped = false;
   const loop = async (work: () => Promise<unknown>, pauseMs: number) => {
@@ -144,16 +145,22 @@ export async function runOutageScenario(cluster: PostgresCluster, onStart: (gate
     await cluster.start();
     const accepting = await accepted;
     timeline = { stopping, down, restarting, accepting };
-    await poll(15_000, async () => {
-      if (child.exitCode !== null) throw new Error('the gateway exited');
-      const sample = { calls, timeline };
-      return firstSuccessAfter(sample, 'login') !== undefined && firstSuccessAfter(sample, 'readyz') !== undefined ? true : undefined;
-    }).catch(() => {});
+    await waitFor(
+      () => {
+        if (child.exitCode !== null) return 'exited';
+        const sample = { calls, timeline };
+        return firstSuccessAfter(sample, 'login') !== undefined && firstSuccessAfter(sample, 'readyz') !== undefined;
+      },
+      { timeout: 15_000, interval: 25, message: 'a login and a readyz answered after the outage' },
+    ).catch(() => {});
     await delay(UP_AFTER_MS);
-    listenersAfter = await poll(10_000, async () => {
-      const count = await listeners(cluster);
-      return count === 1 ? { count, afterMs: Date.now() - accepting } : undefined;
-    }).catch(async () => ({ count: await listeners(cluster), afterMs: Date.now() - accepting }));
+    listenersAfter = await waitFor(
+      async () => {
+        const count = await listeners(cluster);
+        return count === 1 ? { count, afterMs: Date.now() - accepting } : undefined;
+      },
+      { timeout: 10_000, interval: 25, message: 'one change-feed listener after the outage' },
+    ).catch(async () => ({ count: await listeners(cluster), afterMs: Date.now() - accepting }));
   } finally {
     stopped = true;
     await Promise.all(workers);
@@ -192,16 +199,7 @@ async function listeners(cluster: PostgresCluster): Promise<number> {
   }
 }
 
-async function poll<T>(limitMs: number, check: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + limitMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`not within ${limitMs} ms`);
-    await delay(25);
-  }
-}
-
+/** The scenario's phases last this long: load before, during and after the outage (the scenario's timeline, not a wait for a condition). */
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
