@@ -4,7 +4,8 @@ import { after, before, describe, it } from 'node:test';
 import { loadDefaultBanks } from '../../src/banks/default-banks.js';
 import { changedDirectory, ED807_MAY_2023 } from '../support/ed807-directory.js';
 import { testBackends } from '../support/test-databases.js';
-import { startSiblingGateway, startTestGateway, TEST_ADMIN_TOKEN, type TestGateway } from '../support/test-gateway.js';
+import { bankListClients } from '../support/bank-list-clients.js';
+import { startSiblingGateway, startTestGateway, type TestGateway } from '../support/test-gateway.js';
 
 /**
  * The bank directory over real HTTP (issue 24): the registry merge on the real May 2023 directory, a changed
@@ -17,7 +18,8 @@ for (const backend of testBackends()) {
     let api: string;
     let adminUrl: string;
     let siblingAdminUrl: string;
-    let token: string;
+    let admin: Awaited<ReturnType<typeof bankListClients>>['admin'];
+    let partnerBanks: Awaited<ReturnType<typeof bankListClients>>['partnerBanks'];
     const defaults = loadDefaultBanks();
     before(async () => {
       t = await startTestGateway(backend);
@@ -25,28 +27,13 @@ for (const backend of testBackends()) {
       api = await t.app.listen({ host: '127.0.0.1', port: 0 });
       adminUrl = await t.admin.listen({ host: '127.0.0.1', port: 0 });
       siblingAdminUrl = await sibling.admin.listen({ host: '127.0.0.1', port: 0 });
-      const partner = await t.addPartner();
-      const login = await fetch(`${api}/api/v1/login/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(partner) });
-      token = ((await login.json()) as { access_token: string }).access_token;
+      ({ admin, partnerBanks } = await bankListClients(t, api, adminUrl));
     });
     after(async () => {
       await sibling.close();
       await t.close();
     });
 
-    const admin = async (method: string, path: string, body?: string | Buffer, contentType = 'application/json', base = adminUrl) => {
-      const response = await fetch(`${base}${path}`, {
-        method,
-        headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, ...(body === undefined ? {} : { 'content-type': contentType }) },
-        ...(body === undefined ? {} : { body }),
-      });
-      const text = await response.text();
-      return { status: response.status, json: text ? JSON.parse(text) : undefined };
-    };
-    const partnerBanks = async (query = '', headers: Record<string, string> = {}) => {
-      const response = await fetch(`${api}/partner/provider/sbp/banks/${query}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, ...headers } });
-      return { status: response.status, bytes: Buffer.from(await response.arrayBuffer()), etag: response.headers.get('etag'), version: response.headers.get('x-bank-list-version') };
-    };
     const importXml = (bytes: Buffer, query = '') => admin('POST', `/admin/v1/banks/import${query}`, bytes, 'application/xml');
 
     let first: Awaited<ReturnType<typeof partnerBanks>>;

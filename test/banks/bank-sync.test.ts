@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { loadDefaultBanks } from '../../src/banks/default-banks.js';
 import { changedDirectory, directoryWithout, ED807_MAY_2023, sbpHeadOffices, zipped } from '../support/ed807-directory.js';
 import { testBackends } from '../support/test-databases.js';
+import { bankListClients } from '../support/bank-list-clients.js';
 import { startSiblingGateway, startTestGateway, TEST_ADMIN_TOKEN, type TestGateway } from '../support/test-gateway.js';
 import { waitFor } from '../support/wait-for.js';
 
@@ -44,7 +45,7 @@ for (const backend of testBackends()) {
     let api: string;
     let adminUrl: string;
     let siblingAdminUrl: string;
-    let token: string;
+    let clients: Awaited<ReturnType<typeof bankListClients>>;
     const defaults = loadDefaultBanks();
     const xml = readFileSync(ED807_MAY_2023);
 
@@ -56,9 +57,7 @@ for (const backend of testBackends()) {
       api = await t.app.listen({ host: '127.0.0.1', port: 0 });
       adminUrl = await t.admin.listen({ host: '127.0.0.1', port: 0 });
       siblingAdminUrl = await sibling.admin.listen({ host: '127.0.0.1', port: 0 });
-      const partner = await t.addPartner();
-      const login = await fetch(`${api}/api/v1/login/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(partner) });
-      token = ((await login.json()) as { access_token: string }).access_token;
+      clients = await bankListClients(t, api, adminUrl);
     });
     after(async () => {
       await sibling.close();
@@ -66,19 +65,8 @@ for (const backend of testBackends()) {
       await source.close();
     });
 
-    const admin = async (method: string, path: string, body?: unknown, base = adminUrl) => {
-      const response = await fetch(`${base}${path}`, {
-        method,
-        headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      const text = await response.text();
-      return { status: response.status, json: text ? JSON.parse(text) : undefined };
-    };
-    const partnerBanks = async () => {
-      const response = await fetch(`${api}/partner/provider/sbp/banks/`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
-      return { status: response.status, bytes: Buffer.from(await response.arrayBuffer()), etag: response.headers.get('etag'), version: response.headers.get('x-bank-list-version') };
-    };
+    const admin = (method: string, path: string, base = adminUrl) => clients.admin(method, path, undefined, undefined, base);
+    const partnerBanks = () => clients.partnerBanks();
     const serve = (body: Buffer, contentType = 'application/xml') => {
       source.state.body = body;
       source.state.contentType = contentType;
@@ -161,7 +149,7 @@ for (const backend of testBackends()) {
       const before = (await admin('GET', '/admin/v1/banks')).json;
       const dropped = before.banks.slice(-30).map((bank: { bic: string }) => bank.bic);
       serve(directoryWithout(dropped));
-      const held = await admin('POST', '/admin/v1/banks/sync', undefined, siblingAdminUrl);
+      const held = await admin('POST', '/admin/v1/banks/sync', siblingAdminUrl);
       assert.equal(held.status, 200);
       assert.equal(held.json.outcome, 'held');
       assert.match(held.json.hold.reason, /would remove 30 banks \(more than BANKS_SYNC_MAX_REMOVALS, 10\)/);
@@ -192,7 +180,7 @@ for (const backend of testBackends()) {
       const second = (await admin('POST', '/admin/v1/banks/sync')).json;
       assert.equal(second.outcome, 'held');
       const version = (await admin('GET', '/admin/v1/banks')).json.version;
-      await admin('PATCH', `/admin/v1/banks/${defaults[3]!.bic}`, { position: 1 });
+      await clients.admin('PATCH', `/admin/v1/banks/${defaults[3]!.bic}`, JSON.stringify({ position: 1 }));
       const late = await admin('POST', `/admin/v1/banks/sync/pending/${second.id}/approve`);
       assert.equal(late.status, 409);
       assert.equal(late.json.code ?? 'bank_list_changed', 'bank_list_changed');

@@ -129,7 +129,7 @@ describe('console single sign-on in Chromium', { skip, timeout: 180_000 }, () =>
   });
 
   it('when it adds a bank, then the change is in the audit trail under its own name, and a change without the CSRF token is refused', async () => {
-    await page.getByLabel('BIC').fill('049999977');
+    await page.getByLabel('BIC', { exact: true }).fill('049999977');
     await page.getByLabel('Name', { exact: true }).fill('Банк SSO');
     await page.getByRole('button', { name: 'Add bank' }).click();
     await textOf(page.locator('.announcer'), /049999977|Банк SSO/);

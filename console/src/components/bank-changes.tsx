@@ -1,13 +1,7 @@
-import type { BankFieldChange, BankListChange } from '@partner-gateway/contract/admin-bank-versions';
+import { BANK_FIELD_LABELS, type BankFieldChange, type BankListChange } from '@partner-gateway/contract/admin-bank-versions';
 
-const LABELS: Record<BankFieldChange['field'], string> = {
-  name: 'Name',
-  nameEn: 'Latin name',
-  sbpMemberId: 'Member id',
-  registryName: 'Registry name',
-  sbpParticipant: 'SBP',
-  position: 'Position',
-};
+/** The contract's field names, capitalized for a table cell. */
+const label = (field: BankFieldChange['field']) => BANK_FIELD_LABELS[field].charAt(0).toUpperCase() + BANK_FIELD_LABELS[field].slice(1);
 const KINDS: Record<BankListChange['kind'], string> = { added: 'Added', removed: 'Removed', changed: 'Changed' };
 
 const show = (field: BankFieldChange['field'], value: BankFieldChange['old']) => (value === null ? '—' : field === 'sbpParticipant' ? (value ? 'yes' : 'no') : String(value));
@@ -45,7 +39,7 @@ export function BankChanges({ changes, title = 'Changes' }: { changes: readonly 
                   <ul class="field-changes">
                     {change.fields.map((field) => (
                       <li key={field.field}>
-                        {LABELS[field.field]}: {show(field.field, field.old)} → {show(field.field, field.new)}
+                        {label(field.field)}: {show(field.field, field.old)} → {show(field.field, field.new)}
                       </li>
                     ))}
                   </ul>

@@ -35,6 +35,16 @@ export const BankField = Type.Union([
 ], { title: 'BankField' });
 export type BankField = Static<typeof BankField>;
 
+/** Each field's name as operators read it in a change (the CLI's lines and the console's tables). */
+export const BANK_FIELD_LABELS: Readonly<Record<BankField, string>> = {
+  name: 'name',
+  nameEn: 'Latin name',
+  sbpMemberId: 'member id',
+  registryName: 'registry name',
+  sbpParticipant: 'SBP',
+  position: 'position',
+};
+
 const FieldValue = Type.Union([Type.String(), Type.Integer(), Type.Boolean(), Type.Null()]);
 
 /** One field of one bank, old -> new (null: unset, or the bank absent on that side). */

@@ -1,13 +1,5 @@
-import type { BankFieldChange, BankListChange, BankListOutcome } from '@partner-gateway/contract/admin-bank-versions';
+import { BANK_FIELD_LABELS as LABELS, type BankFieldChange, type BankListChange, type BankListOutcome } from '@partner-gateway/contract/admin-bank-versions';
 
-const LABELS: Record<BankFieldChange['field'], string> = {
-  name: 'name',
-  nameEn: 'Latin name',
-  sbpMemberId: 'member id',
-  registryName: 'registry name',
-  sbpParticipant: 'SBP',
-  position: 'position',
-};
 const MARKS: Record<BankListChange['kind'], string> = { added: '+', removed: '-', changed: '~' };
 
 const value = (field: BankFieldChange['field'], raw: BankFieldChange['old']) => (raw === null ? '—' : field === 'sbpParticipant' ? (raw ? 'yes' : 'no') : String(raw));
