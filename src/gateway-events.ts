@@ -23,6 +23,16 @@ export type GatewayEvent =
   | { type: 'replay_journal_dropped'; count: number }
   /** The embedded database's replay cache could not write its table behind (retried at its next turn). */
   | { type: 'replay_write_failed'; error: unknown }
+  /**
+   * Spent jtis were lost (`scope`: `database` after an unclean shutdown of the embedded database, a PostgreSQL
+   * crash or an emptied table; `redis:<prefix>` after a Redis restart): single-use credentials issued before
+   * `lostAt` are refused, which matters until `refusedUntil` (ms since the epoch, both).
+   */
+  | { type: 'replay_state_lost'; scope: string; lostAt: number; refusedUntil: number }
+  /** Checking whether a replay store still holds its jtis failed (retried at the next claim). */
+  | { type: 'replay_state_check_failed'; error: unknown }
+  /** A lockout set in Redis could not be written to the database too: a Redis restart would forget it. */
+  | { type: 'lockout_write_failed'; error: unknown }
   /** Operators' last-use times (tokens, sessions) could not be written yet; they stay noted for the next write. */
   | { type: 'operator_usage_write_failed'; error: unknown }
   /** A bank registry sync could not fetch or read its source; nothing changed, the banks keep being served. */

@@ -8,6 +8,7 @@ import { createOperatorAuthentication, type OperatorAuthentication } from './aut
 import type { RetentionReport } from './audit/audit-retention.js';
 import type { AuditWriter } from './audit/audit-writer.js';
 import { createAuth } from './auth/auth-module.js';
+import { ASSERTION_CLOCK_TOLERANCE_SECONDS, MAX_ASSERTION_LIFETIME_SECONDS } from './auth/credentials/authenticate-with-assertion.js';
 import type { BankAdmin } from './banks/bank-admin.js';
 import type { Bank } from './banks/bank.js';
 import { createBanks } from './banks/banks-module.js';
@@ -152,7 +153,7 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
     },
   });
   const throttlePolicy = throttlePolicyOf(config);
-  const stores = createSharedStores(config, handle, feed, throttlePolicy, { now, events });
+  const stores = createSharedStores(config, handle, feed, throttlePolicy, { now, events, acceptanceWindowMs: acceptanceWindowMs(config) });
   const urls = publicUrls(config);
   const operators = createOperators(handle.db, feed, config, now, events);
   const { registry, approvals } = createApprovalsModule(handle.db, feed, config, now);
@@ -231,6 +232,18 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
       },
     },
   };
+}
+
+/**
+ * The longest a single-use credential stays acceptable, in ms: a JWE or a DPoP proof from its `iat` pre-dated
+ * by JWE_MAX_FUTURE until JWE_MAX_AGE after it, a client assertion from its first use until its `exp` (at most
+ * the lifetime allowed ahead) plus the clock tolerance. The replay store's double-check window after a Redis
+ * failure, and how long a loss of replay state goes on refusing credentials issued before it.
+ */
+function acceptanceWindowMs(config: Config): number {
+  const jwe = config.JWE_MAX_AGE + config.JWE_MAX_FUTURE + 1;
+  const assertion = MAX_ASSERTION_LIFETIME_SECONDS + 2 * ASSERTION_CLOCK_TOLERANCE_SECONDS + 1;
+  return Math.max(jwe, assertion) * 1000;
 }
 
 /** The public URLs the OAuth metadata names: PUBLIC_URL's, and the HTTPS listener's (RFC 8705 aliases) when there is one. */

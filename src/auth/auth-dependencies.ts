@@ -3,7 +3,7 @@ import type { Partner } from '../partners/partner.js';
 import type { PartnerRepository } from '../partners/partner-repository.js';
 import type { PasswordVerifier } from '../partners/password-verifier.js';
 import type { RemoteJwks } from '../partners/remote-jwks.js';
-import type { JtiReplayRepository } from '../stores/replay/jti-replay-repository.js';
+import type { SingleUseJtis } from '../stores/replay/single-use-jtis.js';
 import type { BruteForceGuard } from './brute-force-guard.js';
 import type { ClientAuthMethodName } from './credentials/read-client-credentials.js';
 import type { AssertionAudiences } from './credentials/verify-client-assertion.js';
@@ -23,7 +23,7 @@ export interface AuthDependencies {
   tokens: AccessTokens;
   families: TokenFamilyRepository;
   /** Spent jtis (encrypted passwords, client assertions, DPoP proofs), shared by every instance. */
-  replay: Pick<JtiReplayRepository, 'claim'>;
+  replay: SingleUseJtis;
   /** Decrypts a partnerPassword JWE (header checks first), without spending its jti. */
   decryptPassword(jwe: string): Promise<DecryptedPassword>;
   /** DPoP proofs' window and replay store. */
@@ -48,12 +48,14 @@ export interface DecryptedPassword {
   jti: string;
   /** Until when the jti must be remembered: as long as its `iat` is inside the window. */
   rememberUntil: Date;
+  /** Its `iat` (seconds): refused when the replay state was lost after it (SingleUseJtis). */
+  issuedAt: number;
 }
 
 /** How DPoP proofs are checked and spent. */
 export interface DpopProofSettings {
   /** The replay store the encrypted passwords use, shared by every instance. */
-  replay: Pick<JtiReplayRepository, 'claim'>;
+  replay: SingleUseJtis;
   /** The JWE window's bounds (JWE_MAX_AGE, JWE_MAX_FUTURE), in seconds. */
   maxAgeSeconds: number;
   maxFutureSeconds: number;

@@ -54,10 +54,10 @@ export function createAuth(options: AuthModuleOptions): AuthModule {
     guard: createBruteForceGuard(options.stores.throttle, now, config.CACHE_TTL_MS),
     tokens: createAccessTokens({ keys: options.keys, issuer: tokenIssuer(config), audience: config.TOKEN_AUDIENCE, ttlSeconds: config.TOKEN_TTL, now }),
     families,
-    replay: options.stores.replay,
+    replay: options.stores.jtis,
     decryptPassword: (jwe) => decryptPartnerPassword(jwe, { keys: options.keys, ...window }),
     // DPoP proofs: the JWE window's bounds, their jtis spent in the JWEs' replay store (shared by every instance).
-    dpop: { replay: options.stores.replay, ...window },
+    dpop: { replay: options.stores.jtis, ...window },
     assertionAudiences: {
       issuer: tokenIssuer(config),
       ...(config.CLIENT_ASSERTION_AUDIENCES === 'issuer,token_endpoint' ? { tokenEndpoint: options.tokenEndpoint } : {}),

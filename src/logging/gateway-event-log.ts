@@ -12,6 +12,12 @@ const EVENT_LINES: { [Type in GatewayEvent['type']]: { level: 'warn' | 'error'; 
   replay_conflict: { level: 'error', message: 'JWEs accepted twice across a Redis failover' },
   replay_journal_dropped: { level: 'error', message: 'replay journal entries the database cannot hold were dropped' },
   replay_write_failed: { level: 'warn', message: 'replay cache: writing the table behind failed; retried', everyTenSeconds: true },
+  replay_state_lost: {
+    level: 'error',
+    message: 'replay state lost: encrypted passwords, client assertions and DPoP proofs issued before lostAt are refused (reason replay_state_lost)',
+  },
+  replay_state_check_failed: { level: 'warn', message: 'replay state not checked; checked again at the next claim', everyTenSeconds: true },
+  lockout_write_failed: { level: 'error', message: 'a lockout set in Redis was not written to the database: a Redis restart would forget it', everyTenSeconds: true },
   operator_usage_write_failed: { level: 'warn', message: "operators' last-use times not written yet; retried", everyTenSeconds: true },
   close_failed: { level: 'error', message: 'shutdown: replay journal not fully written' },
   bank_sync_failed: { level: 'error', message: 'bank registry sync failed; the list is unchanged and keeps being served' },
@@ -44,7 +50,9 @@ export function logGatewayEvents(logger: Pick<Logger, 'warn' | 'error'>, auditPe
           ? { count: event.count }
           : 'problem' in event
             ? { source: event.source, problem: event.problem }
-            : { err: event.error, ...(event.type === 'audit_write_failed' ? { pending: auditPending() } : {}) };
+            : 'lostAt' in event
+              ? { scope: event.scope, lostAt: new Date(event.lostAt).toISOString(), refusedUntil: new Date(event.refusedUntil).toISOString() }
+              : { err: event.error, ...(event.type === 'audit_write_failed' ? { pending: auditPending() } : {}) };
     logger[line.level](fields, line.message);
   };
 }

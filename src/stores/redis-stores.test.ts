@@ -1,10 +1,16 @@
 import assert from 'node:assert/strict';
-import { randomInt } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { Redis } from 'ioredis';
 import { encryptPassword } from '../../test/support/encrypt-password.js';
-import { testBackends } from '../../test/support/test-databases.js';
+import { siblingHandle, testBackends } from '../../test/support/test-databases.js';
 import { startTestGateway, type TestGateway } from '../../test/support/test-gateway.js';
+import { waitFor } from '../../test/support/wait-for.js';
+import { loadConfig } from '../config.js';
+import type { DatabaseHandle } from '../db/database.js';
+import type { GatewayEvent } from '../gateway-events.js';
+import { createSharedStores, type SharedStores } from './shared-stores.js';
+import { throttlePolicyOf } from './throttle/throttle-policy.js';
 
 const url = process.env.TEST_REDIS_URL;
 const randomAddress = () => `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
@@ -70,3 +76,70 @@ describe('Redis unreachable', () => {
     }
   });
 });
+
+for (const backend of testBackends()) {
+  describe(`a Redis that lost its keys, as a restart without persistence does (${backend.name})`, { skip: url ? false : 'TEST_REDIS_URL is not set' }, () => {
+    const prefix = `lost-${randomBytes(4).toString('hex')}:`;
+    const config = loadConfig({ NODE_ENV: 'test', REDIS_URL: url, REDIS_KEY_PREFIX: prefix, THROTTLE_MAX_FAILURES: '3', THROTTLE_LOCKOUT: '600' });
+    const policy = throttlePolicyOf(config);
+    let handle: DatabaseHandle;
+    let sibling: DatabaseHandle;
+    let redis: Redis;
+    const stores: SharedStores[] = [];
+    const events: GatewayEvent[] = [];
+    before(async () => {
+      handle = await backend.open();
+      sibling = await siblingHandle(handle);
+      redis = new Redis(url!);
+    });
+    after(async () => {
+      await Promise.all(stores.map((store) => store.close(1_000)));
+      redis.disconnect();
+      await sibling.close();
+      await handle.close();
+    });
+
+    /** One instance's stores (two share the database and Redis, as two gateways do). */
+    async function instance(db: DatabaseHandle): Promise<SharedStores> {
+      const store = createSharedStores(config, db, db.changeFeed(), policy, { now: Date.now, events: (event) => events.push(event), acceptanceWindowMs: 361_000 });
+      stores.push(store);
+      // Ready once a claim has been answered (the start's check of Redis is done before it).
+      await store.jtis.spend(`warm-${randomInt(1e9)}`, { issuedAt: Math.floor(Date.now() / 1000), rememberUntil: new Date(Date.now() + 60_000) });
+      return store;
+    }
+    const loseEverything = async () => {
+      const keys = await redis.keys(`${prefix}*`);
+      if (keys.length > 0) await redis.del(...keys);
+    };
+    const credential = (issuedAt: number) => ({ issuedAt, rememberUntil: new Date(Date.now() + 120_000) });
+
+    it('when the keys are gone, then a jti spent before is refused as state_lost on every instance, the loss is recorded once, and credentials issued after it are spent once', async () => {
+      const [one, two] = [await instance(handle), await instance(sibling)];
+      const issuedAt = Math.floor(Date.now() / 1000);
+      assert.equal(await one.jtis.spend('dpop:spent-before', credential(issuedAt)), 'spent');
+      await loseEverything();
+      assert.equal(await two.jtis.spend('dpop:spent-before', credential(issuedAt)), 'state_lost');
+      assert.equal(await one.jtis.spend('dpop:spent-before', credential(issuedAt)), 'state_lost');
+      const losses = events.filter((event) => event.type === 'replay_state_lost');
+      assert.equal(losses.length, 1, 'one loss, recorded by whichever instance saw it first');
+      assert.equal(one.replayNotBefore(), two.replayNotBefore());
+      const fresh = credential(Math.ceil(one.replayNotBefore() / 1000));
+      assert.equal(await one.jtis.spend('dpop:issued-after', fresh), 'spent');
+      assert.equal(await two.jtis.spend('dpop:issued-after', fresh), 'replayed');
+    });
+
+    it('when the keys are gone, then a lockout set before still holds: the database answers until the loss is recorded, and Redis holds it again after', async () => {
+      const store = await instance(handle);
+      const key = `addr:10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
+      for (let i = 0; i < 3; i++) await store.throttle.recordFailure([key], Date.now());
+      assert.ok((await store.throttle.lockedFor([key], Date.now())) > 0, 'locked');
+      await loseEverything();
+      assert.equal(await redis.exists(`${prefix}throttle:${key}`), 0);
+      assert.ok((await store.throttle.lockedFor([key], Date.now())) > 500_000, 'still locked, from the database');
+      const reservation = await store.throttle.reserve([key], Date.now());
+      assert.equal(reservation.granted, false);
+      await waitFor(() => redis.exists(`${prefix}throttle:${key}`), { message: 'the lockout back in Redis' });
+      assert.ok((await store.throttle.lockedFor([key], Date.now())) > 500_000, 'locked, from Redis again');
+    });
+  });
+}

@@ -1,22 +1,25 @@
-import { Redis } from 'ioredis';
-import { withTimeout } from '../async/with-timeout.js';
 import type { Config } from '../config.js';
 import { isSoleWriter, type DatabaseHandle } from '../db/database.js';
 import type { ChangeFeed } from '../db/change-feed.js';
 import type { GatewayEvents } from '../gateway-events.js';
-import { createJournaledReplayStore, type JournaledReplayStore } from './replay/journaled-replay-store.js';
 import { createJtiReplayRepository, type JtiReplayRepository } from './replay/jti-replay-repository.js';
-import { createRedisJtiReplayStore } from './replay/redis-jti-replay-store.js';
+import { createReplayStateRepository, readTableSentinel, writeTableSentinel } from './replay/replay-state-repository.js';
+import { createReplayState, DATABASE_SCOPE, type ReplayState, type ReplayStateScope } from './replay/replay-state.js';
+import { createSingleUseJtis, type SingleUseJtis } from './replay/single-use-jtis.js';
 import { createWriteBehindReplayCache, type WriteBehindReplayCache } from './replay/write-behind-replay-cache.js';
+import { createRedisStores } from './redis-stores.js';
 import type { ThrottlePolicy } from './throttle/throttle-policy.js';
-import { createRedisThrottleStore } from './throttle/redis-throttle-store.js';
 import { createDatabaseThrottleStore, type ThrottleStore } from './throttle/throttle-store.js';
-import { withFallback } from './with-fallback.js';
 
 /** The state every instance must share to refuse a replayed JWE and to count failed logins. */
 export interface SharedStores {
   throttle: ThrottleStore;
-  replay: JtiReplayRepository;
+  /** The replay store itself (purged by the gateway): claims go through `jtis`. */
+  replay: Pick<JtiReplayRepository, 'purgeExpired'>;
+  /** Encrypted passwords', client assertions' and DPoP proofs' jtis, spent once, refused when issued before a loss of replay state. */
+  jtis: SingleUseJtis;
+  /** When replay state was last found lost (ms; 0 when never): single-use credentials issued before it are refused. */
+  replayNotBefore(): number;
   /** JWEs found accepted twice since start (always 0 without Redis). */
   replayConflicts(): number;
   /** Replay journal entries dropped since start because the database could not hold them (always 0 without Redis). */
@@ -29,9 +32,12 @@ export interface SharedStoreOptions {
   now: () => number;
   /**
    * Told of each Redis failure (the call went to the database) and failed journal write, of JWEs found accepted
-   * twice, of journal entries the database could not hold, and of the embedded replay cache's failed writes.
+   * twice, of journal entries the database could not hold, of the embedded replay cache's failed writes, and of
+   * replay state found lost.
    */
   events: GatewayEvents;
+  /** The longest a single-use credential stays acceptable (the JWE window, a client assertion's life), in ms. */
+  acceptanceWindowMs: number;
 }
 
 /** The write-behind replay caches of sole-writer databases, one per database and shared by its gateways, with their users. */
@@ -68,54 +74,52 @@ function soleWriterReplay(handle: DatabaseHandle, table: ReturnType<typeof creat
  * The throttle counters and the JWE replay cache: in the database (PostgreSQL, shared by every instance, or
  * the embedded PGlite: there the replay cache answers from memory and writes the table behind it, reloading
  * it at start, so that a restart does not forget which JWEs were accepted and a captured one cannot be
- * replayed once more after it), or with REDIS_URL in Redis, each
- * call falling back to the database when Redis fails. The replay cache keeps a journal in the database and
- * announces its outages over the change feed, so that failing over does not reopen accepted JWEs (see
- * createJournaledReplayStore). Throttle counters are not journaled: across a Redis outage an address may get
- * up to its failure allowance again, which costs an attacker a few more guesses, never a credential.
+ * replayed once more after it), or with REDIS_URL in Redis, each call falling back to the database when Redis
+ * fails (see createRedisStores).
+ *
+ * Losses of replay state (a crash, an emptied table, a Redis restart) are caught by the replay state's
+ * sentinels (see createReplayState): single-use credentials issued before the loss are refused from then on.
+ * Lockouts are durable: auth_throttle is a LOGGED table, and lockouts decided in Redis are written there too.
  */
 export function createSharedStores(config: Config, handle: DatabaseHandle, feed: ChangeFeed, policy: ThrottlePolicy, options: SharedStoreOptions): SharedStores {
-  const { now } = options;
   const databaseThrottle = createDatabaseThrottleStore(handle.db, policy);
-  const databaseReplay = createJtiReplayRepository(handle.db);
-  if (!config.REDIS_URL && isSoleWriter(handle.db)) {
-    const sole = soleWriterReplay(handle, databaseReplay, options);
-    return { throttle: databaseThrottle, replay: sole.replay, replayConflicts: () => 0, replayJournalDropped: () => 0, close: () => sole.close() };
-  }
-  if (!config.REDIS_URL) return { throttle: databaseThrottle, replay: databaseReplay, replayConflicts: () => 0, replayJournalDropped: () => 0, close: async () => {} };
+  const scopes: ReplayStateScope[] = [{ name: DATABASE_SCOPE, readSentinel: readTableSentinel, writeSentinel: writeTableSentinel }];
+  const soleWriter = isSoleWriter(handle.db);
+  const state: ReplayState = createReplayState({
+    repository: createReplayStateRepository(handle.db),
+    scopes,
+    now: options.now,
+    ...(soleWriter ? { soleWriter: handle.db } : {}),
+    onLost: (scope, lostAt) => {
+      options.events({ type: 'replay_state_lost', scope, lostAt, refusedUntil: lostAt + options.acceptanceWindowMs });
+      if (scope !== DATABASE_SCOPE) redis?.lost();
+    },
+    onCheckFailed: (_scope, error) => options.events({ type: 'redis_failed', error }),
+  });
+  const databaseReplay = createJtiReplayRepository(handle.db, { epoch: () => state.epoch(DATABASE_SCOPE) });
+  const redis = config.REDIS_URL ? createRedisStores(config, handle, feed, policy, { ...options, state, databaseReplay, databaseThrottle }) : undefined;
+  if (redis) scopes.push(redis.scope);
+  const sole = !redis && soleWriter ? soleWriterReplay(handle, databaseReplay, options) : undefined;
+  const replay: JtiReplayRepository = redis?.replay ?? sole?.replay ?? databaseReplay;
+  // Checked at once, so that a loss is logged (and Redis's lockouts restored) at start; a claim waits for it.
+  state.ready().catch((error: unknown) => options.events({ type: 'replay_state_check_failed', error }));
 
-  // Fail fast rather than queue: a command Redis cannot take now goes to the database instead.
-  const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 0, enableOfflineQueue: false, connectTimeout: 1_000, commandTimeout: 1_000 });
-  const onRedisError = (error: unknown) => options.events({ type: 'redis_failed', error });
-  redis.on('error', onRedisError);
-  const replay: JournaledReplayStore = createJournaledReplayStore({
-    redis: createRedisJtiReplayStore(redis, now, `${config.REDIS_KEY_PREFIX}jti:`),
-    database: databaseReplay,
-    now,
-    windowMs: (config.JWE_MAX_AGE + config.JWE_MAX_FUTURE + 1) * 1000,
-    onFallback: onRedisError,
-    onJournalError: onRedisError,
-    announce: (forMs) => feed.publish({ kind: 'replay-degraded', forMs }),
-    onConflict: (jtis) => options.events({ type: 'replay_conflict', jtis }),
-    onDrop: (count) => options.events({ type: 'replay_journal_dropped', count }),
-  });
-  feed.subscribe('replay-degraded', (change) => replay.doubleCheckFor(change.forMs));
-  let connectedBefore = false;
-  redis.on('ready', () => {
-    if (connectedBefore) replay.redisReconnected();
-    connectedBefore = true;
-  });
   return {
-    throttle: withFallback(createRedisThrottleStore(redis, policy, `${config.REDIS_KEY_PREFIX}throttle:`), databaseThrottle, onRedisError),
+    throttle: redis?.throttle ?? databaseThrottle,
     replay,
-    replayConflicts: () => replay.conflicts(),
-    replayJournalDropped: () => replay.dropped(),
+    jtis: createSingleUseJtis(replay, state),
+    replayNotBefore: () => state.notBefore(),
+    replayConflicts: () => redis?.conflicts() ?? 0,
+    replayJournalDropped: () => redis?.dropped() ?? 0,
     async close(timeoutMs) {
-      replay.stop();
+      let clean = false;
       try {
-        await withTimeout(replay.flushJournal(), timeoutMs, () => `replay journal not written within ${timeoutMs} ms: ${replay.journalPending()} jtis left`);
+        // Whatever memory or the journal holds is written before the embedded database is marked closed cleanly.
+        if (redis) await redis.close(timeoutMs);
+        else await sole?.close();
+        clean = true;
       } finally {
-        redis.disconnect();
+        await state.close(clean);
       }
     },
   };

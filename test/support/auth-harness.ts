@@ -91,7 +91,7 @@ export async function startAuthHarness(backend: TestBackend, options: AuthHarnes
   const banks = createBanks(handle.db, feed, config, now, { kind: handle.kind, fetchSource: () => Promise.reject(new Error('no sync here')), onRun: () => {} });
   await banks.seed(loadDefaultBanks());
   const keys = await createKeys(handle.db, feed, config, TEST_MASTER_KEY, now);
-  const stores = createSharedStores(config, handle, feed, throttlePolicyOf(config), { now, events: () => {} });
+  const stores = createSharedStores(config, handle, feed, throttlePolicyOf(config), { now, events: () => {}, acceptanceWindowMs: 361_000 });
   const baseUrl = publicUrl(config);
   const auth = createAuth({ config, db: handle.db, feed, partners, keys: keys.store, stores, tokenEndpoint: baseUrl + OAUTH_TOKEN_PATH, trustedCas: options.trustedCas, now });
   return {

@@ -75,6 +75,8 @@ export const AUTH_FAILURE_REASONS = [
   'client_assertion_lifetime',
   'client_assertion_replayed',
   'dpop_proof_replayed',
+  // A JWE, client assertion or DPoP proof issued before the replay state was lost (a crash, a Redis restart).
+  'replay_state_lost',
   'dpop_key_mismatch',
   'dpop_required',
   'dpop_bound_token_as_bearer',

@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { calculateJwkThumbprint } from 'jose';
 import { AppError, texts } from '../../errors.js';
 import { dpopProof, testKey } from '../../../test/support/oauth-client.js';
+import type { SpendOutcome } from '../../stores/replay/single-use-jtis.js';
 import type { AccessTokenClaims } from '../tokens/access-tokens.js';
 import { checkTokenBinding } from './check-token-binding.js';
 
@@ -22,7 +23,7 @@ const claims = (jkt?: string): AccessTokenClaims => ({
 });
 const settings = () => {
   const seen = new Set<string>();
-  return { replay: { claim: async (jti: string) => (seen.has(jti) ? false : (seen.add(jti), true)) }, maxAgeSeconds: 120, maxFutureSeconds: 30, now: () => Date.now() };
+  return { replay: { spend: async (jti: string) => (seen.has(jti) ? 'replayed' : (seen.add(jti), 'spent')) as SpendOutcome }, maxAgeSeconds: 120, maxFutureSeconds: 30, now: () => Date.now() };
 };
 const refusedWith = (reason: string, challenge: string) => (error: unknown) =>
   error instanceof AppError && error.status === 401 && error.description === texts.unauthorized && error.extra.reason === reason && error.extra.headers?.['www-authenticate'] === `DPoP error="${challenge}"`;

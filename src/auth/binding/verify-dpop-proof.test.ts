@@ -4,6 +4,7 @@ import { describe, it } from 'node:test';
 import { SignJWT, calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK } from 'jose';
 import { AppError } from '../../errors.js';
 import { dpopProof, testKey } from '../../../test/support/oauth-client.js';
+import type { SpendOutcome } from '../../stores/replay/single-use-jtis.js';
 import { claimDpopProof, dpopReplayKey, readDpopHeader, verifyDpopProof, type DpopCheck } from './verify-dpop-proof.js';
 
 const URL_BANKS = 'https://gateway.example/partner/provider/sbp/banks/';
@@ -96,7 +97,7 @@ describe('DPoP proofs', () => {
 /** The replay store's contract (claim once), in memory. */
 function memoryReplay() {
   const seen = new Set<string>();
-  return { seen, claim: async (jti: string) => (seen.has(jti) ? false : (seen.add(jti), true)) };
+  return { seen, spend: async (jti: string) => (seen.has(jti) ? 'replayed' : (seen.add(jti), 'spent')) as SpendOutcome };
 }
 
 const TOKEN_URL = 'https://gw.example/api/v1/oauth/token';

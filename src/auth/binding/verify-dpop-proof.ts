@@ -24,6 +24,8 @@ export interface VerifiedDpopProof {
   jti: string;
   /** Until when the jti must be remembered to refuse a replay. */
   rememberUntil: Date;
+  /** Its `iat` (seconds): refused when the replay state was lost after it (SingleUseJtis). */
+  issuedAt: number;
 }
 
 /** Far above a proof carrying a 4096-bit RSA key; longer input is refused before any parsing. */
@@ -79,7 +81,7 @@ export async function verifyDpopProof(proof: string, check: DpopCheck): Promise<
     if (payload.ath !== expected) throw errors.invalidDpopProof('dpop_ath_mismatch');
   }
   const jkt = key.jkt;
-  return { jkt, jti: payload.jti, rememberUntil: new Date((iat + check.maxAgeSeconds + 1) * 1000) };
+  return { jkt, jti: payload.jti, rememberUntil: new Date((iat + check.maxAgeSeconds + 1) * 1000), issuedAt: iat };
 }
 
 interface ProofKey {
@@ -134,7 +136,8 @@ export interface DpopRequest {
 /**
  * Verifies a DPoP proof (verifyDpopProof) and spends its jti, once for every instance: the store key is the
  * SHA-256 of the jti under a prefix of its own, so a proof's jti can never collide with a JWE's or an
- * assertion's. A second use is `invalid_dpop_proof` with reason `dpop_proof_replayed`.
+ * assertion's. A second use is `invalid_dpop_proof` with reason `dpop_proof_replayed`; a proof issued before
+ * the replay state was lost, the same answer with reason `replay_state_lost`.
  *
  * @example
  * ```ts
@@ -150,7 +153,8 @@ export async function claimDpopProof(proof: string, request: DpopRequest, settin
 
 /** Spends an already verified proof's jti (for callers that verify first and spend once other checks pass). */
 export async function spendDpopProof(verified: VerifiedDpopProof, settings: Pick<DpopProofSettings, 'replay'>): Promise<void> {
-  if (!(await settings.replay.claim(dpopReplayKey(verified.jti), verified.rememberUntil))) throw errors.invalidDpopProof('dpop_proof_replayed');
+  const spent = await settings.replay.spend(dpopReplayKey(verified.jti), verified);
+  if (spent !== 'spent') throw errors.invalidDpopProof(spent === 'replayed' ? 'dpop_proof_replayed' : 'replay_state_lost');
 }
 
 /** The replay-store key of a proof's jti. */

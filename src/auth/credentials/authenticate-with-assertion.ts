@@ -47,9 +47,8 @@ export async function authenticateWithAssertion(
       now: deps.now,
     });
     if (!partner || partner.login !== verified.login) throw errors.invalidClient('client_assertion_key_unknown');
-    if (!(await deps.replay.claim(assertionReplayKey(verified.login, verified.jti), verified.rememberUntil))) {
-      throw errors.invalidClient('client_assertion_replayed');
-    }
+    const spent = await deps.replay.spend(assertionReplayKey(verified.login, verified.jti), verified);
+    if (spent !== 'spent') throw errors.invalidClient(spent === 'replayed' ? 'client_assertion_replayed' : 'replay_state_lost');
   } catch (error) {
     const refusal = unavailable && error instanceof AppError && error.extra.reason === 'client_assertion_key_unknown' ? errors.invalidClient('jwks_unavailable') : error;
     if (refusal instanceof AppError && refusal.status === 401) return deps.guard.failCheap(refusal, clientAddress);

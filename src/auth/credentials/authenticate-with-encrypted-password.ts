@@ -29,8 +29,9 @@ export async function authenticateWithEncryptedPassword(
   const partner = await authenticateWithPassword(partnerName, decrypted.password, clientAddress, deps, { remember: true });
   // A replay carries the right password (captured), so it is no guess at it: counting it against the
   // partner's login would let whoever captured a JWE lock the partner out. It counts as garbage.
-  if (!(await deps.replay.claim(decrypted.jti, decrypted.rememberUntil))) {
-    return deps.guard.failCheap(errors.unauthorized('replayed_jti'), clientAddress);
-  }
+  // Issued before the replay state was lost (a crash, a Redis restart): it may have been spent, so it is
+  // refused as a replay is, under a reason of its own.
+  const spent = await deps.replay.spend(decrypted.jti, decrypted);
+  if (spent !== 'spent') return deps.guard.failCheap(errors.unauthorized(spent === 'replayed' ? 'replayed_jti' : 'replay_state_lost'), clientAddress);
   return partner;
 }

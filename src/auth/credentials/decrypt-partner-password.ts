@@ -75,5 +75,5 @@ export async function decryptPartnerPassword(jwe: string, options: DecryptOption
   } catch {
     throw errors.unauthorized('undecryptable');
   }
-  return { password, jti, rememberUntil: new Date((iat + options.maxAgeSeconds + 1) * 1000) };
+  return { password, jti, rememberUntil: new Date((iat + options.maxAgeSeconds + 1) * 1000), issuedAt: iat };
 }

@@ -34,6 +34,12 @@ export interface VerifiedClientAssertion {
   jti: string;
   /** Until when the jti must be remembered: while the assertion lives. */
   rememberUntil: Date;
+  /**
+   * The earliest it can have been first presented (seconds): its `iat`, or `exp` less the longest lifetime
+   * allowed, whichever is later (an assertion need not carry an `iat`). Refused when the replay state was lost
+   * after it (SingleUseJtis).
+   */
+  issuedAt: number;
 }
 
 /** Far above an assertion signed with a 4096-bit RSA key; longer input is refused before any parsing. */
@@ -60,7 +66,7 @@ const ASSERTION_TYPES = ['client-authentication+jwt', 'jwt'];
  * @example
  * ```ts
  * const client = await verifyClientAssertion(form.client_assertion, { keysOf, audiences: { issuer }, ... });
- * if (!(await replay.claim(`assertion:${client.jti}`, client.rememberUntil))) throw errors.invalidClient('replayed_jti');
+ * if ((await replay.spend(`assertion:${client.jti}`, client)) !== 'spent') throw errors.invalidClient('client_assertion_replayed');
  * ```
  */
 export async function verifyClientAssertion(assertion: string, check: ClientAssertionCheck): Promise<VerifiedClientAssertion> {
@@ -112,7 +118,13 @@ export async function verifyClientAssertion(assertion: string, check: ClientAsse
   if (payload.exp! > now + check.maxLifetimeSeconds + check.clockToleranceSeconds) throw errors.invalidClient('client_assertion_lifetime');
   if (payload.iat !== undefined && payload.iat > now + check.clockToleranceSeconds) throw errors.invalidClient('client_assertion_lifetime');
   if (!isValidJti(payload.jti)) throw errors.invalidClient('malformed_client_assertion');
-  return { login, jti: payload.jti, rememberUntil: new Date((payload.exp! + check.clockToleranceSeconds + 1) * 1000) };
+  const earliest = payload.exp! - check.maxLifetimeSeconds - check.clockToleranceSeconds;
+  return {
+    login,
+    jti: payload.jti,
+    rememberUntil: new Date((payload.exp! + check.clockToleranceSeconds + 1) * 1000),
+    issuedAt: Math.max(payload.iat ?? earliest, earliest),
+  };
 }
 
 /** The key the header names; without a kid, the partner's only key for that algorithm. */

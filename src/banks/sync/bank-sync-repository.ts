@@ -7,7 +7,7 @@ import type { DatabaseKind } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import type { RegistryEntry } from '../merge-registry.js';
 
-/** A sync run's stored fields (migration 0024): the one map that drives its insert, its decision and its read. */
+/** A sync run's stored fields (migration 0025): the one map that drives its insert, its decision and its read. */
 export const syncRunFields = {
   id: column<number>('id').defaulted(0).immutable(),
   startedAt: column<Date>('started_at').immutable(),

@@ -1,3 +1,4 @@
+import { ReplayStateLost } from './replay-state-lost.js';
 import { isValidJti } from './valid-jti.js';
 import type { JtiJournal, JtiReplayRepository } from './jti-replay-repository.js';
 
@@ -7,7 +8,7 @@ export interface JournaledReplayOptions {
   /** The replay table in the database: every jti Redis accepted is written down here too, off the request path. */
   database: JtiReplayRepository & JtiJournal;
   now: () => number;
-  /** How long a jti claimed during a Redis outage may still be presented (JWE_MAX_AGE + JWE_MAX_FUTURE). */
+  /** How long a jti claimed during a Redis outage may still be presented (the longest acceptance window of a single-use credential). */
   windowMs: number;
   /** Told of each Redis failure (the call went to the database). */
   onFallback: (error: unknown) => void;
@@ -180,6 +181,9 @@ export function createJournaledReplayStore(options: JournaledReplayOptions): Jou
         try {
           return await redis.claim(jti, rememberUntil);
         } catch (error) {
+          // Redis answered, but not with the replay state this instance knows: not an outage; the caller recovers,
+          // knowing that the database has claimed the jti as new.
+          if (error instanceof ReplayStateLost) throw new ReplayStateLost(error.scope, true);
           options.onFallback(error);
           degrade();
           return true;
@@ -189,6 +193,7 @@ export function createJournaledReplayStore(options: JournaledReplayOptions): Jou
       try {
         fresh = await redis.claim(jti, rememberUntil);
       } catch (error) {
+        if (error instanceof ReplayStateLost) throw error;
         options.onFallback(error);
         degrade();
         return claimInDatabase(jti, rememberUntil);

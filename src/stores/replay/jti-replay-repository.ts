@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { createBatchedClaims } from './batched-claims.js';
+import { ReplayStateLost } from './replay-state-lost.js';
 
 /** Remembers the jti of every accepted partnerPassword JWE for as long as that JWE could still be accepted. */
 export interface JtiReplayRepository {
@@ -18,7 +19,24 @@ export interface JtiJournal {
   live(now: Date, limit: number): Promise<Array<{ jti: string; rememberUntil: Date }>>;
 }
 
-export function createJtiReplayRepository(db: Kysely<Database>): JtiReplayRepository & JtiJournal {
+/**
+ * The jti of the table's sentinel row for `epoch` (see replay-state.ts): it lives and dies with the table's
+ * other rows (an UNLOGGED table emptied by crash recovery, a TRUNCATE), and no claim can carry it: every jti a
+ * claim stores is printable ASCII, and this one is not.
+ */
+export const SENTINEL_PREFIX = '\u00a7replay-state:';
+export const sentinelJti = (epoch: number) => `${SENTINEL_PREFIX}${epoch}`;
+
+export interface JtiReplayRepositoryOptions {
+  /**
+   * The epoch whose sentinel row the table must hold for a claim to be answered (replay-state.ts). When it is
+   * missing, nothing is claimed and the claim throws ReplayStateLost('database'). Without this option claims
+   * are not checked (tests of the table alone).
+   */
+  epoch?: () => number | undefined;
+}
+
+export function createJtiReplayRepository(db: Kysely<Database>, options: JtiReplayRepositoryOptions = {}): JtiReplayRepository & JtiJournal {
   async function insertNew(entries: ReadonlyArray<{ jti: string; rememberUntil: Date }>): Promise<Set<string>> {
     // Two array parameters rather than two per row: a thousand-row batch is parsed and planned as a two-row
     // one, which took the embedded database's share of a row from about 50 to 30 µs (PostgreSQL's client, 15 to 8).
@@ -27,9 +45,27 @@ export function createJtiReplayRepository(db: Kysely<Database>): JtiReplayReposi
       on conflict (jti) do nothing returning jti`.execute(db);
     return new Set(inserted.rows.map((row) => row.jti));
   }
+  /**
+   * insertNew, only while the sentinel row is there (looked at once per statement, in the statement itself).
+   * A statement that inserted something saw it; one that inserted nothing (every claim a replay, or the
+   * sentinel gone) looks at it again, so that only a refusal pays a second query.
+   */
+  async function insertNewChecked(entries: ReadonlyArray<{ jti: string; rememberUntil: Date }>): Promise<Set<string>> {
+    const epoch = options.epoch!();
+    if (epoch === undefined) throw new ReplayStateLost('database');
+    const inserted = await sql<{ jti: string }>`insert into jwe_replay (jti, expires_at)
+      select * from unnest(${entries.map((entry) => entry.jti)}::text[], ${entries.map((entry) => entry.rememberUntil.toISOString())}::timestamptz[])
+      where exists (select 1 from jwe_replay where jti = ${sentinelJti(epoch)})
+      on conflict (jti) do nothing returning jti`.execute(db);
+    if (inserted.rows.length === 0) {
+      const sentinel = await db.selectFrom('jwe_replay').select('jti').where('jti', '=', sentinelJti(epoch)).executeTakeFirst();
+      if (!sentinel) throw new ReplayStateLost('database');
+    }
+    return new Set(inserted.rows.map((row) => row.jti));
+  }
   // Claims arriving together share one statement (see createBatchedClaims): under load an accepted JWE or DPoP
   // proof costs a share of an insert, not an insert.
-  const claim = createBatchedClaims(insertNew);
+  const claim = createBatchedClaims(options.epoch ? insertNewChecked : insertNew);
   return {
     async recordAll(entries) {
       if (entries.length === 0) return [];
@@ -38,7 +74,14 @@ export function createJtiReplayRepository(db: Kysely<Database>): JtiReplayReposi
     },
     claim,
     async live(now, limit) {
-      const rows = await db.selectFrom('jwe_replay').select(['jti', 'expires_at']).where('expires_at', '>', now).orderBy('expires_at', 'desc').limit(limit).execute();
+      const rows = await db
+        .selectFrom('jwe_replay')
+        .select(['jti', 'expires_at'])
+        .where('expires_at', '>', now)
+        .where('jti', 'not like', `${SENTINEL_PREFIX}%`)
+        .orderBy('expires_at', 'desc')
+        .limit(limit)
+        .execute();
       return rows.map((row) => ({ jti: row.jti, rememberUntil: new Date(row.expires_at) }));
     },
     async purgeExpired(now = new Date()) {

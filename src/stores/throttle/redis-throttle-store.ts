@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { ReplayStateLost } from '../replay/replay-state-lost.js';
 import { nextThrottleState, remainingLock, type ThrottlePolicy, type ThrottleState } from './throttle-policy.js';
 import { RESERVATION_HOLD_MS, type Reservation, type ThrottleStore } from './throttle-store.js';
 
@@ -17,16 +18,18 @@ end
 return 0`;
 
 /**
- * Takes a place for a password check on every key, or none. KEYS: state, in-flight set, state, in-flight set...
- * ARGV: now, windowMs, memoryMs, maxFailures, holdMs, id. A state is read as `liveFailures` and
- * `remainingLock` read it; places in flight are members of a sorted set scored by when they lapse. Returns
- * {1, 0, 0} for a place, {0, ms, 0} while locked, {0, 0, busy} while every place is taken (busy = 1 when
- * checks in flight alone take them, nobody having failed).
+ * Takes a place for a password check on every key, or none. KEYS: the replay state's sentinel, then state,
+ * in-flight set, state, in-flight set... ARGV: now, windowMs, memoryMs, maxFailures, holdMs, id. A state is
+ * read as `liveFailures` and `remainingLock` read it (ARGV[7] = '1': the sentinel is checked); places in flight are members of a sorted set scored by
+ * when they lapse. Returns {-1, 0, 0} when the sentinel is gone (Redis lost its keys: its lockouts may be
+ * missing), {1, 0, 0} for a place, {0, ms, 0} while locked, {0, 0, busy} while every place is taken (busy = 1
+ * when checks in flight alone take them, nobody having failed).
  */
 const RESERVE = `
+if ARGV[7] == '1' and redis.call('EXISTS', KEYS[1]) == 0 then return {-1, 0, 0} end
 local now, window, memory, max, hold = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
 local locked, full, busy = 0, false, 1
-for i = 1, #KEYS, 2 do
+for i = 2, #KEYS, 2 do
   local raw = redis.call('GET', KEYS[i])
   local failures = 0
   if raw then
@@ -42,7 +45,7 @@ for i = 1, #KEYS, 2 do
 end
 if locked > 0 then return {0, math.ceil(locked), 0} end
 if full then return {0, 0, busy} end
-for i = 1, #KEYS, 2 do
+for i = 2, #KEYS, 2 do
   redis.call('ZADD', KEYS[i + 1], now + hold, ARGV[6])
   redis.call('PEXPIRE', KEYS[i + 1], hold)
 end
@@ -51,7 +54,24 @@ return {1, 0, 0}`;
 /** Compare-and-set retries per key: a key has at most `maxFailures` checks in flight, so few contend. */
 const MAX_ATTEMPTS = 64;
 
-export function createRedisThrottleStore(redis: Redis, policy: ThrottlePolicy, prefix = 'partner-gateway:throttle:'): ThrottleStore {
+export interface RedisThrottleOptions {
+  /**
+   * The replay state's sentinel in this Redis (see replay-state.ts): while it is missing, Redis may have lost
+   * its lockouts, so `lockedFor` and `reserve` throw ReplayStateLost(`scope`) instead of answering (the caller
+   * falls back to the database, which holds every lockout, see `onLock`, until they are restored).
+   */
+  sentinel?: { key: string; scope: string };
+  /** Told of every lockout set here, before the call returns: the database keeps it durably (a Redis restart loses it). */
+  onLock?(key: string, state: ThrottleState): Promise<void>;
+}
+
+/** The Redis store, which can also take back lockouts the database kept (after Redis lost its keys). */
+export interface RedisThrottleStore extends ThrottleStore {
+  /** Puts each lockout back unless Redis already holds one as long. */
+  restoreLocks(locks: ReadonlyArray<{ key: string; state: ThrottleState }>): Promise<void>;
+}
+
+export function createRedisThrottleStore(redis: Redis, policy: ThrottlePolicy, prefix = 'partner-gateway:throttle:', options: RedisThrottleOptions = {}): RedisThrottleStore {
   const parse = (raw: string | null): ThrottleState | undefined => (raw ? (JSON.parse(raw) as ThrottleState) : undefined);
   const ttl = String(policy.memoryMs + policy.lockoutMaxMs);
   const inFlightKey = (key: string) => `${prefix}${key}#in-flight`;
@@ -67,15 +87,26 @@ export function createRedisThrottleStore(redis: Redis, policy: ThrottlePolicy, p
     throw new Error(`throttle key ${key} is too contended`);
   }
 
-  const store: ThrottleStore = {
+  const { sentinel } = options;
+
+  const store: RedisThrottleStore = {
     async lockedFor(keys, now) {
       if (keys.length === 0) return 0;
-      const values = await redis.mget(...keys.map((key) => prefix + key));
+      const values = await redis.mget(...keys.map((key) => prefix + key), ...(sentinel ? [sentinel.key] : []));
+      if (sentinel && values.pop() === null) throw new ReplayStateLost(sentinel.scope);
       return Math.max(0, ...values.map((raw) => remainingLock(parse(raw), now)));
     },
     async recordFailure(keys, now) {
       let longest = 0;
-      for (const key of keys) longest = Math.max(longest, remainingLock(await update(key, (state) => nextThrottleState(state, now, policy)), now));
+      for (const key of keys) {
+        const seen: { before?: ThrottleState } = {};
+        const next = await update(key, (state) => {
+          seen.before = state;
+          return nextThrottleState(state, now, policy);
+        });
+        if (next?.lockedUntil != null && next.lockedUntil !== seen.before?.lockedUntil) await options.onLock?.(key, next);
+        longest = Math.max(longest, remainingLock(next, now));
+      }
       return longest;
     },
     async reset(keys) {
@@ -83,7 +114,7 @@ export function createRedisThrottleStore(redis: Redis, policy: ThrottlePolicy, p
     },
     async reserve(keys, now): Promise<Reservation> {
       const id = randomUUID();
-      const redisKeys = [...new Set(keys)].flatMap((key) => [prefix + key, inFlightKey(key)]);
+      const redisKeys = [sentinel?.key ?? `${prefix}#sentinel`, ...[...new Set(keys)].flatMap((key) => [prefix + key, inFlightKey(key)])];
       const [granted, lockedMs, busy] = (await redis.eval(
         RESERVE,
         redisKeys.length,
@@ -94,7 +125,9 @@ export function createRedisThrottleStore(redis: Redis, policy: ThrottlePolicy, p
         policy.maxFailures,
         RESERVATION_HOLD_MS,
         id,
+        sentinel ? '1' : '0',
       )) as [number, number, number];
+      if (granted === -1) throw new ReplayStateLost(sentinel!.scope);
       if (granted === 1) return { granted: true, id };
       if (lockedMs > 0) return { granted: false, reason: 'locked', retryAfterMs: lockedMs };
       return { granted: false, reason: busy === 1 ? 'busy' : 'full', retryAfterMs: 1_000 };
@@ -106,6 +139,14 @@ export function createRedisThrottleStore(redis: Redis, policy: ThrottlePolicy, p
       for (const key of new Set(keys)) pipeline.zrem(inFlightKey(key), id);
       await pipeline.exec();
       return locked;
+    },
+    async restoreLocks(locks) {
+      for (const { key, state: kept } of locks) {
+        await update(key, (state) => {
+          if (state?.lockedUntil != null && state.lockedUntil >= kept.lockedUntil!) return undefined;
+          return state ? { ...state, lockouts: Math.max(state.lockouts, kept.lockouts), lockedUntil: kept.lockedUntil } : kept;
+        });
+      }
     },
   };
   return store;

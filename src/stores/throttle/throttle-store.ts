@@ -96,6 +96,16 @@ export function createDatabaseThrottleStore(db: Kysely<Database>, policy: Thrott
   const liveInFlight = (now: number) => sql<number>`(case when in_flight_until > ${new Date(now)} then in_flight else 0 end)`;
 
   /**
+   * In a statement's WHERE: its commit does not wait for the write-ahead log to reach the disk (PostgreSQL's
+   * synchronous_commit, for this statement's transaction alone). For the places a right password takes and
+   * gives back, the two statements of every login: auth_throttle is LOGGED so that failures and lockouts
+   * survive a crash (migration 0024), and they are still written with a durable commit; a place whose commit a
+   * crash loses costs nothing (it lapses at in_flight_until). Waiting for the disk twice per login cost 13 ms
+   * here on PostgreSQL (6.5 ms a flush) one login at a time.
+   */
+  const commitWithoutFlush = sql<boolean>`set_config('synchronous_commit', 'off', true) = 'off'`;
+
+  /**
    * The common case in one statement instead of a transaction of four: a place on one existing key, taken
    * only if it is not locked and its live failures (as `liveFailures` reads them) plus its live checks in
    * flight stay under the maximum. Atomic on its own: an UPDATE locks the row and, under READ COMMITTED,
@@ -113,6 +123,7 @@ export function createDatabaseThrottleStore(db: Kysely<Database>, policy: Thrott
       .where(
         sql<boolean>`(case when last_failure_at >= ${new Date(now - policy.memoryMs)} and window_started_at >= ${new Date(now - policy.windowMs)} then failures else 0 end) + ${liveInFlight(now)} < ${policy.maxFailures}`,
       )
+      .where(commitWithoutFlush)
       .returning('key')
       .executeTakeFirst();
     return granted !== undefined;
@@ -180,7 +191,7 @@ export function createDatabaseThrottleStore(db: Kysely<Database>, policy: Thrott
     async release(keys, _id, now, failed) {
       if (keys.length === 0) return 0;
       if (!failed && keys.length === 1) {
-        await db.updateTable('auth_throttle').set({ in_flight: sql<number>`greatest(0, ${liveInFlight(now)} - 1)` }).where('key', '=', keys[0]!).execute();
+        await db.updateTable('auth_throttle').set({ in_flight: sql<number>`greatest(0, ${liveInFlight(now)} - 1)` }).where('key', '=', keys[0]!).where(commitWithoutFlush).execute();
         return 0;
       }
       return withRows(keys, now, async (trx, rows) => {
