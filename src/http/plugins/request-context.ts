@@ -24,6 +24,10 @@ declare module 'fastify' {
 export interface RequestContextOptions {
   /** The public base URL partners address this listener by (PUBLIC_URL), without a trailing slash. */
   baseUrl: string;
+  /** The HTTPS listener's public base URL (TLS_PORT: PUBLIC_TLS_URL, else its loopback address): a request over TLS was addressed to it. */
+  tlsBaseUrl?: string | undefined;
+  /** Other public base URLs of the plain listener (a proxy's mutual-TLS alias forwarded to it; see RequestContext). */
+  baseUrlAliases?: readonly string[] | undefined;
   /** Where client certificates come from; absent on the admin listener, which takes none. */
   certificates?: CertificateSource;
   /** True on the public listener: a client address that cannot be read as one address is refused (400). */
@@ -55,13 +59,16 @@ export const requestContext = fp<RequestContextOptions>(
     // must meet the parser's 400 before a route's content-type check could answer it, which a hook finishing
     // synchronously inside the parser's headers callback would let happen.
     app.addHook('onRequest', async (request) => {
+      const overTls = request.raw.socket instanceof TLSSocket;
       const context: { -readonly [K in keyof RequestContext]: RequestContext[K] } = {
         requestId: request.id,
         clientAddress: request.ip,
         authorization: request.headers.authorization,
         dpop: request.headers.dpop,
         certificate: undefined,
-        baseUrl: options.baseUrl,
+        // The HTTPS listener serves this same app: a DPoP proof there names its URL, never the plain one.
+        baseUrl: overTls && options.tlsBaseUrl !== undefined ? options.tlsBaseUrl : options.baseUrl,
+        ...(!overTls && options.baseUrlAliases?.length ? { baseUrlAliases: options.baseUrlAliases } : {}),
         audit: {},
       };
       request.requestContext = context;
@@ -72,7 +79,7 @@ export const requestContext = fp<RequestContextOptions>(
       }
       // Only a TLS connection, or a proxy's header when one is configured, can carry a certificate: a plain request
       // on a listener without CLIENT_CERT_HEADER skips the reader.
-      if (readCertificate && (request.raw.socket instanceof TLSSocket || options.certificates?.header !== undefined)) context.certificate = readCertificate(request);
+      if (readCertificate && (overTls || options.certificates?.header !== undefined)) context.certificate = readCertificate(request);
       if (options.auditTrail.full() && isAudited(request)) throw errors.auditBacklog();
     });
     app.addHook('onSend', (_request, reply, payload, done) => {
