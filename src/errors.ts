@@ -133,6 +133,9 @@ export const errors = {
    */
   invalidDpopProof: (reason: AuthFailureReason, problem = 'The DPoP proof is invalid') =>
     new AppError('invalid_dpop_proof', 400, texts.unauthorized, { reason, oauthError: 'invalid_dpop_proof', oauthDescription: problem }),
+  /** A DPoP proof without a current nonce of the gateway's (RFC 9449 section 8, DPOP_NONCE=required): the answer's DPoP-Nonce has one. */
+  useDpopNonce: (reason: AuthFailureReason, problem: string) =>
+    new AppError('use_dpop_nonce', 400, texts.unauthorized, { reason, oauthError: 'use_dpop_nonce', oauthDescription: problem }),
   /**
    * Client authentication failed (RFC 6749 section 5.2 `invalid_client`, 401): every cause gives the same
    * answer, so that none tells a wrong secret from an unknown client or a refused key; the reason goes to the

@@ -95,6 +95,7 @@ export async function buildApp({ gateway, logger, timeouts }: AppDependencies): 
     // With TLS_PORT the HTTPS listener is this app's and says which URL a request came by; without it, a proxy's
     // mutual-TLS alias (PUBLIC_TLS_URL) reaches the plain listener, which then answers to both addresses.
     ...(gateway.config.TLS_PORT !== undefined ? { tlsBaseUrl: tlsUrl } : tlsUrl !== undefined ? { baseUrlAliases: [tlsUrl] } : {}),
+    ...(gateway.config.DPOP_NONCE === 'required' ? { dpopNonce: gateway.partnerApi.dpopNonce } : {}),
     // The HTTPS listener's peer certificate, or CLIENT_CERT_HEADER from a TRUST_PROXY address.
     certificates: { ...(gateway.config.CLIENT_CERT_HEADER ? { header: gateway.config.CLIENT_CERT_HEADER } : {}), trustedProxies: trustedProxies(gateway.config) },
     checkClientAddress: true,

@@ -68,6 +68,8 @@ export const AUTH_FAILURE_REASONS = [
   'dpop_typ_invalid',
   'dpop_alg_refused',
   'dpop_jti_invalid',
+  'dpop_nonce_missing',
+  'dpop_nonce_invalid',
   'malformed_client_assertion',
   'client_assertion_key_unknown',
   'client_assertion_invalid',

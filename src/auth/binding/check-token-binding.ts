@@ -16,8 +16,8 @@ export type TokenPresentation = ({ scheme: 'bearer' } | ({ scheme: 'dpop'; proof
  * for this very request (method, URL without query, `ath` = the token's SHA-256, fresh `iat`, a jti never seen
  * by any instance) signed by that key; a bound token sent as Bearer, or an unbound one sent as DPoP, is refused.
  * A bearer token costs one property check here: proofs are verified only for bound tokens. Every refusal is the
- * seed's 401 with `WWW-Authenticate: DPoP error="invalid_token"` (or `"invalid_dpop_proof"` with an
- * `error_description` naming the proof's fault) and its own reason.
+ * seed's 401 with `WWW-Authenticate: DPoP error="invalid_token"` (or `"invalid_dpop_proof"` or `"use_dpop_nonce"`
+ * with an `error_description` naming the proof's fault) and its own reason.
  */
 export async function checkTokenBinding(claims: AccessTokenClaims, token: string, presentation: TokenPresentation, dpop: DpopProofSettings): Promise<void> {
   checkCertificateBinding(claims, presentation.certificate);
@@ -29,8 +29,7 @@ export async function checkTokenBinding(claims: AccessTokenClaims, token: string
   try {
     const header = readDpopHeader(presentation.proof);
     if (header === undefined) throw errors.invalidDpopProof('dpop_required', 'The DPoP proof is missing: a DPoP-bound token comes with a DPoP header');
-    const proof = await checkDpopProof(header, { method: presentation.method, url: presentation.url, aliasUrls: presentation.aliasUrls, accessToken: token }, dpop);
-    if (proof.jkt !== claims.jkt) throw errors.invalidDpopProof('dpop_key_mismatch', 'The DPoP proof is signed by another key than the one the token is bound to');
+    const proof = await checkDpopProof(header, { method: presentation.method, url: presentation.url, aliasUrls: presentation.aliasUrls, accessToken: token, jkt: claims.jkt }, dpop);
     await spendDpopProof(proof, dpop);
   } catch (error) {
     throw asSeedProofRefusal(error);

@@ -7,8 +7,8 @@ import { asSeedProofRefusal } from './dpop-challenge.js';
  * The seed's login and refresh accept the token endpoint's `DPoP` header (RFC 9449 section 5): a proof for
  * `POST url`, verified here before anything else and spent (sessionProofSpent) only once the partner is
  * proven, so that a refused request cannot burn a partner's proof. No header: undefined. A bad proof is the
- * seed's 401 with `WWW-Authenticate: DPoP error="invalid_dpop_proof"`, an `error_description` naming its
- * fault, and the proof's own reason.
+ * seed's 401 with `WWW-Authenticate: DPoP error="invalid_dpop_proof"` (or `"use_dpop_nonce"`), an
+ * `error_description` naming its fault, and the proof's own reason.
  */
 export async function readSessionProof(header: string | string[] | undefined, target: Omit<DpopRequest, 'method' | 'accessToken'>, settings: DpopProofSettings): Promise<VerifiedDpopProof | undefined> {
   return asSeedRefusal(async () => {

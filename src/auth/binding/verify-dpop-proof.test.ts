@@ -124,6 +124,23 @@ describe('DPoP proofs', () => {
     await verifyDpopProof(await proof({ htu: alias }), { method: 'POST', url: URL_BANKS, aliasUrls: [alias], ...window });
     assert.equal(await reason(await proof({ htu: alias })), 'dpop_htu_mismatch');
   });
+
+  it('when nonces are required, then a proof without one, or with one not current, is use_dpop_nonce; a current one passes', async () => {
+    const { proof } = await holder();
+    const nonces = { accepts: (value: unknown) => value === 'good-nonce', current: () => 'good-nonce' };
+    const refusal = async (signed: string) => {
+      try {
+        await verifyDpopProof(signed, { method: 'POST', url: URL_BANKS, nonces, ...window });
+      } catch (error) {
+        assert.ok(error instanceof AppError);
+        return [error.code, error.extra.oauthError, error.extra.reason];
+      }
+      return undefined;
+    };
+    assert.deepEqual(await refusal(await proof()), ['use_dpop_nonce', 'use_dpop_nonce', 'dpop_nonce_missing']);
+    assert.deepEqual(await refusal(await proof({ nonce: 'stale' })), ['use_dpop_nonce', 'use_dpop_nonce', 'dpop_nonce_invalid']);
+    assert.equal(await refusal(await proof({ nonce: 'good-nonce' })), undefined);
+  });
 });
 
 /** The replay store's contract (claim once), in memory. */

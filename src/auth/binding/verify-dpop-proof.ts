@@ -18,9 +18,13 @@ export interface DpopCheck {
   aliasUrls?: readonly string[] | undefined;
   /** With a DPoP-bound access token: the token, whose SHA-256 the proof's `ath` must carry. */
   accessToken?: string;
+  /** With a DPoP-bound access token: its `cnf.jkt`, the thumbprint the proof's key must have. */
+  jkt?: string;
   /** Seconds an `iat` may lie in the past, and in the future (the JWE window's bounds). */
   maxAgeSeconds: number;
   maxFutureSeconds: number;
+  /** With DPOP_NONCE=required: the nonces the proof's `nonce` must be one of. */
+  nonces?: DpopProofSettings['nonces'];
   now: () => number;
 }
 
@@ -43,8 +47,10 @@ const MAX_PROOF_LENGTH = 8192;
  * private one (`dpop_key_refused`), signed by it (`dpop_signature_invalid`), a printable `jti`
  * (`dpop_jti_invalid`), `htm` and `htu` naming this request (`dpop_htm_mismatch`, `dpop_htu_mismatch`), `iat`
  * within the window (`dpop_iat_out_of_window`), with an access token `ath` equal to its SHA-256
- * (`dpop_ath_mismatch`). Throws `invalid_dpop_proof` (400; the callers at a resource make it the seed's 401).
- * The jti is the caller's to claim.
+ * (`dpop_ath_mismatch`) and a key of the token's `cnf.jkt` (`dpop_key_mismatch`), and last, with DPOP_NONCE=required,
+ * one of the gateway's current nonces (`use_dpop_nonce`: `dpop_nonce_missing`, `dpop_nonce_invalid`): a nonce
+ * refusal means the proof is otherwise good, so a client that retries with the nonce succeeds. Throws `invalid_dpop_proof` (400; the callers at a resource make
+ * it the seed's 401). The jti is the caller's to claim.
  *
  * @example
  * ```ts
@@ -82,6 +88,11 @@ export async function verifyDpopProof(proof: string, check: DpopCheck): Promise<
   if (check.accessToken !== undefined) {
     const expected = createHash('sha256').update(check.accessToken, 'ascii').digest('base64url');
     if (payload.ath !== expected) throw refused('dpop_ath_mismatch', "The DPoP proof's ath must be the base64url SHA-256 of the access token it comes with");
+  }
+  if (check.jkt !== undefined && key.jkt !== check.jkt) throw refused('dpop_key_mismatch', 'The DPoP proof is signed by another key than the one the token is bound to');
+  if (check.nonces) {
+    if (payload.nonce === undefined) throw errors.useDpopNonce('dpop_nonce_missing', 'The DPoP proof must carry a nonce: use the one in this answer\'s DPoP-Nonce header');
+    if (!check.nonces.accepts(payload.nonce)) throw errors.useDpopNonce('dpop_nonce_invalid', "The DPoP proof's nonce is not current: use the one in this answer's DPoP-Nonce header");
   }
   return { jkt: key.jkt, jti: payload.jti, rememberUntil: new Date((iat + check.maxAgeSeconds + 1) * 1000) };
 }
@@ -167,6 +178,7 @@ export interface DpopRequest {
   /** Other URLs the listener publishes the same resource under (see DpopCheck). */
   aliasUrls?: readonly string[] | undefined;
   accessToken?: string;
+  jkt?: string;
 }
 
 /**
@@ -200,7 +212,7 @@ export function dpopReplayKey(jti: string): string {
 
 /** Verifies a proof without spending it (see spendDpopProof). */
 export function checkDpopProof(proof: string, request: DpopRequest, settings: Omit<DpopProofSettings, 'replay'>): Promise<VerifiedDpopProof> {
-  return verifyDpopProof(proof, { ...request, maxAgeSeconds: settings.maxAgeSeconds, maxFutureSeconds: settings.maxFutureSeconds, now: settings.now });
+  return verifyDpopProof(proof, { ...request, maxAgeSeconds: settings.maxAgeSeconds, maxFutureSeconds: settings.maxFutureSeconds, nonces: settings.nonces, now: settings.now });
 }
 
 /**

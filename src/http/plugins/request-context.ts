@@ -28,6 +28,11 @@ export interface RequestContextOptions {
   tlsBaseUrl?: string | undefined;
   /** Other public base URLs of the plain listener (a proxy's mutual-TLS alias forwarded to it; see RequestContext). */
   baseUrlAliases?: readonly string[] | undefined;
+  /**
+   * The DPoP nonce to send now (DPOP_NONCE=required), or undefined: every answer to a request that carries a
+   * DPoP proof or a DPoP-scheme token gets it as `DPoP-Nonce` (RFC 9449 section 8.2), refusals included.
+   */
+  dpopNonce?: (() => string | undefined) | undefined;
   /** Where client certificates come from; absent on the admin listener, which takes none. */
   certificates?: CertificateSource;
   /** True on the public listener: a client address that cannot be read as one address is refused (400). */
@@ -40,7 +45,8 @@ export interface RequestContextOptions {
  * The edge: one hook before any route builds `request.requestContext` from the raw request, and refuses, in this
  * order and before any work is done, a request reaching an instance that is shutting down (503 `shutting_down`,
  * so a load balancer can retry it elsewhere), one whose client address cannot be read (400), and an audited call
- * while the audit trail is backed up (503). A second hook gives every response its security headers.
+ * while the audit trail is backed up (503). A second hook gives every response its security headers, and an
+ * answer to a request carrying DPoP its `DPoP-Nonce` when nonces are required.
  *
  * A client address a trusted proxy reports in a form nobody reads alike (IPv4-compatible `::10.0.0.1`, a zone id,
  * a legacy IPv4 form) is refused rather than attributed to the proxy: one library read `::10.0.0.1` as 10.0.0.1.
@@ -82,7 +88,11 @@ export const requestContext = fp<RequestContextOptions>(
       if (readCertificate && (overTls || options.certificates?.header !== undefined)) context.certificate = readCertificate(request);
       if (options.auditTrail.full() && isAudited(request)) throw errors.auditBacklog();
     });
-    app.addHook('onSend', (_request, reply, payload, done) => {
+    app.addHook('onSend', (request, reply, payload, done) => {
+      if (options.dpopNonce && carriesDpop(request.requestContext)) {
+        const nonce = options.dpopNonce();
+        if (nonce !== undefined) reply.header('dpop-nonce', nonce);
+      }
       // Nothing a partner receives should be stored or framed, unless a route chose a cache policy (the JWKS).
       reply.header('x-content-type-options', 'nosniff');
       reply.header('x-frame-options', 'DENY');
@@ -105,6 +115,11 @@ export function noStore(reply: FastifyReply): void {
 /** Request ids: a fresh UUID per request (Fastify's `genReqId`). */
 export function newRequestId(): string {
   return randomUUID();
+}
+
+/** A DPoP proof, or a token sent with the DPoP scheme (whose refusal asks for a proof). Null: refused before the context was built. */
+function carriesDpop(context: RequestContext | null): boolean {
+  return context !== null && (context.dpop !== undefined || /^dpop /i.test(context.authorization ?? ''));
 }
 
 /** `routeOptions` builds an object each time it is read: asked only while the trail is backed up. */
