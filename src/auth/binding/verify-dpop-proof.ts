@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import { calculateJwkThumbprint, decodeProtectedHeader, importJWK, jwtVerify, type CryptoKey, type JWK, type JWTPayload, type ProtectedHeaderParameters } from 'jose';
+import { decodeProtectedHeader, jwtVerify, type JWTPayload, type ProtectedHeaderParameters } from 'jose';
 import type { AuthFailureReason } from '@partner-gateway/contract/audit-names';
 import { errors } from '../../errors.js';
 import { isValidJti } from '../../stores/replay/valid-jti.js';
 import { ACCEPTED_JWS_ALGS, hasPrivateMembers } from '../../partners/partner-keys.js';
 import type { DpopProofSettings } from '../auth-dependencies.js';
+import { proofKey, type ProofKey } from './dpop-proof-key.js';
 
 export interface DpopCheck {
   /** The request's method, as the proof's `htm` must name it. */
@@ -128,34 +129,6 @@ async function signedPayload(proof: string, key: ProofKey, now: () => number): P
     }
     throw refused('malformed_dpop_proof', "The DPoP proof's payload must be a JSON object of claims");
   }
-}
-
-interface ProofKey {
-  key: CryptoKey | Uint8Array;
-  /** RFC 7638 thumbprint of the JWK. */
-  jkt: string;
-}
-
-/** Proof keys seen lately: a bound token's holder signs every proof with the same key. */
-const proofKeys = new Map<string, Promise<ProofKey>>();
-const MAX_PROOF_KEYS = 10_000;
-
-/**
- * The proof's embedded public key, imported once per key and algorithm (what jose's EmbeddedJWK does per
- * call: a WebCrypto import and, here, a thumbprint, about a fifth of a DPoP call's own CPU), bounded: a flood of
- * distinct keys empties the map rather than growing it. A key that fails to import is not kept.
- */
-function proofKey(jwk: Record<string, unknown>, alg: string | undefined): Promise<ProofKey> {
-  if (typeof alg !== 'string' || !(ACCEPTED_JWS_ALGS as readonly string[]).includes(alg)) return Promise.reject(new Error('algorithm refused'));
-  const cacheKey = `${alg} ${JSON.stringify(jwk)}`;
-  let pending = proofKeys.get(cacheKey);
-  if (!pending) {
-    if (proofKeys.size >= MAX_PROOF_KEYS) proofKeys.clear();
-    pending = Promise.all([importJWK(jwk as JWK, alg), calculateJwkThumbprint(jwk as JWK, 'sha256')]).then(([key, jkt]) => ({ key, jkt }));
-    pending.catch(() => proofKeys.delete(cacheKey));
-    proofKeys.set(cacheKey, pending);
-  }
-  return pending;
 }
 
 /**
