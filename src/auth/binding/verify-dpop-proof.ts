@@ -48,10 +48,11 @@ const MAX_PROOF_LENGTH = 8192;
  * private one (`dpop_key_refused`), signed by it (`dpop_signature_invalid`), a printable `jti`
  * (`dpop_jti_invalid`), `htm` and `htu` naming this request (`dpop_htm_mismatch`, `dpop_htu_mismatch`), `iat`
  * within the window (`dpop_iat_out_of_window`), with an access token `ath` equal to its SHA-256
- * (`dpop_ath_mismatch`) and a key of the token's `cnf.jkt` (`dpop_key_mismatch`), and last, with DPOP_NONCE=required,
- * one of the gateway's current nonces (`use_dpop_nonce`: `dpop_nonce_missing`, `dpop_nonce_invalid`): a nonce
- * refusal means the proof is otherwise good, so a client that retries with the nonce succeeds. Throws `invalid_dpop_proof` (400; the callers at a resource make
- * it the seed's 401). The jti is the caller's to claim.
+ * (`dpop_ath_mismatch`) and a key of the token's `cnf.jkt` (`dpop_key_mismatch`), and last, with
+ * DPOP_NONCE=required, one of the gateway's current nonces (`use_dpop_nonce`: `dpop_nonce_missing`,
+ * `dpop_nonce_invalid`), so that a nonce refusal means the proof is otherwise good and its retry with the nonce
+ * succeeds. Throws `invalid_dpop_proof` (400; the callers at a resource make it the seed's 401). The jti is the
+ * caller's to claim.
  *
  * @example
  * ```ts
@@ -151,6 +152,7 @@ export interface DpopRequest {
   /** Other URLs the listener publishes the same resource under (see DpopCheck). */
   aliasUrls?: readonly string[] | undefined;
   accessToken?: string;
+  /** The bound token's `cnf.jkt` (see DpopCheck). */
   jkt?: string;
 }
 
