@@ -175,6 +175,16 @@ export const ConfigSchema = Type.Object({
       description: 'The HTTPS address partners use for mutual TLS (RFC 8705 mtls_endpoint_aliases): the HTTPS listener or the proxy; default https://127.0.0.1:<TLS_PORT>.',
     }),
   ),
+  DPOP_NONCE: Type.Union([Type.Literal('off'), Type.Literal('required')], {
+    default: 'off',
+    description: 'required: every DPoP proof must carry a nonce the gateway hands out in DPoP-Nonce (RFC 9449 section 8; use_dpop_nonce otherwise), so a proof made in advance lives at most 2 × DPOP_NONCE_ROTATION seconds; off: no nonce is asked for.',
+  }),
+  DPOP_NONCE_ROTATION: Type.Integer({
+    default: 30,
+    minimum: 5,
+    maximum: 3600,
+    description: 'Seconds between new DPoP nonces (DPOP_NONCE=required); a nonce is accepted until the one after next is handed out, for this to twice this long.',
+  }),
   // Operators (issue 25): console sessions, single sign-on, maker-checker.
   ADMIN_PUBLIC_URL: Type.Optional(
     Type.String({

@@ -137,13 +137,15 @@ export const errors = {
   shuttingDown: () =>
     new AppError('shutting_down', 503, 'Service is restarting; repeat the request later', { headers: { 'retry-after': '1', connection: 'close' } }),
   internal: () => new AppError('internal', 500, texts.internal),
-  /** A DPoP proof that fails RFC 9449's checks; the token endpoint answers 400, a resource 401 (see the callers). */
-  invalidDpopProof: (reason: AuthFailureReason) =>
-    new AppError('invalid_dpop_proof', 400, texts.unauthorized, {
-      reason,
-      oauthError: 'invalid_dpop_proof',
-      oauthDescription: 'The DPoP proof is invalid',
-    }),
+  /**
+   * A DPoP proof that fails RFC 9449's checks; the token endpoint answers 400, a resource 401 (see the callers).
+   * `problem` (the `error_description`) names what is wrong with the proof: no secret, and what the client must fix.
+   */
+  invalidDpopProof: (reason: AuthFailureReason, problem = 'The DPoP proof is invalid') =>
+    new AppError('invalid_dpop_proof', 400, texts.unauthorized, { reason, oauthError: 'invalid_dpop_proof', oauthDescription: problem }),
+  /** A DPoP proof without a current nonce of the gateway's (RFC 9449 section 8, DPOP_NONCE=required): the answer's DPoP-Nonce has one. */
+  useDpopNonce: (reason: AuthFailureReason, problem: string) =>
+    new AppError('use_dpop_nonce', 400, texts.unauthorized, { reason, oauthError: 'use_dpop_nonce', oauthDescription: problem }),
   /**
    * Client authentication failed (RFC 6749 section 5.2 `invalid_client`, 401): every cause gives the same
    * answer, so that none tells a wrong secret from an unknown client or a refused key; the reason goes to the

@@ -158,7 +158,7 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
   const operators = createOperators(handle.db, feed, config, now, events);
   const { registry, approvals } = createApprovalsModule(handle.db, feed, config, now);
   registry.register(...partnerActions(partners.admin, partners.keyAdmin, partners.certificateAdmin), ...keyActions(keys.admin), ...operatorActions(operators.admin), ...bankActions(banks.admin));
-  const auth = createAuth({ config, db: handle.db, feed, partners, keys: keys.store, stores, tokenEndpoint: urls.token, trustedCas: options.trustedCas, now });
+  const auth = createAuth({ config, db: handle.db, feed, partners, keys: keys.store, stores, tokenEndpoint: urls.token, trustedCas: options.trustedCas, masterKey: options.masterKey, now });
   const metrics = createGatewayMetrics({
     caches: {
       partners: () => ({ hits: partners.repository.cache.hits, misses: partners.repository.cache.misses }),

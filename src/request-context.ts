@@ -26,8 +26,17 @@ export interface RequestContext {
   readonly dpop: string | string[] | undefined;
   /** The connection's client certificate: the HTTPS listener's peer, or CLIENT_CERT_HEADER from TRUST_PROXY. */
   readonly certificate: ClientCertificate | undefined;
-  /** The public base URL of the listener that served the request, without a trailing slash: what a DPoP proof's `htu` names. */
+  /**
+   * The public base URL of the listener that served the request, without a trailing slash: what a DPoP proof's
+   * `htu` names. PUBLIC_URL on the plain listener; PUBLIC_TLS_URL (else https://127.0.0.1:<TLS_PORT>) on the HTTPS one.
+   */
   readonly baseUrl: string;
+  /**
+   * Other public base URLs of the same listener: on the plain listener, PUBLIC_TLS_URL when a proxy terminates
+   * the mutual-TLS alias and forwards it here (PUBLIC_TLS_URL without TLS_PORT), which only the proxy could tell
+   * apart. A DPoP proof may name them too.
+   */
+  readonly baseUrlAliases?: readonly string[] | undefined;
   /** On the admin listener, who acts: set once the admin credential is checked. */
   actor?: Actor;
   /** The OAuth client authentication the request used, as soon as it is read (even if it then fails): the token metrics' label. */
@@ -68,6 +77,20 @@ export interface Actor {
   token?: { id: string; issuedBy: string };
   /** For a console session: the session, which signing out ends, and the CSRF token its changes must carry. */
   session?: { idHash: string; csrfToken: string; idleExpiresAt: Date; expiresAt: Date };
+}
+
+/**
+ * The URLs a request for `path` reached its listener by: the listener's public URL and its aliases; what a DPoP
+ * proof's `htu` may name.
+ *
+ * @example
+ * ```ts
+ * listenerUrls({ baseUrl: 'https://gw.example:8443' }, '/api/v1/oauth/token'); // { url: 'https://gw.example:8443/api/v1/oauth/token' }
+ * ```
+ */
+export function listenerUrls(context: Pick<RequestContext, 'baseUrl' | 'baseUrlAliases'>, path: string): { url: string; aliasUrls?: readonly string[] } {
+  const url = context.baseUrl + path;
+  return context.baseUrlAliases?.length ? { url, aliasUrls: context.baseUrlAliases.map((base) => base + path) } : { url };
 }
 
 /**

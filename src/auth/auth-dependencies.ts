@@ -5,6 +5,7 @@ import type { PasswordVerifier } from '../partners/password-verifier.js';
 import type { RemoteJwks } from '../partners/remote-jwks.js';
 import type { SingleUseJtis } from '../stores/replay/single-use-jtis.js';
 import type { BruteForceGuard } from './brute-force-guard.js';
+import type { DpopNonces } from './binding/dpop-nonces.js';
 import type { ClientAuthMethodName } from './credentials/read-client-credentials.js';
 import type { AssertionAudiences } from './credentials/verify-client-assertion.js';
 import type { AccessTokens } from './tokens/access-tokens.js';
@@ -59,6 +60,8 @@ export interface DpopProofSettings {
   /** The JWE window's bounds (JWE_MAX_AGE, JWE_MAX_FUTURE), in seconds. */
   maxAgeSeconds: number;
   maxFutureSeconds: number;
+  /** With DPOP_NONCE=required, the gateway's nonces every proof must carry one of (RFC 9449 section 8); else absent. */
+  nonces?: DpopNonces | undefined;
   now: () => number;
 }
 

@@ -7,6 +7,7 @@ import type { KeyStore } from '../keys/key-store.js';
 import type { PartnersModule } from '../partners/partners-module.js';
 import type { SharedStores } from '../stores/shared-stores.js';
 import type { AuthDependencies } from './auth-dependencies.js';
+import { createDpopNonces } from './binding/dpop-nonces.js';
 import { createBruteForceGuard } from './brute-force-guard.js';
 import { decryptPartnerPassword } from './credentials/decrypt-partner-password.js';
 import { createAccessTokens } from './tokens/access-tokens.js';
@@ -24,6 +25,8 @@ export interface AuthModuleOptions {
   tokenEndpoint: string;
   /** TLS_CLIENT_CA_FILE's CAs as last (re)loaded; absent, tls_client_auth always fails. */
   trustedCas?: (() => readonly X509Certificate[]) | undefined;
+  /** MASTER_KEY: the DPoP nonces' key is derived from it, so that every instance hands out and accepts the same. */
+  masterKey: Buffer;
   now: () => number;
 }
 
@@ -38,7 +41,7 @@ export type AuthModule = AuthDependencies & { families: CachedTokenFamilyReposit
  *
  * @example
  * ```ts
- * const auth = createAuth({ config, db, feed, partners, keys: keys.store, stores, tokenEndpoint, now });
+ * const auth = createAuth({ config, db, feed, partners, keys: keys.store, stores, tokenEndpoint, masterKey, now });
  * const claims = await auth.tokens.verify(token);
  * ```
  */
@@ -56,8 +59,9 @@ export function createAuth(options: AuthModuleOptions): AuthModule {
     families,
     replay: options.stores.jtis,
     decryptPassword: (jwe) => decryptPartnerPassword(jwe, { keys: options.keys, ...window }),
-    // DPoP proofs: the JWE window's bounds, their jtis spent in the JWEs' replay store (shared by every instance).
-    dpop: { replay: options.stores.jtis, ...window },
+    // DPoP proofs: the JWE window's bounds, their jtis spent in the JWEs' replay store (shared by every instance),
+    // and with DPOP_NONCE=required the nonces every instance derives alike from MASTER_KEY.
+    dpop: { replay: options.stores.jtis, ...window, nonces: config.DPOP_NONCE === 'required' ? createDpopNonces(options.masterKey, config.DPOP_NONCE_ROTATION, now) : undefined },
     assertionAudiences: {
       issuer: tokenIssuer(config),
       ...(config.CLIENT_ASSERTION_AUDIENCES === 'issuer,token_endpoint' ? { tokenEndpoint: options.tokenEndpoint } : {}),

@@ -1,6 +1,7 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { publicUrl, trustedProxies } from '../config.js';
+import { publicTlsUrl } from '../mtls/tls-config.js';
 import type { Gateway } from '../gateway.js';
 import { clientErrorHandler, errorHandler, frameworkErrors } from './plugins/error-handler.js';
 import { openApi } from './plugins/openapi.js';
@@ -88,8 +89,13 @@ export async function buildApp({ gateway, logger, timeouts }: AppDependencies): 
   const app = Fastify({ ...fastifyOptions(logger, PUBLIC_BODY_LIMIT, timeouts), trustProxy: trustProxySetting(gateway) });
   await app.register(errorHandler, { validation: 'parameter' });
   await app.register(jsonBody);
+  const tlsUrl = publicTlsUrl(gateway.config);
   await app.register(requestContext, {
     baseUrl: publicUrl(gateway.config),
+    // With TLS_PORT the HTTPS listener is this app's and says which URL a request came by; without it, a proxy's
+    // mutual-TLS alias (PUBLIC_TLS_URL) reaches the plain listener, which then answers to both addresses.
+    ...(gateway.config.TLS_PORT !== undefined ? { tlsBaseUrl: tlsUrl } : tlsUrl !== undefined ? { baseUrlAliases: [tlsUrl] } : {}),
+    ...(gateway.config.DPOP_NONCE === 'required' ? { dpopNonce: gateway.partnerApi.dpopNonce } : {}),
     // The HTTPS listener's peer certificate, or CLIENT_CERT_HEADER from a TRUST_PROXY address.
     certificates: { ...(gateway.config.CLIENT_CERT_HEADER ? { header: gateway.config.CLIENT_CERT_HEADER } : {}), trustedProxies: trustedProxies(gateway.config) },
     checkClientAddress: true,

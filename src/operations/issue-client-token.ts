@@ -4,7 +4,7 @@ import type { AuthDependencies } from '../auth/auth-dependencies.js';
 import { checkDpopProof, readDpopHeader, spendDpopProof } from '../auth/binding/verify-dpop-proof.js';
 import { authorizeOAuthClient } from '../auth/steps/authorize-oauth-client.js';
 import { errors } from '../errors.js';
-import type { RequestContext } from '../request-context.js';
+import { listenerUrls, type RequestContext } from '../request-context.js';
 
 export type ClientTokenDependencies = Pick<
   AuthDependencies,
@@ -44,7 +44,7 @@ export async function issueClientToken(form: TokenRequestForm, context: RequestC
   // The form's schema already holds grant_type to GRANT_TYPES (refused as unsupported_grant_type): this is for callers without it.
   if (!(GRANT_TYPES as readonly string[]).includes(form.grant_type)) throw errors.unsupportedGrantType();
   const header = readDpopHeader(context.dpop);
-  const proof = header === undefined ? undefined : await checkDpopProof(header, { method: 'POST', url: context.baseUrl + deps.paths.token }, deps.dpop);
+  const proof = header === undefined ? undefined : await checkDpopProof(header, { method: 'POST', ...listenerUrls(context, deps.paths.token) }, deps.dpop);
   const { partner, certificateThumbprint: x5t } = await authorizeOAuthClient(form, context, deps);
   if (!proof && !x5t && partner.requireBoundTokens) throw errors.invalidRequest('a DPoP proof is required for this client', 'dpop_required');
   if (proof) await spendDpopProof(proof, deps.dpop);

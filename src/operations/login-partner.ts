@@ -6,7 +6,7 @@ import { checkPartnerAccess } from '../auth/steps/check-partner-access.js';
 import { requireParameters } from '../auth/steps/require-parameters.js';
 import { startTokenFamily } from '../auth/tokens/refresh-tokens.js';
 import { errors } from '../errors.js';
-import type { RequestContext } from '../request-context.js';
+import { listenerUrls, type RequestContext } from '../request-context.js';
 
 export type SessionDependencies = Pick<AuthDependencies, 'partners' | 'guard' | 'passwords' | 'tokens' | 'families' | 'refreshTtlSeconds' | 'now' | 'dpop'> & {
   /** The login and refresh paths, which a DPoP proof's `htu` names on the listener's public URL. */
@@ -38,7 +38,7 @@ export interface Session {
  */
 export async function loginPartner(input: Partial<LoginRequest>, context: RequestContext, deps: SessionDependencies): Promise<Session> {
   const { login, password } = requireParameters(input, ['login', 'password']);
-  const proof = await readSessionProof(context.dpop, context.baseUrl + deps.paths.login, deps.dpop);
+  const proof = await readSessionProof(context.dpop, listenerUrls(context, deps.paths.login), deps.dpop);
   const partner = await authenticateWithPassword(login, password, context.clientAddress, deps);
   checkPartnerAccess(partner, context.clientAddress);
   if (!proof && partner.requireBoundTokens) throw errors.unauthorized('dpop_required');

@@ -26,6 +26,8 @@ export interface PartnerApi {
   listBanks(query: BanksQuery, context: RequestContext): Promise<PublishedBanks>;
   /** The public keys: sig keys verify access tokens, enc keys encrypt partnerPassword. */
   jwks(): JwksResponse;
+  /** The DPoP nonce an answer to a DPoP request carries (`DPoP-Nonce`, DPOP_NONCE=required), the same on every instance; else undefined. */
+  dpopNonce(): string | undefined;
 }
 
 export type PartnerApiDependencies = SessionDependencies &
@@ -42,5 +44,6 @@ export function createPartnerApi(deps: PartnerApiDependencies): PartnerApi {
     logout: (context) => logoutSession(context, deps),
     listBanks: (query, context) => listBanksForPartner(query, context, deps),
     jwks: () => deps.keys.jwks() as JwksResponse,
+    dpopNonce: () => deps.dpop.nonces?.current(),
   };
 }

@@ -1,11 +1,11 @@
 import type { RefreshRequest } from '@partner-gateway/contract/public-api';
-import { DPOP_INVALID_PROOF } from '../auth/binding/check-token-binding.js';
+import { dpopChallenge } from '../auth/binding/dpop-challenge.js';
 import { readSessionProof, spendSessionProof } from '../auth/binding/read-session-proof.js';
 import { checkPartnerAccess } from '../auth/steps/check-partner-access.js';
 import { requireParameters } from '../auth/steps/require-parameters.js';
 import { rotateRefreshToken } from '../auth/tokens/refresh-tokens.js';
 import { errors } from '../errors.js';
-import type { RequestContext } from '../request-context.js';
+import { listenerUrls, type RequestContext } from '../request-context.js';
 import type { Session, SessionDependencies } from './login-partner.js';
 
 /**
@@ -24,14 +24,16 @@ import type { Session, SessionDependencies } from './login-partner.js';
  */
 export async function refreshSession(input: Partial<RefreshRequest>, context: RequestContext, deps: SessionDependencies): Promise<Session> {
   const { refresh_token: presented } = requireParameters(input, ['refresh_token']);
-  const proof = await readSessionProof(context.dpop, context.baseUrl + deps.paths.refresh, deps.dpop);
+  const proof = await readSessionProof(context.dpop, listenerUrls(context, deps.paths.refresh), deps.dpop);
   const rotated = await rotateRefreshToken(presented, deps.families, deps.refreshTtlSeconds, deps.now());
   const partner = await deps.partners.findById(rotated.partnerId);
   if (!partner || partner.tokenGeneration !== rotated.generation) throw errors.unauthorized('token_revoked');
   context.audit.partner = partner.login;
   checkPartnerAccess(partner, context.clientAddress);
   if (!proof && (rotated.jkt !== null || partner.requireBoundTokens)) throw errors.unauthorized('dpop_required');
-  if (proof && rotated.jkt !== null && proof.jkt !== rotated.jkt) throw errors.unauthorized('dpop_key_mismatch', DPOP_INVALID_PROOF);
+  if (proof && rotated.jkt !== null && proof.jkt !== rotated.jkt) {
+    throw errors.unauthorized('dpop_key_mismatch', dpopChallenge('invalid_dpop_proof', 'The DPoP proof is signed by another key than the one the session is bound to'));
+  }
   if (proof) await spendSessionProof(proof, deps.dpop);
   const access = await deps.tokens.issue(partner, { familyId: rotated.familyId, jkt: proof?.jkt });
   return {

@@ -2,8 +2,8 @@
  * Interop with openid-client (panva's certified relying-party library, v6), which nobody here wrote: the
  * metadata document found by discovery, client credentials with private_key_jwt (its assertion's `aud` is
  * the issuer, not the token endpoint), with and without DPoP (its own proofs and nonce handling),
- * introspection, revocation, and the banks call with the token it got. Over HTTP against a listening
- * gateway whose PUBLIC_URL is the address the library uses.
+ * introspection, revocation, and the banks call with the token it got; and DPoP nonces (DPOP_NONCE=required), which
+ * the library answers by itself. Over HTTP against a listening gateway whose PUBLIC_URL is the address the library uses.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -123,3 +123,42 @@ describe('openid-client against a listening gateway', () => {
     await oidc.tokenRevocation(config, 'not-a-token');
   });
 });
+
+for (const backend of testBackends()) {
+  describe(`openid-client against a gateway that requires DPoP nonces (DPOP_NONCE=required), on ${backend.name}`, () => {
+    const ROTATION = 5;
+    let t: TestGateway & { url: string };
+    /** The gateway's clock runs `offset` ms ahead: its nonces go stale without waiting. */
+    let offset = 0;
+    before(async () => {
+      t = await startListeningGateway(backend, { now: () => Date.now() + offset, env: { DPOP_NONCE: 'required', DPOP_NONCE_ROTATION: String(ROTATION) } });
+    });
+    after(() => t.close());
+
+    it('when the gateway asks for its nonce, then the library retries with it at the token endpoint and at banks, and its DPoP token works', async () => {
+      const partner = await addKeyPartner(t);
+      const config = await oidc.discovery(new URL(t.url), partner.login, undefined, oidc.PrivateKeyJwt({ key: partner.key.privateKey, kid: partner.key.kid }), {
+        execute: [oidc.allowInsecureRequests],
+        algorithm: 'oauth2',
+      });
+      const seen: Array<{ path: string; status: number; nonce: string | null }> = [];
+      config[oidc.customFetch] = async (url, options) => {
+        const response = await fetch(url, options as RequestInit);
+        seen.push({ path: new URL(url).pathname, status: response.status, nonce: response.headers.get('dpop-nonce') });
+        return response;
+      };
+      const DPoP = oidc.getDPoPHandle(config, await oidc.randomDPoPKeyPair('ES256'));
+      const tokens = await oidc.clientCredentialsGrant(config, undefined, { DPoP });
+      assert.equal(tokens.token_type, 'dpop');
+      assert.deepEqual(seen.filter((call) => call.path === OAUTH_TOKEN_PATH).map((call) => call.status), [400, 200]);
+
+      const banksUrl = new URL(banksPath('provider'), t.url);
+      const banks = () => oidc.fetchProtectedResource(config, tokens.access_token, banksUrl, 'POST', undefined, undefined, { DPoP });
+      assert.equal((await banks()).status, 200);
+      offset += 2 * ROTATION * 1000;
+      assert.equal((await banks()).status, 200);
+      assert.deepEqual(seen.filter((call) => call.path === banksUrl.pathname).map((call) => call.status), [200, 401, 200], 'the stale nonce refused once, then taken');
+      assert.ok(seen.every((call) => /^[A-Za-z0-9_-]{32}$/.test(call.nonce ?? '')), 'every answer to a DPoP request carries the current nonce');
+    });
+  });
+}

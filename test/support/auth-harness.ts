@@ -93,7 +93,7 @@ export async function startAuthHarness(backend: TestBackend, options: AuthHarnes
   const keys = await createKeys(handle.db, feed, config, TEST_MASTER_KEY, now);
   const stores = createSharedStores(config, handle, feed, throttlePolicyOf(config), { now, events: () => {}, acceptanceWindowMs: 361_000 });
   const baseUrl = publicUrl(config);
-  const auth = createAuth({ config, db: handle.db, feed, partners, keys: keys.store, stores, tokenEndpoint: baseUrl + OAUTH_TOKEN_PATH, trustedCas: options.trustedCas, now });
+  const auth = createAuth({ config, db: handle.db, feed, partners, keys: keys.store, stores, tokenEndpoint: baseUrl + OAUTH_TOKEN_PATH, trustedCas: options.trustedCas, masterKey: TEST_MASTER_KEY, now });
   return {
     config,
     handle,

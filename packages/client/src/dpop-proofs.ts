@@ -36,7 +36,7 @@ export interface ProofTarget {
 /**
  * Signs DPoP proofs (RFC 9449) with one key pair for the client's whole life: generated on first use
  * (ES256, private key not extractable) unless one is given. Remembers the latest `DPoP-Nonce` each server
- * (origin) sent and puts it in later proofs for that server; the gateway sends none today.
+ * (origin) sent and puts it in later proofs for that server (the gateway sends one with DPOP_NONCE=required).
  *
  * @example
  * ```ts
@@ -89,16 +89,17 @@ export class DpopProofs {
   }
 
   /**
-   * Runs `attempt`, and once more if it was refused (400 or 401) after a server sent a new nonce meanwhile
-   * (RFC 9449 sections 8 and 9: `use_dpop_nonce`); `attempt` must build a new proof each time.
+   * Runs `attempt`, and once more if the server refused it asking for its nonce (400 or 401 `use_dpop_nonce`,
+   * RFC 9449 sections 8 and 9) and sent a new one meanwhile; `attempt` must build a new proof each time. Any
+   * other refusal is final: a refresh refused after its token was spent must never be sent again.
    */
   async withNonce<T>(attempt: () => Promise<T>): Promise<T> {
     const changesBefore = this.#nonceChanges;
     try {
       return await attempt();
     } catch (error) {
-      const refused = error instanceof PartnerApiError && (error.status === 400 || error.status === 401);
-      if (!refused || this.#nonceChanges === changesBefore) throw error;
+      const asksForNonce = error instanceof PartnerApiError && (error.status === 400 || error.status === 401) && error.oauthError === 'use_dpop_nonce';
+      if (!asksForNonce || this.#nonceChanges === changesBefore) throw error;
       return attempt();
     }
   }

@@ -60,6 +60,11 @@ export class PartnerApiError extends Error {
   readonly operation: PartnerApiOperation;
   /** From a `Retry-After` header, in whole seconds, when the gateway sent one. */
   readonly retryAfterSeconds?: number;
+  /**
+   * The OAuth error code the gateway named, when it named one: the body's `error` (the OAuth endpoints), else
+   * the `WWW-Authenticate` challenge's (`invalid_token`, `invalid_dpop_proof`, `use_dpop_nonce`).
+   */
+  readonly oauthError?: string;
 
   constructor(init: {
     kind: PartnerApiErrorKind;
@@ -67,6 +72,7 @@ export class PartnerApiError extends Error {
     description: string;
     operation: PartnerApiOperation;
     retryAfterSeconds?: number | undefined;
+    oauthError?: string | undefined;
   }) {
     super(`Partner API ${init.operation} failed (${init.kind}${init.status ? `, HTTP ${init.status}` : ''}): ${init.description}`);
     this.kind = init.kind;
@@ -74,6 +80,7 @@ export class PartnerApiError extends Error {
     this.description = init.description;
     this.operation = init.operation;
     if (init.retryAfterSeconds !== undefined) this.retryAfterSeconds = init.retryAfterSeconds;
+    if (init.oauthError !== undefined) this.oauthError = init.oauthError;
   }
 
   /**

@@ -91,7 +91,7 @@ export class PartnerClient {
     const fetch = options.fetch ?? (options.tls ? createTlsFetch(options.tls) : globalThis.fetch);
     this.#fetch = async (input, init) => {
       const response = await fetch(input, init);
-      // RFC 9449 section 8: a server may ask for its nonce in proofs; the gateway does not today.
+      // RFC 9449 section 8: a server may ask for its nonce in proofs (the gateway does with DPOP_NONCE=required).
       this.#dpop?.noteNonce(new URL(String(input)).origin, response.headers.get('dpop-nonce'));
       return response;
     };
@@ -228,9 +228,10 @@ export class PartnerClient {
       return this.#attempt({ operation: 'refresh', method: 'POST', url: this.#urls.refresh, headers, body }, options);
     };
     // Single-use: a retry after a failure the gateway may have acted on would present a spent token, which
-    // revokes the whole login. Such a failure ends the refresh, and the renewal logs in instead.
+    // revokes the whole login. Such a failure ends the refresh, and the renewal logs in instead. A refusal
+    // asking for the DPoP nonce is not one: the gateway checks the proof before it spends the token.
     const retryable = (error: PartnerApiError) => error.retryable && !outcomeUnknown(error);
-    return readSession(await this.#retrying(options, attempt, retryable), startedAt, 'refresh');
+    return readSession(await this.#retrying(options, () => this.#withNonce(attempt), retryable), startedAt, 'refresh');
   }
 
   /** Client credentials with a private_key_jwt assertion: each attempt signs a new one (and a new proof). */

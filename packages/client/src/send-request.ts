@@ -121,7 +121,15 @@ function interpret(operation: PartnerApiOperation, response: Response, text: str
     description,
     operation,
     retryAfterSeconds: parseRetryAfter(response.headers.get('retry-after'), nowMs),
+    oauthError: oauthErrorOf(body, response.headers.get('www-authenticate')),
   });
+}
+
+/** RFC 6749's `error` in the body, else RFC 6750's `error` parameter of the challenge; only a plain code. */
+function oauthErrorOf(body: unknown, challenge: string | null): string | undefined {
+  const given = (body as { error?: unknown } | undefined)?.error;
+  const code = typeof given === 'string' ? given : /(?:^|[\s,])error="([^"]*)"/.exec(challenge ?? '')?.[1];
+  return code !== undefined && /^[a-z_]{1,64}$/.test(code) ? code : undefined;
 }
 
 // The code, or a cause's message only when it cannot hold a URL: some fetch errors quote the whole URL,

@@ -67,6 +67,12 @@ export const AUTH_FAILURE_REASONS = [
   'dpop_htu_mismatch',
   'dpop_iat_out_of_window',
   'dpop_ath_mismatch',
+  // A DPoP proof's other checks, each its own reason (RFC 9449 sections 4.3 and 8).
+  'dpop_typ_invalid',
+  'dpop_alg_refused',
+  'dpop_jti_invalid',
+  'dpop_nonce_missing',
+  'dpop_nonce_invalid',
   'malformed_client_assertion',
   'client_assertion_key_unknown',
   'client_assertion_invalid',

@@ -78,7 +78,7 @@ export const OAuthTokenResponse = Type.Object({
 export type OAuthTokenResponse = Static<typeof OAuthTokenResponse>;
 
 /** The `error` codes the OAuth endpoints answer (RFC 6749 section 5.2, RFC 9449 section 5, RFC 7009). */
-export const OAUTH_ERROR_CODES = ['invalid_request', 'invalid_client', 'unsupported_grant_type', 'invalid_dpop_proof', 'unsupported_token_type'] as const;
+export const OAUTH_ERROR_CODES = ['invalid_request', 'invalid_client', 'unsupported_grant_type', 'invalid_dpop_proof', 'use_dpop_nonce', 'unsupported_token_type'] as const;
 
 /**
  * An OAuth endpoint's refusal: RFC 6749 section 5.2's `error` and `error_description`, plus the gateway's own

@@ -26,7 +26,11 @@ const settings = () => {
   return { replay: { spend: async (jti: string) => (seen.has(jti) ? 'replayed' : (seen.add(jti), 'spent')) as SpendOutcome }, maxAgeSeconds: 120, maxFutureSeconds: 30, now: () => Date.now() };
 };
 const refusedWith = (reason: string, challenge: string) => (error: unknown) =>
-  error instanceof AppError && error.status === 401 && error.description === texts.unauthorized && error.extra.reason === reason && error.extra.headers?.['www-authenticate'] === `DPoP error="${challenge}"`;
+  error instanceof AppError &&
+  error.status === 401 &&
+  error.description === texts.unauthorized &&
+  error.extra.reason === reason &&
+  (error.extra.headers?.['www-authenticate'] === `DPoP error="${challenge}"` || error.extra.headers?.['www-authenticate']?.startsWith(`DPoP error="${challenge}", error_description="`) === true);
 
 describe('checkTokenBinding', () => {
   it('lets an unbound token through as Bearer without looking at any proof', async () => {
@@ -58,7 +62,7 @@ describe('checkTokenBinding', () => {
   it('refuses a bound token without a proof, or with one lacking ath', async () => {
     const key = await testKey();
     const jkt = await calculateJwkThumbprint(key.publicJwk);
-    await assert.rejects(checkTokenBinding(claims(jkt), TOKEN, { scheme: 'dpop', proof: undefined, method: 'POST', url: URL }, settings()), refusedWith('malformed_dpop_proof', 'invalid_dpop_proof'));
+    await assert.rejects(checkTokenBinding(claims(jkt), TOKEN, { scheme: 'dpop', proof: undefined, method: 'POST', url: URL }, settings()), refusedWith('dpop_required', 'invalid_dpop_proof'));
     const noAth = await dpopProof(key, 'POST', URL);
     await assert.rejects(checkTokenBinding(claims(jkt), TOKEN, { scheme: 'dpop', proof: noAth, method: 'POST', url: URL }, settings()), refusedWith('dpop_ath_mismatch', 'invalid_dpop_proof'));
   });

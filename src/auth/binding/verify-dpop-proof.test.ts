@@ -74,23 +74,73 @@ describe('DPoP proofs', () => {
     assert.equal(await reason(await proof({ ath: ath('token-b') }), { accessToken: 'token-a' }), 'dpop_ath_mismatch');
   });
 
-  it('refuses a proof whose header carries a private key, the wrong typ, or a key that did not sign it', async () => {
+  it('when the header carries a private key, the wrong typ, or a key that did not sign it, then each is refused with its own reason', async () => {
     const { privateJwk, proof } = await holder();
     assert.equal(await reason(await proof({}, { jwk: privateJwk })), 'dpop_key_refused');
-    assert.equal(await reason(await proof({}, { typ: 'JWT' })), 'dpop_signature_invalid');
+    // Its signature is valid: only its typ is wrong, and that is what it is refused for.
+    assert.equal(await reason(await proof({}, { typ: 'JWT' })), 'dpop_typ_invalid');
+    assert.equal(await reason(await proof({}, { typ: undefined })), 'dpop_typ_invalid');
+    assert.equal(await reason(await proof({}, { jwk: undefined })), 'dpop_key_refused');
     const other = await holder();
     assert.equal(await reason(await proof({}, { jwk: other.jwk })), 'dpop_signature_invalid');
+    const rsa = await holder('PS256');
+    assert.equal(await reason(await proof({}, { jwk: rsa.jwk })), 'dpop_key_refused');
   });
 
-  it('refuses HMAC proofs, garbage and an unprintable jti', async () => {
+  it('when the proof is an HMAC, garbage, or carries no or an unprintable jti, then each is refused with its own reason', async () => {
     const hmac = await new SignJWT({ htm: 'POST', htu: URL_BANKS, jti: 'x', iat: seconds })
       .setProtectedHeader({ alg: 'HS256', typ: 'dpop+jwt', jwk: { kty: 'oct', k: 'AAAA' } as never })
       .sign(new Uint8Array(32));
-    assert.equal(await reason(hmac), 'dpop_key_refused');
+    assert.equal(await reason(hmac), 'dpop_alg_refused');
     assert.equal(await reason('not.a.proof'), 'malformed_dpop_proof');
     assert.equal(await reason('x'.repeat(9000)), 'malformed_dpop_proof');
     const { proof } = await holder();
-    assert.equal(await reason(await proof({ jti: '\u0007' })), 'malformed_dpop_proof');
+    assert.equal(await reason(await proof({ jti: '\u0007' })), 'dpop_jti_invalid');
+    assert.equal(await reason(await proof({ jti: undefined })), 'dpop_jti_invalid');
+    assert.equal(await reason(await proof({ htm: undefined })), 'dpop_htm_mismatch');
+    assert.equal(await reason(await proof({ htu: undefined })), 'dpop_htu_mismatch');
+    assert.equal(await reason(await proof({ iat: undefined })), 'dpop_iat_out_of_window');
+    assert.equal(await reason(await proof({ exp: seconds - 1 })), 'dpop_iat_out_of_window');
+  });
+
+  it('when the proof is refused, then its error_description names the check it failed', async () => {
+    const { proof } = await holder();
+    const description = async (signed: string) => {
+      try {
+        await verifyDpopProof(signed, { method: 'POST', url: URL_BANKS, ...window });
+      } catch (error) {
+        return (error as AppError).extra.oauthDescription;
+      }
+      assert.fail('expected a refusal');
+    };
+    assert.equal(await description(await proof({}, { typ: 'JWT' })), "The DPoP proof's typ must be dpop+jwt");
+    assert.match(String(await description(await proof({ htu: 'https://elsewhere.example/' }))), new RegExp(`htu must be ${URL_BANKS}`));
+    assert.match(String(await description(await proof({ htm: 'GET' }))), /htm must be POST/);
+    assert.match(String(await description(await proof({ iat: seconds - 500 }))), /iat must be an integer within 120 seconds before and 30 seconds after/);
+  });
+
+  it('when the listener has alias URLs, then htu may name one of them, and no other', async () => {
+    const { proof } = await holder();
+    const alias = 'https://mtls.gateway.example:8443/partner/provider/sbp/banks/';
+    await verifyDpopProof(await proof({ htu: alias }), { method: 'POST', url: URL_BANKS, aliasUrls: [alias], ...window });
+    assert.equal(await reason(await proof({ htu: alias })), 'dpop_htu_mismatch');
+  });
+
+  it('when nonces are required, then a proof without one, or with one not current, is use_dpop_nonce; a current one passes', async () => {
+    const { proof } = await holder();
+    const nonces = { accepts: (value: unknown) => value === 'good-nonce', current: () => 'good-nonce' };
+    const refusal = async (signed: string) => {
+      try {
+        await verifyDpopProof(signed, { method: 'POST', url: URL_BANKS, nonces, ...window });
+      } catch (error) {
+        assert.ok(error instanceof AppError);
+        return [error.code, error.extra.oauthError, error.extra.reason];
+      }
+      return undefined;
+    };
+    assert.deepEqual(await refusal(await proof()), ['use_dpop_nonce', 'use_dpop_nonce', 'dpop_nonce_missing']);
+    assert.deepEqual(await refusal(await proof({ nonce: 'stale' })), ['use_dpop_nonce', 'use_dpop_nonce', 'dpop_nonce_invalid']);
+    assert.equal(await refusal(await proof({ nonce: 'good-nonce' })), undefined);
   });
 });
 

@@ -1,20 +1,31 @@
 import { createHash } from 'node:crypto';
-import { calculateJwkThumbprint, decodeProtectedHeader, importJWK, jwtVerify, type CryptoKey, type JWK } from 'jose';
+import { decodeProtectedHeader, jwtVerify, type JWTPayload, type ProtectedHeaderParameters } from 'jose';
+import type { AuthFailureReason } from '@partner-gateway/contract/audit-names';
 import { errors } from '../../errors.js';
 import { isValidJti } from '../../stores/replay/valid-jti.js';
 import { ACCEPTED_JWS_ALGS, hasPrivateMembers } from '../../partners/partner-keys.js';
 import type { DpopProofSettings } from '../auth-dependencies.js';
+import { proofKey, type ProofKey } from './dpop-proof-key.js';
 
 export interface DpopCheck {
   /** The request's method, as the proof's `htm` must name it. */
   method: string;
   /** The URL the partner called, without query or fragment, as the proof's `htu` must name it. */
   url: string;
+  /**
+   * Other URLs the same resource of the same listener is published under (PUBLIC_TLS_URL's, when a proxy
+   * terminates the mutual-TLS alias and forwards it to the plain listener): `htu` may name one of them instead.
+   */
+  aliasUrls?: readonly string[] | undefined;
   /** With a DPoP-bound access token: the token, whose SHA-256 the proof's `ath` must carry. */
   accessToken?: string;
+  /** With a DPoP-bound access token: its `cnf.jkt`, the thumbprint the proof's key must have. */
+  jkt?: string;
   /** Seconds an `iat` may lie in the past, and in the future (the JWE window's bounds). */
   maxAgeSeconds: number;
   maxFutureSeconds: number;
+  /** With DPOP_NONCE=required: the nonces the proof's `nonce` must be one of. */
+  nonces?: DpopProofSettings['nonces'];
   now: () => number;
 }
 
@@ -32,11 +43,18 @@ export interface VerifiedDpopProof {
 const MAX_PROOF_LENGTH = 8192;
 
 /**
- * Checks a DPoP proof as RFC 9449 section 4.3 lists it: one compact JWT, `typ: dpop+jwt`, an asymmetric
- * algorithm we accept (ES256, EdDSA, PS256), signed by the public `jwk` in its own header (never a private
- * one), `htm` and `htu` naming this request, `iat` within the window, a printable `jti`, and, when an access
- * token comes with it, `ath` equal to the token's SHA-256. Every failure is a 401/400 decided by the caller;
- * this throws `invalid_dpop_proof` with the reason kept for the logs. The jti is the caller's to claim.
+ * Checks a DPoP proof as RFC 9449 section 4.3 lists it, one check at a time, each refusal with its own reason
+ * (the log and the audit trail) and an `error_description` naming what is wrong (the client's to fix, never a
+ * secret): one compact JWS (`malformed_dpop_proof`), `typ: dpop+jwt` (`dpop_typ_invalid`), an asymmetric
+ * algorithm we accept: ES256, EdDSA, PS256 (`dpop_alg_refused`), a public `jwk` in its own header, never a
+ * private one (`dpop_key_refused`), signed by it (`dpop_signature_invalid`), a printable `jti`
+ * (`dpop_jti_invalid`), `htm` and `htu` naming this request (`dpop_htm_mismatch`, `dpop_htu_mismatch`), `iat`
+ * within the window (`dpop_iat_out_of_window`), with an access token `ath` equal to its SHA-256
+ * (`dpop_ath_mismatch`) and a key of the token's `cnf.jkt` (`dpop_key_mismatch`), and last, with
+ * DPOP_NONCE=required, one of the gateway's current nonces (`use_dpop_nonce`: `dpop_nonce_missing`,
+ * `dpop_nonce_invalid`), so that a nonce refusal means the proof is otherwise good and its retry with the nonce
+ * succeeds. Throws `invalid_dpop_proof` (400; the callers at a resource make it the seed's 401). The jti is the
+ * caller's to claim.
  *
  * @example
  * ```ts
@@ -45,71 +63,75 @@ const MAX_PROOF_LENGTH = 8192;
  * ```
  */
 export async function verifyDpopProof(proof: string, check: DpopCheck): Promise<VerifiedDpopProof> {
-  if (proof.length > MAX_PROOF_LENGTH || proof.split('.').length !== 3) throw errors.invalidDpopProof('malformed_dpop_proof');
-  let header;
-  try {
-    header = decodeProtectedHeader(proof);
-  } catch {
-    throw errors.invalidDpopProof('malformed_dpop_proof');
-  }
+  if (proof.length > MAX_PROOF_LENGTH || proof.split('.').length !== 3) throw refused('malformed_dpop_proof', 'The DPoP proof must be one compact JWS (three base64url parts)');
+  const header = protectedHeader(proof);
+  if (header.typ !== 'dpop+jwt') throw refused('dpop_typ_invalid', "The DPoP proof's typ must be dpop+jwt");
+  if (!isAcceptedAlg(header.alg)) throw refused('dpop_alg_refused', `The DPoP proof's alg must be one of ${ACCEPTED_JWS_ALGS.join(', ')}`);
   const jwk = header.jwk as Record<string, unknown> | undefined;
-  if (!jwk || typeof jwk !== 'object' || hasPrivateMembers(jwk)) throw errors.invalidDpopProof('dpop_key_refused');
-  let payload;
+  if (!jwk || typeof jwk !== 'object' || Array.isArray(jwk) || hasPrivateMembers(jwk)) {
+    throw refused('dpop_key_refused', "The DPoP proof's header must carry its public key as jwk, without private members");
+  }
   let key: ProofKey;
   try {
     key = await proofKey(jwk, header.alg);
-    ({ payload } = await jwtVerify(proof, key.key, {
-      typ: 'dpop+jwt',
-      algorithms: [...ACCEPTED_JWS_ALGS],
-      requiredClaims: ['jti', 'htm', 'htu', 'iat'],
-      // iat is checked below against the gateway's own window.
-      currentDate: new Date(check.now()),
-    }));
   } catch {
-    throw errors.invalidDpopProof('dpop_signature_invalid');
+    throw refused('dpop_key_refused', `The DPoP proof's jwk is not a public key for ${header.alg}`);
   }
-  if (!isValidJti(payload.jti)) throw errors.invalidDpopProof('malformed_dpop_proof');
-  if (payload.htm !== check.method) throw errors.invalidDpopProof('dpop_htm_mismatch');
-  if (typeof payload.htu !== 'string' || normalizeHtu(payload.htu) !== normalizeHtu(check.url)) throw errors.invalidDpopProof('dpop_htu_mismatch');
+  const payload = await signedPayload(proof, key, check.now);
+  if (!isValidJti(payload.jti)) throw refused('dpop_jti_invalid', "The DPoP proof's jti must be 1 to 128 printable ASCII characters, new for every proof");
+  if (payload.htm !== check.method) throw refused('dpop_htm_mismatch', `The DPoP proof's htm must be ${check.method}, this request's method`);
+  const urls = [check.url, ...(check.aliasUrls ?? [])];
+  if (typeof payload.htu !== 'string' || !urls.some((url) => normalizeHtu(url) === normalizeHtu(payload.htu as string))) {
+    throw refused('dpop_htu_mismatch', `The DPoP proof's htu must be ${urls.join(' or ')}, this request's URL without query or fragment`);
+  }
   const now = Math.floor(check.now() / 1000);
-  const iat = payload.iat!;
-  if (!Number.isInteger(iat) || iat < now - check.maxAgeSeconds || iat > now + check.maxFutureSeconds) {
-    throw errors.invalidDpopProof('dpop_iat_out_of_window');
+  const iat = payload.iat;
+  if (typeof iat !== 'number' || !Number.isInteger(iat) || iat < now - check.maxAgeSeconds || iat > now + check.maxFutureSeconds) {
+    throw refused('dpop_iat_out_of_window', `The DPoP proof's iat must be an integer within ${check.maxAgeSeconds} seconds before and ${check.maxFutureSeconds} seconds after the server's time (${now})`);
   }
   if (check.accessToken !== undefined) {
     const expected = createHash('sha256').update(check.accessToken, 'ascii').digest('base64url');
-    if (payload.ath !== expected) throw errors.invalidDpopProof('dpop_ath_mismatch');
+    if (payload.ath !== expected) throw refused('dpop_ath_mismatch', "The DPoP proof's ath must be the base64url SHA-256 of the access token it comes with");
   }
-  const jkt = key.jkt;
-  return { jkt, jti: payload.jti, rememberUntil: new Date((iat + check.maxAgeSeconds + 1) * 1000), issuedAt: iat };
+  if (check.jkt !== undefined && key.jkt !== check.jkt) throw refused('dpop_key_mismatch', 'The DPoP proof is signed by another key than the one the token is bound to');
+  if (check.nonces) {
+    if (payload.nonce === undefined) throw errors.useDpopNonce('dpop_nonce_missing', 'The DPoP proof must carry a nonce: use the one in this answer\'s DPoP-Nonce header');
+    if (!check.nonces.accepts(payload.nonce)) throw errors.useDpopNonce('dpop_nonce_invalid', "The DPoP proof's nonce is not current: use the one in this answer's DPoP-Nonce header");
+  }
+  return { jkt: key.jkt, jti: payload.jti, rememberUntil: new Date((iat + check.maxAgeSeconds + 1) * 1000), issuedAt: iat };
 }
 
-interface ProofKey {
-  key: CryptoKey | Uint8Array;
-  /** RFC 7638 thumbprint of the JWK. */
-  jkt: string;
+function refused(reason: AuthFailureReason, problem: string) {
+  return errors.invalidDpopProof(reason, problem);
 }
 
-/** Proof keys seen lately: a bound token's holder signs every proof with the same key. */
-const proofKeys = new Map<string, Promise<ProofKey>>();
-const MAX_PROOF_KEYS = 10_000;
+function protectedHeader(proof: string): ProtectedHeaderParameters {
+  try {
+    return decodeProtectedHeader(proof);
+  } catch {
+    throw refused('malformed_dpop_proof', "The DPoP proof's header is not base64url JSON");
+  }
+}
+
+function isAcceptedAlg(alg: unknown): alg is string {
+  return typeof alg === 'string' && (ACCEPTED_JWS_ALGS as readonly string[]).includes(alg);
+}
 
 /**
- * The proof's embedded public key, imported once per key and algorithm (what jose's EmbeddedJWK does per
- * call: a WebCrypto import and, here, a thumbprint, about a fifth of a DPoP call's own CPU), bounded: a flood of
- * distinct keys empties the map rather than growing it. A key that fails to import is not kept.
+ * The proof's claims, once its signature is verified by its own key. An `exp` or `nbf` it carries is honoured
+ * (RFC 7519) as part of its freshness; the `iat` window is checked by the caller.
  */
-function proofKey(jwk: Record<string, unknown>, alg: string | undefined): Promise<ProofKey> {
-  if (typeof alg !== 'string' || !(ACCEPTED_JWS_ALGS as readonly string[]).includes(alg)) return Promise.reject(new Error('algorithm refused'));
-  const cacheKey = `${alg} ${JSON.stringify(jwk)}`;
-  let pending = proofKeys.get(cacheKey);
-  if (!pending) {
-    if (proofKeys.size >= MAX_PROOF_KEYS) proofKeys.clear();
-    pending = Promise.all([importJWK(jwk as JWK, alg), calculateJwkThumbprint(jwk as JWK, 'sha256')]).then(([key, jkt]) => ({ key, jkt }));
-    pending.catch(() => proofKeys.delete(cacheKey));
-    proofKeys.set(cacheKey, pending);
+async function signedPayload(proof: string, key: ProofKey, now: () => number): Promise<JWTPayload> {
+  try {
+    return (await jwtVerify(proof, key.key, { algorithms: [...ACCEPTED_JWS_ALGS], currentDate: new Date(now()) })).payload;
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED') throw refused('dpop_signature_invalid', "The DPoP proof's signature does not verify with the jwk in its header");
+    if (code === 'ERR_JWT_EXPIRED' || (code === 'ERR_JWT_CLAIM_VALIDATION_FAILED' && ['iat', 'nbf', 'exp'].includes(String((error as { claim?: unknown }).claim)))) {
+      throw refused('dpop_iat_out_of_window', "The DPoP proof's iat, exp or nbf puts it outside its validity");
+    }
+    throw refused('malformed_dpop_proof', "The DPoP proof's payload must be a JSON object of claims");
   }
-  return pending;
 }
 
 /**
@@ -125,12 +147,15 @@ function normalizeHtu(value: string): string {
   }
 }
 
-
 /** What a proof must name: the method and the public URL (no query) of this request, and the token it comes with. */
 export interface DpopRequest {
   method: string;
   url: string;
+  /** Other URLs the listener publishes the same resource under (see DpopCheck). */
+  aliasUrls?: readonly string[] | undefined;
   accessToken?: string;
+  /** The bound token's `cnf.jkt` (see DpopCheck). */
+  jkt?: string;
 }
 
 /**
@@ -146,7 +171,7 @@ export interface DpopRequest {
  * ```
  */
 export async function claimDpopProof(proof: string, request: DpopRequest, settings: DpopProofSettings): Promise<VerifiedDpopProof> {
-  const verified = await verifyDpopProof(proof, { ...request, maxAgeSeconds: settings.maxAgeSeconds, maxFutureSeconds: settings.maxFutureSeconds, now: settings.now });
+  const verified = await checkDpopProof(proof, request, settings);
   await spendDpopProof(verified, settings);
   return verified;
 }
@@ -154,7 +179,8 @@ export async function claimDpopProof(proof: string, request: DpopRequest, settin
 /** Spends an already verified proof's jti (for callers that verify first and spend once other checks pass). */
 export async function spendDpopProof(verified: VerifiedDpopProof, settings: Pick<DpopProofSettings, 'replay'>): Promise<void> {
   const spent = await settings.replay.spend(dpopReplayKey(verified.jti), verified);
-  if (spent !== 'spent') throw errors.invalidDpopProof(spent === 'replayed' ? 'dpop_proof_replayed' : 'replay_state_lost');
+  if (spent === 'replayed') throw errors.invalidDpopProof('dpop_proof_replayed', 'The DPoP proof was used before: make a new proof, with a new jti, for every request');
+  if (spent !== 'spent') throw errors.invalidDpopProof('replay_state_lost', 'The DPoP proof was made before the gateway last lost track of spent proofs: make a new proof');
 }
 
 /** The replay-store key of a proof's jti. */
@@ -164,7 +190,7 @@ export function dpopReplayKey(jti: string): string {
 
 /** Verifies a proof without spending it (see spendDpopProof). */
 export function checkDpopProof(proof: string, request: DpopRequest, settings: Omit<DpopProofSettings, 'replay'>): Promise<VerifiedDpopProof> {
-  return verifyDpopProof(proof, { ...request, maxAgeSeconds: settings.maxAgeSeconds, maxFutureSeconds: settings.maxFutureSeconds, now: settings.now });
+  return verifyDpopProof(proof, { ...request, maxAgeSeconds: settings.maxAgeSeconds, maxFutureSeconds: settings.maxFutureSeconds, nonces: settings.nonces, now: settings.now });
 }
 
 /**
@@ -173,6 +199,6 @@ export function checkDpopProof(proof: string, request: DpopRequest, settings: Om
  */
 export function readDpopHeader(header: string | string[] | undefined): string | undefined {
   if (header === undefined) return undefined;
-  if (Array.isArray(header) || header.includes(',')) throw errors.invalidDpopProof('malformed_dpop_proof');
+  if (Array.isArray(header) || header.includes(',')) throw errors.invalidDpopProof('malformed_dpop_proof', 'Exactly one DPoP header is allowed');
   return header.trim();
 }

@@ -2,6 +2,7 @@ import { AppError } from '../../errors.js';
 import type { Partner } from '../../partners/partner.js';
 import type { RequestContext } from '../../request-context.js';
 import type { AuthDependencies } from '../auth-dependencies.js';
+import { asksForDpopNonce } from '../binding/dpop-challenge.js';
 import { authenticateWithEncryptedPassword } from '../credentials/authenticate-with-encrypted-password.js';
 import { authenticateWithToken, tokenPresentation } from './authenticate-with-token.js';
 import type { BanksCredentials } from './read-banks-credentials.js';
@@ -22,8 +23,8 @@ export async function authenticatePartner(
     return (await authenticateWithToken(credentials.token, credentials.partnerName, tokenPresentation(credentials.scheme, context, path), deps)).partner;
   } catch (error) {
     // A valid token is never throttled (it is not a guess); each refused one counts under the address's
-    // garbage key, which never locks a password.
-    if (error instanceof AppError && error.status === 401) return deps.guard.failCheap(error, context.clientAddress);
+    // garbage key, which never locks a password. A request for the DPoP nonce is no refusal of the token.
+    if (error instanceof AppError && error.status === 401 && !asksForDpopNonce(error)) return deps.guard.failCheap(error, context.clientAddress);
     throw error;
   }
 }

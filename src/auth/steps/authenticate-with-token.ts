@@ -3,8 +3,9 @@ import type { Partner } from '../../partners/partner.js';
 import { invalidTokenHeader, type AccessTokenClaims } from '../tokens/access-tokens.js';
 import { familyAdmits } from '../tokens/token-family-state.js';
 import type { AuthDependencies } from '../auth-dependencies.js';
-import { DPOP_INVALID_TOKEN, checkTokenBinding, type TokenPresentation } from '../binding/check-token-binding.js';
-import type { RequestContext } from '../../request-context.js';
+import { checkTokenBinding, type TokenPresentation } from '../binding/check-token-binding.js';
+import { DPOP_INVALID_TOKEN } from '../binding/dpop-challenge.js';
+import { listenerUrls, type RequestContext } from '../../request-context.js';
 
 /** Who a token authenticated, and what the token says (logout revokes its family). */
 export interface TokenHolder {
@@ -68,7 +69,7 @@ async function checkToken(
  * await authenticateWithToken(token, undefined, tokenPresentation('dpop', context, LOGOUT_PATH), deps);
  * ```
  */
-export function tokenPresentation(scheme: 'bearer' | 'dpop', context: Pick<RequestContext, 'dpop' | 'certificate' | 'baseUrl'>, path: string): TokenPresentation {
+export function tokenPresentation(scheme: 'bearer' | 'dpop', context: Pick<RequestContext, 'dpop' | 'certificate' | 'baseUrl' | 'baseUrlAliases'>, path: string): TokenPresentation {
   const certificate = context.certificate?.thumbprint;
-  return scheme === 'bearer' ? { scheme, certificate } : { scheme, proof: context.dpop, method: 'POST', url: context.baseUrl + path, certificate };
+  return scheme === 'bearer' ? { scheme, certificate } : { scheme, proof: context.dpop, method: 'POST', ...listenerUrls(context, path), certificate };
 }

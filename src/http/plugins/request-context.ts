@@ -24,6 +24,15 @@ declare module 'fastify' {
 export interface RequestContextOptions {
   /** The public base URL partners address this listener by (PUBLIC_URL), without a trailing slash. */
   baseUrl: string;
+  /** The HTTPS listener's public base URL (TLS_PORT: PUBLIC_TLS_URL, else its loopback address): a request over TLS was addressed to it. */
+  tlsBaseUrl?: string | undefined;
+  /** Other public base URLs of the plain listener (a proxy's mutual-TLS alias forwarded to it; see RequestContext). */
+  baseUrlAliases?: readonly string[] | undefined;
+  /**
+   * The DPoP nonce to send now (DPOP_NONCE=required), or undefined: every answer to a request that carries a
+   * DPoP proof or a DPoP-scheme token gets it as `DPoP-Nonce` (RFC 9449 section 8.2), refusals included.
+   */
+  dpopNonce?: (() => string | undefined) | undefined;
   /** Where client certificates come from; absent on the admin listener, which takes none. */
   certificates?: CertificateSource;
   /** True on the public listener: a client address that cannot be read as one address is refused (400). */
@@ -36,7 +45,8 @@ export interface RequestContextOptions {
  * The edge: one hook before any route builds `request.requestContext` from the raw request, and refuses, in this
  * order and before any work is done, a request reaching an instance that is shutting down (503 `shutting_down`,
  * so a load balancer can retry it elsewhere), one whose client address cannot be read (400), and an audited call
- * while the audit trail is backed up (503). A second hook gives every response its security headers.
+ * while the audit trail is backed up (503). A second hook gives every response its security headers, and an
+ * answer to a request carrying DPoP its `DPoP-Nonce` when nonces are required.
  *
  * A client address a trusted proxy reports in a form nobody reads alike (IPv4-compatible `::10.0.0.1`, a zone id,
  * a legacy IPv4 form) is refused rather than attributed to the proxy: one library read `::10.0.0.1` as 10.0.0.1.
@@ -55,13 +65,16 @@ export const requestContext = fp<RequestContextOptions>(
     // must meet the parser's 400 before a route's content-type check could answer it, which a hook finishing
     // synchronously inside the parser's headers callback would let happen.
     app.addHook('onRequest', async (request) => {
+      const overTls = request.raw.socket instanceof TLSSocket;
       const context: { -readonly [K in keyof RequestContext]: RequestContext[K] } = {
         requestId: request.id,
         clientAddress: request.ip,
         authorization: request.headers.authorization,
         dpop: request.headers.dpop,
         certificate: undefined,
-        baseUrl: options.baseUrl,
+        // The HTTPS listener serves this same app: a DPoP proof there names its URL, never the plain one.
+        baseUrl: overTls && options.tlsBaseUrl !== undefined ? options.tlsBaseUrl : options.baseUrl,
+        ...(!overTls && options.baseUrlAliases?.length ? { baseUrlAliases: options.baseUrlAliases } : {}),
         audit: {},
       };
       request.requestContext = context;
@@ -72,10 +85,14 @@ export const requestContext = fp<RequestContextOptions>(
       }
       // Only a TLS connection, or a proxy's header when one is configured, can carry a certificate: a plain request
       // on a listener without CLIENT_CERT_HEADER skips the reader.
-      if (readCertificate && (request.raw.socket instanceof TLSSocket || options.certificates?.header !== undefined)) context.certificate = readCertificate(request);
+      if (readCertificate && (overTls || options.certificates?.header !== undefined)) context.certificate = readCertificate(request);
       if (options.auditTrail.full() && isAudited(request)) throw errors.auditBacklog();
     });
-    app.addHook('onSend', (_request, reply, payload, done) => {
+    app.addHook('onSend', (request, reply, payload, done) => {
+      if (options.dpopNonce && carriesDpop(request.requestContext)) {
+        const nonce = options.dpopNonce();
+        if (nonce !== undefined) reply.header('dpop-nonce', nonce);
+      }
       // Nothing a partner receives should be stored or framed, unless a route chose a cache policy (the JWKS).
       reply.header('x-content-type-options', 'nosniff');
       reply.header('x-frame-options', 'DENY');
@@ -98,6 +115,11 @@ export function noStore(reply: FastifyReply): void {
 /** Request ids: a fresh UUID per request (Fastify's `genReqId`). */
 export function newRequestId(): string {
   return randomUUID();
+}
+
+/** A DPoP proof, or a token sent with the DPoP scheme (whose refusal asks for a proof). Null: refused before the context was built. */
+function carriesDpop(context: RequestContext | null): boolean {
+  return context !== null && (context.dpop !== undefined || /^dpop /i.test(context.authorization ?? ''));
 }
 
 /** `routeOptions` builds an object each time it is read: asked only while the trail is backed up. */

@@ -29,7 +29,8 @@ export async function banksRoutes(app: FastifyInstance, { gateway }: { gateway: 
         summary: 'The banks that can receive business-to-consumer SBP transfers',
         description:
           'Authenticate with `Authorization: Bearer <access_token>` (query parameters optional), with `Authorization: DPoP <access_token>` and a `DPoP` proof header ' +
-          'for a bound token (RFC 9449: htm POST, htu this URL without its query, ath the token\'s SHA-256, signed by the bound key; a bound token sent as Bearer is refused), or with all three query parameters, ' +
+          'for a bound token (RFC 9449: htm POST, htu this URL without its query, ath the token\'s SHA-256, signed by the bound key; a bound token sent as Bearer is refused; ' +
+          'a refused proof\'s fault is named in `WWW-Authenticate: DPoP error="invalid_dpop_proof", error_description="..."`; when the gateway requires DPoP nonces, the proof carries the last `DPoP-Nonce` it answered, else 401 `error="use_dpop_nonce"` with a new one), or with all three query parameters, ' +
           '`partnerPassword` being the API password as a compact JWE (see the introduction). The request has no body; any Content-Type is accepted. ' +
           'Checks run in this order: 422 missing parameter, 422 not encrypted, 401, 403 blocked, 403 IP address, 403 reward type. ' +
           'The answer carries a strong `ETag` of its body and `X-Bank-List-Version` (the list\'s version number); send the ETag back in `If-None-Match` for a 304 without a body while the list is unchanged. ' +

@@ -33,6 +33,18 @@ const OAUTH_ERRORS = {
   }),
 };
 
+const DPOP_NONCE_HEADER = Type.String({ description: 'The nonce a DPoP proof must carry (every answer to a request with a proof, when the gateway requires nonces)' });
+
+/** The token endpoint's refusals: the DPoP proof's too. */
+const TOKEN_ERRORS = {
+  ...OAUTH_ERRORS,
+  400: oauthRefusal(
+    '`invalid_request` (a parameter missing, repeated (`parameter <name> is repeated`: each at most once, RFC 6749 section 3.2) or invalid; two client authentications; a DPoP proof required), `unsupported_grant_type`, ' +
+      '`invalid_dpop_proof` (`error_description` names what is wrong with the proof), `use_dpop_nonce` (with DPOP_NONCE=required: repeat with a new proof carrying this answer\'s `DPoP-Nonce`, RFC 9449 section 8)',
+    { 'DPoP-Nonce': DPOP_NONCE_HEADER },
+  ),
+};
+
 const CLIENT_AUTH_TEXT =
   'Authenticate the client with one of: `private_key_jwt` (client_assertion_type + client_assertion, RFC 7523: a JWT signed ES256, EdDSA or PS256 by a registered key, ' +
   '`typ` `client-authentication+jwt`, `JWT` or none, `iss` = `sub` = the login, `aud` = the issuer identifier as a single string (the token endpoint URL too where CLIENT_ASSERTION_AUDIENCES allows it), `exp` at most 5 minutes ahead, `jti` used once), ' +
@@ -74,7 +86,7 @@ export async function oauthRoutes(app: FastifyInstance, { gateway }: { gateway: 
         security: [{}, { oauthClientBasic: [] }],
         headers: Type.Object({ dpop: Type.Optional(Type.String({ description: 'A DPoP proof (RFC 9449) binding the token to its key' })) }),
         body: TokenRequestForm,
-        response: { 200: { ...OAuthTokenResponse, headers: NO_STORE_HEADERS }, ...OAUTH_ERRORS },
+        response: { 200: { ...OAuthTokenResponse, headers: { ...NO_STORE_HEADERS, 'DPoP-Nonce': DPOP_NONCE_HEADER } }, ...TOKEN_ERRORS },
       },
     },
     async (request, reply) => {

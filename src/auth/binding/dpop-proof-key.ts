@@ -1,0 +1,31 @@
+import { calculateJwkThumbprint, importJWK, type CryptoKey, type JWK } from 'jose';
+import { ACCEPTED_JWS_ALGS } from '../../partners/partner-keys.js';
+
+/** A DPoP proof's embedded public key, ready to verify its signature. */
+export interface ProofKey {
+  key: CryptoKey | Uint8Array;
+  /** RFC 7638 thumbprint of the JWK. */
+  jkt: string;
+}
+
+/** Proof keys seen lately: a bound token's holder signs every proof with the same key. */
+const proofKeys = new Map<string, Promise<ProofKey>>();
+const MAX_PROOF_KEYS = 10_000;
+
+/**
+ * The proof's embedded public key, imported once per key and algorithm (what jose's EmbeddedJWK does per
+ * call: a WebCrypto import and, here, a thumbprint, about a fifth of a DPoP call's own CPU), bounded: a flood of
+ * distinct keys empties the map rather than growing it. A key that fails to import is not kept.
+ */
+export function proofKey(jwk: Record<string, unknown>, alg: string | undefined): Promise<ProofKey> {
+  if (typeof alg !== 'string' || !(ACCEPTED_JWS_ALGS as readonly string[]).includes(alg)) return Promise.reject(new Error('algorithm refused'));
+  const cacheKey = `${alg} ${JSON.stringify(jwk)}`;
+  let pending = proofKeys.get(cacheKey);
+  if (!pending) {
+    if (proofKeys.size >= MAX_PROOF_KEYS) proofKeys.clear();
+    pending = Promise.all([importJWK(jwk as JWK, alg), calculateJwkThumbprint(jwk as JWK, 'sha256')]).then(([key, jkt]) => ({ key, jkt }));
+    pending.catch(() => proofKeys.delete(cacheKey));
+    proofKeys.set(cacheKey, pending);
+  }
+  return pending;
+}
