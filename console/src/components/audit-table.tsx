@@ -23,6 +23,7 @@ export function AuditTable({ entries, caption, showPartner = true }: { entries: 
             <th scope="col">Client address</th>
             <th scope="col">Reason</th>
             <th scope="col">Details</th>
+            <th scope="col">Request id</th>
           </tr>
         </thead>
         <tbody>
@@ -59,6 +60,9 @@ export function AuditTable({ entries, caption, showPartner = true }: { entries: 
               <td>{entry.clientAddress ?? '—'}</td>
               <td>{entry.reason ?? '—'}</td>
               <td class="details">{entry.details ? <AuditDetails details={entry.details} /> : '—'}</td>
+              <td class="request-id">
+                {entry.requestId ? <a href={`#/audit?requestId=${encodeURIComponent(entry.requestId)}`}>{entry.requestId}</a> : '—'}
+              </td>
             </tr>
           ))}
         </tbody>
