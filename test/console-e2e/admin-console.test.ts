@@ -46,8 +46,8 @@ describe('admin console in Chromium', { skip, timeout: 120_000 }, () => {
     const response = await t.admin.inject({ method: method as 'GET', url, headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` }, ...(payload === undefined ? {} : { payload: payload as object }) });
     return { status: response.statusCode, body: response.body ? response.json() : undefined };
   };
-  const partnerLogin = (login: string, password: string, remoteAddress = '203.0.113.7') =>
-    t.app.inject({ method: 'POST', url: '/api/v1/login/', payload: { login, password }, remoteAddress });
+  const partnerLogin = (login: string, password: string, remoteAddress = '203.0.113.7', headers: Record<string, string> = {}) =>
+    t.app.inject({ method: 'POST', url: '/api/v1/login/', payload: { login, password }, remoteAddress, headers });
   const shot = (name: string, part?: Locator) =>
     part ? part.screenshot({ path: join(screenshots, `${name}.png`) }) : page.screenshot({ path: join(screenshots, `${name}.png`), fullPage: true });
   const status = () => page.locator('.announcer');
@@ -466,6 +466,19 @@ describe('admin console in Chromium', { skip, timeout: 120_000 }, () => {
     assert.ok(BigInt(older[0].id) < BigInt(expected.entries.at(-1).id), 'the older page starts below the first');
     await page.goBack();
     await textOf(page.locator('p.count'), /this page shows 25, the newest\.$/);
+
+    // A partner quotes the X-Request-Id of a call: the request id filter finds its entry, and the entry links to it.
+    const quoted = await partnerLogin('e2e-shop', 'a wrong password again', '203.0.113.7', { 'x-request-id': 'e2e-ticket-0042' });
+    assert.equal(quoted.headers['x-request-id'], 'e2e-ticket-0042');
+    await page.getByLabel('Outcome').selectOption('');
+    await page.getByLabel('Partner').fill('');
+    await page.getByLabel('Request id (X-Request-Id)').fill('e2e-ticket-0042');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.waitForURL(/requestId=e2e-ticket-0042/);
+    await textOf(page.locator('p.count'), /^1 entry matches\.$/);
+    await textOf(table.locator('tbody tr'), /e2e-ticket-0042\s*login\s*failure\s*401[^]*wrong_password/);
+    assert.equal(await table.getByRole('link', { name: 'e2e-ticket-0042' }).getAttribute('href'), '#/audit?requestId=e2e-ticket-0042');
+    await page.getByLabel('Request id (X-Request-Id)').fill('');
 
     // A reason filter, and an impossible range refused next to its field.
     await page.getByLabel('Reason').fill('wrong_password');

@@ -14,7 +14,7 @@ export function AuditTable({ entries, caption, showPartner = true }: { entries: 
         <caption>{caption}</caption>
         <thead>
           <tr>
-            <th scope="col">Time</th>
+            <th scope="col">Time, request id</th>
             <th scope="col">Action</th>
             <th scope="col">Outcome</th>
             <th scope="col">Status</th>
@@ -23,7 +23,6 @@ export function AuditTable({ entries, caption, showPartner = true }: { entries: 
             <th scope="col">Client address</th>
             <th scope="col">Reason</th>
             <th scope="col">Details</th>
-            <th scope="col">Request id</th>
           </tr>
         </thead>
         <tbody>
@@ -31,6 +30,11 @@ export function AuditTable({ entries, caption, showPartner = true }: { entries: 
             <tr key={entry.id}>
               <td>
                 <Time value={entry.at} />
+                {entry.requestId && (
+                  <a class="request-id" href={`#/audit?requestId=${encodeURIComponent(entry.requestId)}`} title="The request id (X-Request-Id): every entry of that request">
+                    {entry.requestId}
+                  </a>
+                )}
               </td>
               <td>
                 {entry.action}
@@ -60,9 +64,6 @@ export function AuditTable({ entries, caption, showPartner = true }: { entries: 
               <td>{entry.clientAddress ?? '—'}</td>
               <td>{entry.reason ?? '—'}</td>
               <td class="details">{entry.details ? <AuditDetails details={entry.details} /> : '—'}</td>
-              <td class="request-id">
-                {entry.requestId ? <a href={`#/audit?requestId=${encodeURIComponent(entry.requestId)}`}>{entry.requestId}</a> : '—'}
-              </td>
             </tr>
           ))}
         </tbody>
