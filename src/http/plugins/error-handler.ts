@@ -102,6 +102,9 @@ function fromValidation(error: FastifyError, mode: ErrorHandlerOptions['validati
     if (missing.missingProperty) return { field: join(path, missing.missingProperty), message: 'is required' };
     if (missing.additionalProperty) return { field: join(path, missing.additionalProperty), message: 'is not a known field' };
     const pattern = issue.keyword === 'pattern' ? PATTERN_PROBLEMS[String((issue.params as { pattern?: unknown }).pattern)] : undefined;
+    // A value outside an enum (a reward type the catalogue lacks) is told the values there are.
+    const allowed = issue.keyword === 'enum' ? (issue.params as { allowedValues?: unknown[] }).allowedValues : undefined;
+    if (allowed) return { field: path || 'body', message: `must be one of: ${allowed.join(', ')}` };
     return { field: path || 'body', message: pattern ?? issue.message ?? 'is invalid' };
   });
   if (mode === 'parameter') {
