@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { ConfigError, ConfigSchema, loadConfig, trustedProxies } from './config.js';
+import { ConfigError, ConfigSchema, loadConfig, rewardTypeCatalogue, trustedProxies } from './config.js';
 import { projectFile } from './project-root.js';
 
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
@@ -28,6 +28,14 @@ describe('configuration', () => {
     assert.equal(loadConfig({ NODE_ENV: 'production', PUBLIC_URL: 'https://partners.example.com' }).HOST, '0.0.0.0');
     assert.equal(loadConfig({ NODE_ENV: 'production', PUBLIC_URL: 'https://partners.example.com', HOST: '10.0.0.5' }).HOST, '10.0.0.5');
     assert.equal(loadConfig({ HOST: '0.0.0.0' }).HOST, '0.0.0.0');
+  });
+
+  it('when REWARD_TYPES is a comma-separated list of reward type names, then the catalogue is each once, in its order; otherwise the start is refused', () => {
+    assert.deepEqual(rewardTypeCatalogue(loadConfig({})), ['sbp']);
+    assert.deepEqual(rewardTypeCatalogue(loadConfig({ REWARD_TYPES: ' sbp , cashback,gift_card,sbp ' })), ['sbp', 'cashback', 'gift_card']);
+    for (const bad of ['sbp,', ',sbp', 'sbp,,gift', 'SBP', 'sbp;gift', '9sbp', 'sbp gift', 'a'.repeat(33)]) {
+      assert.throws(() => loadConfig({ REWARD_TYPES: bad }), (error: Error) => error instanceof ConfigError && /REWARD_TYPES/.test(error.message), bad);
+    }
   });
 
   it('converts numbers and treats empty strings as unset', () => {

@@ -1,8 +1,12 @@
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
+import { REWARD_TYPE_PATTERN } from '@partner-gateway/contract/patterns';
 import { readMasterKey } from './keys/master-key.js';
 import { tlsConfigProblem } from './mtls/tls-config.js';
 import { checkPublicUrl } from './net/public-url.js';
+
+/** One reward type name inside REWARD_TYPES' pattern (the contract's REWARD_TYPE_PATTERN without its anchors). */
+const REWARD_TYPE_NAME = REWARD_TYPE_PATTERN.slice(1, -1);
 
 /**
  * Every setting the gateway reads, with its default. The schema is the documentation: each key has one
@@ -60,6 +64,11 @@ export const ConfigSchema = Type.Object({
     default: 'provider',
     pattern: '^[a-z0-9][a-z0-9_-]{0,62}$',
     description: 'The fixed path segment naming the payment provider in /partner/{segment}/sbp/banks/.',
+  }),
+  REWARD_TYPES: Type.String({
+    default: 'sbp',
+    pattern: `^ *${REWARD_TYPE_NAME} *(, *${REWARD_TYPE_NAME} *)*$`,
+    description: 'Comma-separated catalogue of the reward types operators may give a partner (a name: lower-case letters, digits and _); any other is refused with 422. Keep sbp: the banks operation needs it.',
   }),
   TOKEN_TTL: Type.Integer({ default: 900, minimum: 60, maximum: 86400, description: 'Access token lifetime in seconds (expires_in).' }),
   REFRESH_TTL: Type.Integer({
@@ -280,6 +289,18 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
  */
 export function publicUrl(config: Config, port: number = config.PORT): string {
   return (config.PUBLIC_URL ?? `http://127.0.0.1:${port}`).replace(/\/+$/, '');
+}
+
+/**
+ * REWARD_TYPES as a list: each name once, in the order given.
+ *
+ * @example
+ * ```ts
+ * rewardTypeCatalogue(loadConfig({ REWARD_TYPES: 'sbp, cashback' })); // ['sbp', 'cashback']
+ * ```
+ */
+export function rewardTypeCatalogue(config: Config): string[] {
+  return [...new Set(config.REWARD_TYPES.split(',').map((name) => name.trim()))];
 }
 
 /** TRUST_PROXY split into its addresses; an empty list means X-Forwarded-For is ignored. */

@@ -106,6 +106,30 @@ describe('server start-up on the embedded database', () => {
     await server.close();
     assert.ok(!printed.join('\n').includes('demo partner'));
   });
+
+  it('when partners hold reward types REWARD_TYPES no longer lists, then the start logs one warning naming them', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'gateway-'));
+    const env = { DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', ADMIN_PORT: '0', NODE_ENV: 'development' };
+    const first = await startServer(loadConfig({ ...env, REWARD_TYPES: 'sbp,spb' }), silent, () => {});
+    try {
+      const created = await fetch(`${first.adminUrl}/admin/v1/partners`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${readFileSync(join(dataDir, 'admin-token'), 'utf8').trim()}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ login: 'typo-shop', password: 'a long enough password', ipAllowlist: [], rewardTypes: ['spb'] }),
+      });
+      assert.equal(created.status, 201);
+    } finally {
+      await first.close();
+    }
+    const lines: Array<{ level: number; msg: string; partners?: unknown }> = [];
+    const logger = pino({ level: 'info' }, new Writable({ write(chunk, _encoding, done) { lines.push(JSON.parse(String(chunk))); done(); } }));
+    const second = await startServer(loadConfig(env), logger, () => {});
+    await second.close();
+    const warnings = lines.filter((line) => line.msg.includes('REWARD_TYPES'));
+    assert.equal(warnings.length, 1);
+    assert.equal(warnings[0]!.level, 40);
+    assert.deepEqual(warnings[0]!.partners, [{ login: 'typo-shop', unknownRewardTypes: ['spb'] }]);
+  });
 });
 
 describe('server shutdown', () => {

@@ -6,6 +6,7 @@ import { loadDefaultBanks } from './banks/default-banks.js';
 import { resolveAdminToken } from './bootstrap/admin-token.js';
 import { lockDataDir } from './bootstrap/data-dir-lock.js';
 import { createDemoPartner } from './bootstrap/demo-partner.js';
+import { reportUnknownRewardTypes } from './bootstrap/reward-type-report.js';
 import { startupBanner } from './bootstrap/startup-banner.js';
 import { scheduleBankSync } from './bootstrap/schedule-bank-sync.js';
 import { GATEWAY_VERSION } from './version.js';
@@ -71,6 +72,7 @@ export async function startServer(config: Config, logger: Logger, print: (text: 
       ...(tlsFiles ? { trustedCas: () => tlsFiles.trustedCas() } : {}),
     });
     if (await gateway.runtime.seedBanks(loadDefaultBanks())) logger.info('bank registry was empty: filled with the default SBP bank list');
+    await reportUnknownRewardTypes(gateway.admin.partners, logger);
     const adminToken = resolveAdminToken(config.ADMIN_TOKEN, config.DATA_DIR);
 
     const app = await buildApp({ gateway, logger });

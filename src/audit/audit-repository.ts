@@ -10,6 +10,8 @@ export interface AuditQuery {
   action?: string;
   /** Entries made by this operator id (or `bootstrap`), or approved by it. */
   operator?: string;
+  /** Entries of the request with this id: its own, or an aggregated entry whose first or last call it was. */
+  requestId?: string;
   from?: Date;
   to?: Date;
   /** Newest first: entries with an id below this one. */
@@ -170,6 +172,11 @@ function filtered<S extends SelectQueryBuilder<Database, 'audit_log', any>>(sele
   if (query.operator !== undefined) {
     const operator = query.operator;
     where = where.where((eb) => eb.or([eb('operator_id', '=', operator), eb('approver_id', '=', operator)]));
+  }
+  if (query.requestId !== undefined) {
+    const requestId = query.requestId;
+    // `count > 1` names the partial index on last_request_id (an entry of one call has it equal to request_id).
+    where = where.where((eb) => eb.or([eb('request_id', '=', requestId), eb.and([eb('last_request_id', '=', requestId), eb('count', '>', 1)])]));
   }
   if (query.from !== undefined) where = where.where('at', '>=', query.from);
   if (query.to !== undefined) where = where.where('at', '<', query.to);

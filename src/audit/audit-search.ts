@@ -36,6 +36,7 @@ export async function searchAudit(writer: AuditWriter, repository: AuditReposito
     ...(input.reason !== undefined ? { reason: input.reason } : {}),
     ...(input.action !== undefined ? { action: input.action } : {}),
     ...(input.operator !== undefined ? { operator: input.operator } : {}),
+    ...(input.requestId !== undefined ? { requestId: input.requestId } : {}),
     ...(from !== undefined ? { from } : {}),
     ...(to !== undefined ? { to } : {}),
     ...(input.cursor !== undefined ? { before: input.cursor } : {}),

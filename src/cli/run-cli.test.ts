@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import { cliHarness } from '../../test/support/cli-harness.js';
 import { freePort } from '../../test/support/free-port.js';
 import { testBackends } from '../../test/support/test-databases.js';
-import { startTestGateway, TEST_ADMIN_TOKEN, type TestGateway } from '../../test/support/test-gateway.js';
+import { startSiblingGateway, startTestGateway, TEST_ADMIN_TOKEN, type TestGateway } from '../../test/support/test-gateway.js';
 import { projectFile } from '../project-root.js';
 import { ADMIN_GROUPS, CLIENT_GROUP, runCli } from './run-cli.js';
 
@@ -17,7 +17,7 @@ describe('partner-gateway CLI against a running admin API', () => {
   let t: TestGateway;
   let env: Record<string, string>;
   before(async () => {
-    t = await startTestGateway(testBackends()[0]!);
+    t = await startTestGateway(testBackends()[0]!, { env: { REWARD_TYPES: 'sbp,cards' } });
     const adminUrl = await t.admin.listen({ host: '127.0.0.1', port: 0 });
     env = { ADMIN_URL: adminUrl, ADMIN_TOKEN: TEST_ADMIN_TOKEN };
   });
@@ -56,6 +56,27 @@ describe('partner-gateway CLI against a running admin API', () => {
     const gone = await cli(['partner', 'show', 'cli-other']);
     assert.equal(gone.code, 1);
     assert.match(gone.stderr, /Partner cli-other does not exist/);
+  });
+
+  it('when given a reward type outside REWARD_TYPES, then it exits 1 naming the valid ones; partner reward-types lists them, and partner show warns of one stored before', async () => {
+    assert.deepEqual((await cli(['partner', 'reward-types'])).stdout.trim().split('\n'), ['sbp', 'cards']);
+    await t.addPartner({ login: 'cli-typo' });
+    const refused = await cli(['partner', 'set-rewards', 'cli-typo', 'spb']);
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /rewardTypes\[0\]: must be one of: sbp, cards/);
+    const added = await cli(['partner', 'add', 'cli-typo-2', '--ips', '', '--rewards', 'sbp,spb', '--password-stdin'], 'cli password 123456\n');
+    assert.equal(added.code, 1);
+    assert.match(added.stderr, /rewardTypes\[1\]: must be one of: sbp, cards/);
+    assert.doesNotMatch((await cli(['partner', 'show', 'cli-typo'])).stdout, /WARNING/);
+
+    const older = await startSiblingGateway(t, { env: { REWARD_TYPES: 'sbp,spb' } });
+    try {
+      await older.gateway.admin.partners.update('cli-typo', { rewardTypes: ['sbp', 'spb'] });
+    } finally {
+      await older.close();
+    }
+    const shown = await cli(['partner', 'show', 'cli-typo']);
+    assert.match(shown.stdout, /reward types: sbp, spb\n {2}WARNING: {6}spb not in the catalogue \(REWARD_TYPES\): set the reward types again \(partner set-rewards\)\n/);
   });
 
   it('exits non-zero with the field named for a bad CIDR or a bad BIC', async () => {

@@ -6,7 +6,7 @@ import type { Gateway } from '../gateway.js';
 import { clientErrorHandler, errorHandler, frameworkErrors } from './plugins/error-handler.js';
 import { openApi } from './plugins/openapi.js';
 import { jsonBody } from './plugins/json-body.js';
-import { newRequestId, requestContext } from './plugins/request-context.js';
+import { requestContext, requestIdOf } from './plugins/request-context.js';
 import { requestOutcome } from './plugins/request-outcome.js';
 import { methodNotAllowed } from './plugins/method-not-allowed.js';
 import { openApiDescription } from './openapi-description.js';
@@ -51,16 +51,18 @@ export const REQUEST_TIMEOUTS: RequestTimeouts = { headersMs: 10_000, requestMs:
 
 /**
  * Shared Fastify settings of both listeners: JSON-only bodies validated without type coercion, the pino
- * logger passed in, a request id on every line, trailing slashes optional, Fastify's own request logging
- * off (ours redacts), slow clients cut off (`REQUEST_TIMEOUTS`).
+ * logger passed in, a request id on every line and every answer (the caller's X-Request-Id when well-formed),
+ * trailing slashes optional, Fastify's own request logging off (ours redacts), slow clients cut off
+ * (`REQUEST_TIMEOUTS`).
  */
 export function fastifyOptions(logger: Logger, bodyLimit: number, timeouts: RequestTimeouts = REQUEST_TIMEOUTS) {
   return {
     loggerInstance: logger as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit,
+    // Fastify's requestIdHeader would take any value a caller sends; requestIdOf keeps only a well-formed one.
     requestIdHeader: false as const,
-    genReqId: newRequestId,
+    genReqId: requestIdOf,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     clientErrorHandler,
     frameworkErrors,

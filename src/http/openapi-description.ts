@@ -56,7 +56,7 @@ export function openApiDescription({ providerSegment, jweMaxAge, jweMaxFuture }:
     '',
     '## Errors',
     '',
-    'Every error is JSON `{"description_status": "..."}`.',
+    'Every error is JSON `{"description_status": "..."}`. Every answer carries `X-Request-Id`: yours, if you sent one of 1 to 64 characters `[A-Za-z0-9._-]`, else one the gateway made. Quote it to support: it finds the call in the logs and the audit trail.',
     '',
     '| Status | description_status | What to do |',
     '|---|---|---|',

@@ -11,7 +11,7 @@ for (const backend of testBackends()) {
   describe(`listBanksForPartner on ${backend.name}`, () => {
     let h: AuthHarness;
     before(async () => {
-      h = await startAuthHarness(backend);
+      h = await startAuthHarness(backend, { env: { REWARD_TYPES: 'sbp,cashback' } });
     });
     after(() => h.close());
 

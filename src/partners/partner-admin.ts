@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { errors, type ErrorDetail } from '../errors.js';
 import { normalizeCidr } from './ip-allowlist.js';
 import { MIN_PASSWORD_LENGTH, type CreatePartnerBody, type PartnerView, type UpdatePartnerBody } from '@partner-gateway/contract/admin-partners';
-import { toPartnerView } from './partner.js';
+import { toPartnerView as toView, type Partner } from './partner.js';
 import type { PartnerChanges, PartnerRepository } from './partner-repository.js';
 import { hashPassword } from './password-hasher.js';
 
@@ -21,6 +21,10 @@ export interface PartnerAdmin {
   remove(login: string): Promise<PartnerView>;
   /** How many partners there are (the demo partner is created only when there are none). */
   count(): Promise<number>;
+  /** The reward types a partner may be given (REWARD_TYPES), in their configured order. */
+  rewardTypes(): string[];
+  /** Partners holding reward types outside the catalogue (stored before REWARD_TYPES left them out), for the start-up report. */
+  withUnknownRewardTypes(): Promise<Array<{ login: string; unknownRewardTypes: string[] }>>;
 }
 
 /** A partner before and after a change, and whether the change ended its sessions (for the audit trail). */
@@ -31,13 +35,22 @@ export interface PartnerChange {
   sessionsEnded: boolean;
 }
 
-export function createPartnerAdmin(partners: PartnerRepository): PartnerAdmin {
+/**
+ * `rewardTypes` is the catalogue (REWARD_TYPES): a create or update giving a partner any other type is refused
+ * (422, each unknown type named with the valid ones), so that a typo such as `spb` cannot leave a partner without
+ * the type it was meant to get. Types stored before the catalogue left them out stay, shown in the view's
+ * `unknownRewardTypes` until an operator sets the partner's types again.
+ */
+export function createPartnerAdmin(partners: PartnerRepository, rewardTypes: readonly string[]): PartnerAdmin {
+  const catalogue: ReadonlySet<string> = new Set(rewardTypes);
+  const toPartnerView = (partner: Partner) => toView(partner, catalogue);
   return {
     async create(input) {
       // Every field of the body but these three is stored as it comes, under its own name (the partner field map).
       const { password, ipAllowlist: allowlist, rewardTypes, ...stored } = input;
       const problems: ErrorDetail[] = [];
       const ipAllowlist = normalizeAllowlist(allowlist, problems);
+      checkRewardTypes(rewardTypes, catalogue, problems);
       checkPassword(password, problems);
       if (problems.length > 0) throw errors.validationFailed(problems);
       const created = await partners.insert({
@@ -67,7 +80,10 @@ export function createPartnerAdmin(partners: PartnerRepository): PartnerAdmin {
       const problems: ErrorDetail[] = [];
       const changes: PartnerChanges = { ...stored };
       if (ipAllowlist !== undefined) changes.ipAllowlist = normalizeAllowlist(ipAllowlist, problems);
-      if (rewardTypes !== undefined) changes.rewardTypes = normalizeRewardTypes(rewardTypes);
+      if (rewardTypes !== undefined) {
+        checkRewardTypes(rewardTypes, catalogue, problems);
+        changes.rewardTypes = normalizeRewardTypes(rewardTypes);
+      }
       if (password !== undefined) checkPassword(password, problems);
       if (authMethods !== undefined) changes.authMethods = [...new Set(authMethods)];
       if (requireSenderConstrainedTokens !== undefined) changes.requireBoundTokens = requireSenderConstrainedTokens;
@@ -89,7 +105,23 @@ export function createPartnerAdmin(partners: PartnerRepository): PartnerAdmin {
       return toPartnerView(before);
     },
     count: () => partners.count(),
+    rewardTypes: () => [...rewardTypes],
+    async withUnknownRewardTypes() {
+      return (await partners.list())
+        .map((partner) => ({ login: partner.login, unknownRewardTypes: partner.rewardTypes.filter((type) => !catalogue.has(type)) }))
+        .filter((partner) => partner.unknownRewardTypes.length > 0);
+    },
   };
+}
+
+/**
+ * Each reward type outside the catalogue, told the ones there are, in the words the admin routes' schema gives
+ * (partnerBodiesFor's enum): the routes refuse such a body before it gets here; this holds for every other caller.
+ */
+function checkRewardTypes(types: readonly string[], catalogue: ReadonlySet<string>, problems: ErrorDetail[]): void {
+  types.forEach((type, index) => {
+    if (!catalogue.has(type)) problems.push({ field: `rewardTypes[${index}]`, message: `must be one of: ${[...catalogue].join(', ')}` });
+  });
 }
 
 function normalizeAllowlist(entries: readonly string[], problems: ErrorDetail[]): string[] {

@@ -11,12 +11,13 @@ import { toPartnerCertificatesView } from './partner-certificates-view.js';
  */
 export type Partner = Entity<PartnerFields>;
 
-/** The view's fields that are not a partner field under the same name: each is built here. */
+/** The view's fields that are not a partner field under the same name: each is built here (some from the reward type catalogue). */
 const BUILT_VIEW_FIELDS = {
   requireSenderConstrainedTokens: (partner: Partner) => partner.requireBoundTokens,
-  jwks: toPartnerJwksView,
-  certificates: toPartnerCertificatesView,
-} satisfies { [K in keyof PartnerView]?: (partner: Partner) => PartnerView[K] };
+  jwks: (partner: Partner) => toPartnerJwksView(partner),
+  certificates: (partner: Partner) => toPartnerCertificatesView(partner),
+  unknownRewardTypes: (partner: Partner, rewardTypes: ReadonlySet<string>) => partner.rewardTypes.filter((type) => !rewardTypes.has(type)),
+} satisfies { [K in keyof PartnerView]?: (partner: Partner, rewardTypes: ReadonlySet<string>) => PartnerView[K] };
 
 type CopiedViewField = Exclude<keyof PartnerView, keyof typeof BUILT_VIEW_FIELDS>;
 /** A stored value as JSON carries it: a time as its ISO string. */
@@ -32,15 +33,16 @@ void everyViewFieldIsCopiable;
  * What the admin API shows of a partner: the contract's PartnerView, each field copied from the partner field of
  * the same name (a time as its ISO string) or built by BUILT_VIEW_FIELDS. Never the password hash, and not the
  * token generation (an internal counter that only says sessions were ended; operators see that in the audit
- * trail): PartnerView names neither.
+ * trail): PartnerView names neither. `rewardTypes` is the catalogue (REWARD_TYPES): a stored type outside it is
+ * listed in `unknownRewardTypes`.
  */
-export function toPartnerView(partner: Partner): PartnerView {
+export function toPartnerView(partner: Partner, rewardTypes: ReadonlySet<string>): PartnerView {
   const view: Record<string, unknown> = {};
   for (const key of COPIED_VIEW_FIELDS) {
     const value: unknown = partner[key];
     view[key] = value instanceof Date ? value.toISOString() : value;
   }
-  for (const [key, build] of Object.entries(BUILT_VIEW_FIELDS)) view[key] = (build as (partner: Partner) => unknown)(partner);
+  for (const [key, build] of Object.entries(BUILT_VIEW_FIELDS)) view[key] = (build as (partner: Partner, rewardTypes: ReadonlySet<string>) => unknown)(partner, rewardTypes);
   return view as PartnerView;
 }
 

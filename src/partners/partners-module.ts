@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import type { Kysely } from 'kysely';
 import { CERTIFICATE_EXPIRY_WARNING_DAYS } from '@partner-gateway/contract/admin-partner-certificates';
-import type { Config } from '../config.js';
+import { rewardTypeCatalogue, type Config } from '../config.js';
 import type { ChangeFeed } from '../db/change-feed.js';
 import type { Database } from '../db/schema.js';
 import { createCachedPartnerRepository, type CachedPartnerRepository } from './cached-partner-repository.js';
@@ -53,7 +53,7 @@ export function createPartners(db: Kysely<Database>, feed: ChangeFeed, config: C
       now,
     }),
     remoteJwks,
-    admin: createPartnerAdmin(repository),
+    admin: createPartnerAdmin(repository, rewardTypeCatalogue(config)),
     keyAdmin: createPartnerKeyAdmin(repository, { production: config.NODE_ENV === 'production', remoteJwks, now }),
     certificateAdmin: createPartnerCertificateAdmin(repository, now),
     expiringCertificates: () => countCertificatesExpiringBefore(db, new Date(now() + CERTIFICATE_EXPIRY_WARNING_DAYS * 86_400_000)),

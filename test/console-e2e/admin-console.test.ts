@@ -7,7 +7,7 @@ import { chromium, type BrowserContext, type Locator, type Page } from 'playwrig
 import { projectFile } from '../../src/project-root.js';
 import { partnerPublicJwk, serveJwks } from '../support/partner-jwk.js';
 import { testBackends } from '../support/test-databases.js';
-import { startTestGateway, TEST_ADMIN_TOKEN, type TestGateway } from '../support/test-gateway.js';
+import { startSiblingGateway, startTestGateway, TEST_ADMIN_TOKEN, type TestGateway } from '../support/test-gateway.js';
 import { waitFor } from '../support/wait-for.js';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -50,8 +50,8 @@ describe('admin console in Chromium', { skip, timeout: 120_000 }, () => {
     const response = await t.admin.inject({ method: method as 'GET', url, headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` }, ...(payload === undefined ? {} : { payload: payload as object }) });
     return { status: response.statusCode, body: response.body ? response.json() : undefined };
   };
-  const partnerLogin = (login: string, password: string, remoteAddress = '203.0.113.7') =>
-    t.app.inject({ method: 'POST', url: '/api/v1/login/', payload: { login, password }, remoteAddress });
+  const partnerLogin = (login: string, password: string, remoteAddress = '203.0.113.7', headers: Record<string, string> = {}) =>
+    t.app.inject({ method: 'POST', url: '/api/v1/login/', payload: { login, password }, remoteAddress, headers });
   const shot = (name: string, part?: Locator) =>
     part ? part.screenshot({ path: join(screenshots, `${name}.png`) }) : page.screenshot({ path: join(screenshots, `${name}.png`), fullPage: true });
   const status = () => page.locator('.announcer');
@@ -67,7 +67,8 @@ describe('admin console in Chromium', { skip, timeout: 120_000 }, () => {
     screenshots = KEEP_SCREENSHOTS ? projectFile('docs/screenshots') : mkdtempSync(join(tmpdir(), 'console-screenshots-'));
     mkdirSync(screenshots, { recursive: true });
     await new Promise<void>((resolve) => registry.listen(0, '127.0.0.1', resolve));
-    t = await startTestGateway(testBackends()[0]!, { env: { BANKS_SYNC_URL: `http://127.0.0.1:${(registry.address() as AddressInfo).port}/ed807.xml` } });
+    // Two reward types, so that the forms offer a choice.
+    t = await startTestGateway(testBackends()[0]!, { env: { REWARD_TYPES: 'sbp,cards', BANKS_SYNC_URL: `http://127.0.0.1:${(registry.address() as AddressInfo).port}/ed807.xml` } });
     base = await t.admin.listen({ host: '127.0.0.1', port: 0 });
     profile = mkdtempSync(join(tmpdir(), 'console-chromium-'));
     context = await chromium.launchPersistentContext(profile, {
@@ -123,7 +124,9 @@ describe('admin console in Chromium', { skip, timeout: 120_000 }, () => {
     await assertLabelled(page);
     await page.getByLabel('Login').fill('e2e-shop');
     await page.getByLabel('IP allowlist').fill('10.0.0.5/24\n203.0.113.7\n10.0.0.300');
-    await page.getByLabel('Reward types').fill('sbp');
+    // The reward types are the gateway's catalogue, ticked: sbp by default.
+    const rewardChoice = page.getByRole('group', { name: 'Reward types' });
+    assert.deepEqual(await rewardChoice.getByRole('checkbox').evaluateAll((boxes) => boxes.map((box) => `${(box as unknown as { value: string }).value}:${(box as unknown as { checked: boolean }).checked}`)), ['sbp:true', 'cards:false']);
     await page.getByRole('button', { name: 'Create partner' }).click();
     const allowlistError = await textOf(page.locator('#ipAllowlist-error'), /10\.0\.0\.5\/24 has host bits set; did you mean 10\.0\.0\.0\/24\?/);
     assert.match(allowlistError, /10\.0\.0\.300 is not an IPv4 or IPv6 address or CIDR/);
@@ -217,13 +220,12 @@ describe('admin console in Chromium', { skip, timeout: 120_000 }, () => {
     assert.deepEqual((await api('GET', '/admin/v1/partners/e2e-shop')).body.ipAllowlist, ['192.0.2.0/24', '2001:db8::/32', '203.0.113.7/32']);
     assert.equal(await page.getByLabel('Addresses and CIDRs').inputValue(), '192.0.2.0/24\n2001:db8::/32\n203.0.113.7/32', 'the form shows the list as saved');
 
-    const rewards = page.getByRole('region', { name: 'Reward types' }).getByLabel('Reward types');
-    await rewards.fill('sbp, Cards');
+    // Reward types: ticked from the catalogue, no name to mistype.
+    const rewards = page.getByRole('region', { name: 'Reward types' });
+    assert.equal(await rewards.getByRole('textbox').count(), 0);
+    await rewards.getByLabel('cards').check();
     await page.getByRole('button', { name: 'Save reward types' }).click();
-    await textOf(page.locator('#rewardTypes-error'), /Cards is not a reward type name/);
-    await rewards.fill('sbp, cards');
-    await page.getByRole('button', { name: 'Save reward types' }).click();
-    await textOf(status(), /reward types of e2e-shop were saved/);
+    await textOf(status(), /reward types of e2e-shop were saved: sbp, cards/);
     assert.deepEqual((await api('GET', '/admin/v1/partners/e2e-shop')).body.rewardTypes, ['cards', 'sbp']);
 
     await shot('partner');
@@ -245,6 +247,26 @@ describe('admin console in Chromium', { skip, timeout: 120_000 }, () => {
     await textOf(recent.locator('tbody tr').first(), /login\s*success\s*200/);
     await textOf(recent, /partner\.update/);
     await textOf(recent, /wrong_password/);
+  });
+
+  it('when a partner holds a reward type the catalogue left out, then its page says so, and saving its types drops it', async () => {
+    const older = await startSiblingGateway(t, { env: { REWARD_TYPES: 'sbp,cards,spb' } });
+    try {
+      await older.gateway.admin.partners.create({ login: 'e2e-typo', password: 'a long enough password', ipAllowlist: [], rewardTypes: ['sbp', 'spb'] });
+    } finally {
+      await older.close();
+    }
+    await page.goto(`${base}/#/partner/e2e-typo`);
+    await page.getByRole('heading', { name: 'Partner e2e-typo' }).waitFor();
+    await textOf(page.getByTestId('unknown-reward-types'), /spb is not in the gateway’s reward type catalogue \(REWARD_TYPES\)/);
+    const rewards = page.getByRole('region', { name: 'Reward types' });
+    assert.equal(await rewards.getByLabel('sbp').isChecked(), true);
+    assert.equal(await rewards.getByLabel('spb').count(), 0, 'no checkbox for a type the gateway refuses');
+    await page.getByRole('button', { name: 'Save reward types' }).click();
+    await textOf(status(), /reward types of e2e-typo were saved: sbp/);
+    await page.getByTestId('unknown-reward-types').waitFor({ state: 'detached' });
+    const fixed = (await api('GET', '/admin/v1/partners/e2e-typo')).body;
+    assert.deepEqual({ rewardTypes: fixed.rewardTypes, unknownRewardTypes: fixed.unknownRewardTypes }, { rewardTypes: ['sbp'], unknownRewardTypes: [] });
   });
 
   it('registers a partner’s keys (pasted or by URL), changes its methods and binding, and removes the keys', async () => {
@@ -501,6 +523,19 @@ describe('admin console in Chromium', { skip, timeout: 120_000 }, () => {
     assert.ok(BigInt(older[0].id) < BigInt(expected.entries.at(-1).id), 'the older page starts below the first');
     await page.goBack();
     await textOf(page.locator('p.count'), /this page shows 25, the newest\.$/);
+
+    // A partner quotes the X-Request-Id of a call: the request id filter finds its entry, and the entry links to it.
+    const quoted = await partnerLogin('e2e-shop', 'a wrong password again', '203.0.113.7', { 'x-request-id': 'e2e-ticket-0042' });
+    assert.equal(quoted.headers['x-request-id'], 'e2e-ticket-0042');
+    await page.getByLabel('Outcome').selectOption('');
+    await page.getByLabel('Partner').fill('');
+    await page.getByLabel('Request id (X-Request-Id)').fill('e2e-ticket-0042');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.waitForURL(/requestId=e2e-ticket-0042/);
+    await textOf(page.locator('p.count'), /^1 entry matches\.$/);
+    await textOf(table.locator('tbody tr'), /e2e-ticket-0042\s*login\s*failure\s*401[^]*wrong_password/);
+    assert.equal(await table.getByRole('link', { name: 'e2e-ticket-0042' }).getAttribute('href'), '#/audit?requestId=e2e-ticket-0042');
+    await page.getByLabel('Request id (X-Request-Id)').fill('');
 
     // A reason filter, and an impossible range refused next to its field.
     await page.getByLabel('Reason').fill('wrong_password');

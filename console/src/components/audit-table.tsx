@@ -14,7 +14,7 @@ export function AuditTable({ entries, caption, showPartner = true }: { entries: 
         <caption>{caption}</caption>
         <thead>
           <tr>
-            <th scope="col">Time</th>
+            <th scope="col">Time, request id</th>
             <th scope="col">Action</th>
             <th scope="col">Outcome</th>
             <th scope="col">Status</th>
@@ -30,6 +30,11 @@ export function AuditTable({ entries, caption, showPartner = true }: { entries: 
             <tr key={entry.id}>
               <td>
                 <Time value={entry.at} />
+                {entry.requestId && (
+                  <a class="request-id" href={`#/audit?requestId=${encodeURIComponent(entry.requestId)}`} title="The request id (X-Request-Id): every entry of that request">
+                    {entry.requestId}
+                  </a>
+                )}
               </td>
               <td>
                 {entry.action}

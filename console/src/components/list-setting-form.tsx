@@ -4,8 +4,8 @@ import { announce } from '../announce';
 import { admin } from '../api';
 import { errorsFrom, Field, FormAlert, type FormErrors, noErrors } from './forms';
 
-/** The partner settings that are lists, each edited as text and saved with one PATCH. */
-type ListSetting = 'ipAllowlist' | 'rewardTypes';
+/** The partner settings that are lists edited as text and saved with one PATCH (reward types are ticked: reward-types-form.tsx). */
+type ListSetting = 'ipAllowlist';
 
 export interface ListSettingFormProps {
   login: string;
@@ -27,7 +27,7 @@ export interface ListSettingFormProps {
   onSaved: () => Promise<void>;
 }
 
-/** One list setting of a partner (its IP allowlist, its reward types): checked here, then PATCHed. */
+/** One list setting of a partner (its IP allowlist): checked here, then PATCHed. */
 export function ListSettingForm(props: ListSettingFormProps) {
   const [text, setText] = useState(props.values.join(props.multiline ? '\n' : ', '));
   const [errors, setErrors] = useState<FormErrors>(noErrors);

@@ -13,7 +13,7 @@ import { navigate } from '../router';
 
 const ACTIONS = AUDIT_ACTIONS;
 const REASONS = COMMON_AUDIT_REASONS;
-const FILTERS = ['partner', 'operator', 'outcome', 'action', 'reason', 'from', 'to', 'limit'] as const;
+const FILTERS = ['partner', 'operator', 'outcome', 'action', 'reason', 'requestId', 'from', 'to', 'limit'] as const;
 type Filters = Record<(typeof FILTERS)[number], string>;
 
 /**
@@ -146,7 +146,7 @@ function FilterForm({ applied, apiErrors }: { applied: Filters; apiErrors: FormE
 
   function submit(event: Event) {
     event.preventDefault();
-    const next: Filters = { ...values, partner: values.partner.trim(), reason: values.reason.trim(), from: fromLocalInput(values.from), to: fromLocalInput(values.to) };
+    const next: Filters = { ...values, partner: values.partner.trim(), reason: values.reason.trim(), requestId: values.requestId.trim(), from: fromLocalInput(values.from), to: fromLocalInput(values.to) };
     if (next.from && next.to && next.from >= next.to) {
       setErrors({ fields: { to: ['must be later than From'] }, form: [] });
       return;
@@ -203,6 +203,9 @@ function FilterForm({ applied, apiErrors }: { applied: Filters; apiErrors: FormE
           <option key={reason} value={reason} />
         ))}
       </datalist>
+      <Field id="audit-requestId" label="Request id (X-Request-Id)" errors={shown.fields.requestId}>
+        {(control) => <input {...control} spellcheck={false} autoComplete="off" value={values.requestId} onInput={set('requestId')} />}
+      </Field>
       <Field id="audit-from" label={`From, your time (${utcOffset(new Date())})`} errors={shown.fields.from}>
         {(control) => <input {...control} type="datetime-local" value={values.from} onInput={set('from')} />}
       </Field>

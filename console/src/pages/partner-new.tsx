@@ -7,17 +7,18 @@ import { errorsFrom, Field, FormAlert, type FormErrors, hasErrors, noErrors } fr
 import { PageTitle } from '../components/page';
 import { ShownOnce } from '../components/secret';
 import { generatePassword } from '../password';
-import { LOGIN_PATTERN, rewardTypeProblems, splitRewardTypes } from '../reward-types';
+import { LOGIN_REGEXP } from '@partner-gateway/contract/patterns';
+import { RewardTypeChoice, useRewardTypeCatalogue } from '../components/reward-type-choice';
 import { navigate, partnerHref } from '../router';
 
 export const ALLOWLIST_HINT = 'One address or CIDR per line (203.0.113.7, 203.0.113.0/24, 2001:db8::/32). An empty list allows no address.';
-export const REWARDS_HINT = 'Separated by commas. The banks operation needs sbp.';
 
 /** A new partner, with a strong password generated here and shown once. */
 export function NewPartnerPage() {
   const [login, setLogin] = useState('');
   const [allowlist, setAllowlist] = useState('');
-  const [rewards, setRewards] = useState('sbp');
+  const catalogue = useRewardTypeCatalogue();
+  const [rewards, setRewards] = useState<string[]>(['sbp']);
   const [status, setStatus] = useState<'active' | 'blocked'>('active');
   const [errors, setErrors] = useState<FormErrors>(noErrors);
   const [busy, setBusy] = useState(false);
@@ -26,15 +27,15 @@ export function NewPartnerPage() {
   async function submit(event: Event) {
     event.preventDefault();
     const ipAllowlist = splitAllowlist(allowlist);
-    const rewardTypes = splitRewardTypes(rewards);
+    // Only what the catalogue offers (sbp is ticked before it has loaded, and may not be in it).
+    const rewardTypes = rewards.filter((type) => catalogue.data?.includes(type));
     const checked: FormErrors = { fields: {}, form: [] };
-    if (!LOGIN_PATTERN.test(login.trim())) {
+    if (!LOGIN_REGEXP.test(login.trim())) {
       checked.fields.login = ['3 to 64 characters: letters, digits and . _ @ -, starting with a letter or digit.'];
     }
     const badEntries = allowlistProblems(ipAllowlist);
     if (badEntries.length > 0) checked.fields.ipAllowlist = badEntries;
-    const badTypes = rewardTypeProblems(rewardTypes);
-    if (badTypes.length > 0) checked.fields.rewardTypes = badTypes;
+    if (catalogue.data === undefined) checked.fields.rewardTypes = ['The gateway’s reward types have not loaded: reload the page.'];
     if (hasErrors(checked)) {
       setErrors({ ...checked, form: ['Correct the fields marked below.'] });
       return;
@@ -76,9 +77,7 @@ export function NewPartnerPage() {
         <Field id="ipAllowlist" label="IP allowlist" hint={ALLOWLIST_HINT} errors={errors.fields.ipAllowlist}>
           {(control) => <textarea {...control} rows={4} spellcheck={false} value={allowlist} onInput={(event) => setAllowlist(event.currentTarget.value)} />}
         </Field>
-        <Field id="rewardTypes" label="Reward types" hint={REWARDS_HINT} errors={errors.fields.rewardTypes}>
-          {(control) => <input {...control} spellcheck={false} value={rewards} onInput={(event) => setRewards(event.currentTarget.value)} />}
-        </Field>
+        <RewardTypeChoice catalogue={catalogue} value={rewards} onChange={setRewards} errors={errors.fields.rewardTypes} />
         <Field id="status" label="Status" errors={errors.fields.status}>
           {(control) => (
             <select {...control} value={status} onChange={(event) => setStatus(event.currentTarget.value as 'active' | 'blocked')}>

@@ -16,9 +16,9 @@ import { ShownOnce } from '../components/secret';
 import { Time } from '../components/time';
 import { useCan } from '../identity';
 import { generatePassword } from '../password';
-import { rewardTypeProblems, splitRewardTypes } from '../reward-types';
+import { RewardTypesForm } from '../components/reward-types-form';
 import { navigate } from '../router';
-import { ALLOWLIST_HINT, REWARDS_HINT } from './partner-new';
+import { ALLOWLIST_HINT } from './partner-new';
 
 const RECENT_CALLS = 20;
 
@@ -215,27 +215,6 @@ function AllowlistForm({ partner, onSaved }: { partner: Partner; onSaved: () => 
       split={splitAllowlist}
       problems={allowlistProblems}
       saved={(values) => `The IP allowlist of ${partner.login} was saved (${values.length} entr${values.length === 1 ? 'y' : 'ies'}).`}
-      onSaved={onSaved}
-    />
-  );
-}
-
-function RewardTypesForm({ partner, onSaved }: { partner: Partner; onSaved: () => Promise<void> }) {
-  return (
-    <ListSettingForm
-      login={partner.login}
-      setting="rewardTypes"
-      values={partner.rewardTypes}
-      sectionId="rewards"
-      title="Reward types"
-      label="Reward types"
-      hint={REWARDS_HINT}
-      notSavedTitle="The reward types were not saved"
-      saveLabel="Save reward types"
-      multiline={false}
-      split={splitRewardTypes}
-      problems={rewardTypeProblems}
-      saved={() => `The reward types of ${partner.login} were saved.`}
       onSaved={onSaved}
     />
   );

@@ -5,7 +5,7 @@ import type { AuditPage, AuditQuery } from './admin-audit.js';
 import type { KeyList, KeyUse, KeyView } from './admin-keys.js';
 import type { PartnerJwksView, SetPartnerJwksBody } from './admin-partner-keys.js';
 import type { PartnerCertificatesView, SetPartnerCertificatesBody } from './admin-partner-certificates.js';
-import type { ActivityResponse, CreatePartnerBody, PartnerList, PartnerView, UpdatePartnerBody } from './admin-partners.js';
+import type { ActivityResponse, CreatePartnerBody, PartnerList, PartnerView, RewardTypeCatalogue, UpdatePartnerBody } from './admin-partners.js';
 import type { ApprovalSettings, ProposalList, ProposalQuery, ProposalView, RejectBody } from './admin-approvals.js';
 import type {
   AdminIdentity,
@@ -28,6 +28,7 @@ import {
   ADMIN_KEYS_PATH,
   ADMIN_PARTNER_ACTIVITY_PATH,
   ADMIN_PARTNERS_PATH,
+  ADMIN_REWARD_TYPES_PATH,
   adminBankPath,
   adminBankRestorePath,
   adminBankVersionPath,
@@ -110,6 +111,8 @@ export interface AdminApi {
     deleteCertificates(login: string): Promise<void>;
     /** The last successful partner API call of each login. */
     activity(logins: readonly string[]): Promise<ActivityResponse>;
+    /** The reward types a partner may be given (GET /admin/v1/reward-types): the catalogue REWARD_TYPES sets. */
+    rewardTypes(): Promise<RewardTypeCatalogue>;
   };
   /**
    * The bank list. Every change is a new version; `baseVersion` (from `list()` or a preview) applies it only if
@@ -218,6 +221,7 @@ export function createAdminApi(send: AdminTransport): AdminApi {
       setCertificates: (login, body) => call({ method: 'PUT', path: adminPartnerCertificatesPath(login), json: body }),
       deleteCertificates: (login) => call({ method: 'DELETE', path: adminPartnerCertificatesPath(login) }),
       activity: (logins) => call({ method: 'GET', path: withQuery(ADMIN_PARTNER_ACTIVITY_PATH, { logins: logins.join(',') }) }),
+      rewardTypes: () => call({ method: 'GET', path: ADMIN_REWARD_TYPES_PATH }),
     },
     banks: {
       list: () => call({ method: 'GET', path: ADMIN_BANKS_PATH }),

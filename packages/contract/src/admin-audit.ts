@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { ActorRef } from './admin-approvals.js';
-import { BOUNDED_DATE_TIME_PATTERN } from './patterns.js';
+import { BOUNDED_DATE_TIME_PATTERN, REQUEST_ID_PATTERN } from './patterns.js';
 
 /** The admin API's audit trail shapes. */
 
@@ -20,6 +20,12 @@ export const AuditQuery = Type.Object(
     reason: Type.Optional(Type.String({ maxLength: 64 })),
     action: Type.Optional(Type.String({ maxLength: 64 })),
     operator: Type.Optional(Type.String({ maxLength: 64, description: 'Entries made by this operator (its id, or `bootstrap`), or approved by it' })),
+    requestId: Type.Optional(
+      Type.String({
+        pattern: REQUEST_ID_PATTERN,
+        description: "Entries of the request with this id (the `X-Request-Id` of its answer): its own, or an aggregated entry whose first or last call it was",
+      }),
+    ),
     from: Type.Optional(TimeBound('Inclusive lower bound of the time')),
     to: Type.Optional(TimeBound('Exclusive upper bound of the time')),
     cursor: Type.Optional(Type.String({ pattern: '^[0-9]{1,19}$', description: 'nextCursor of the previous page (older entries)' })),

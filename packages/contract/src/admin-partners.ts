@@ -20,10 +20,15 @@ const IpAllowlist = Type.Array(Type.String({ maxLength: CIDR_MAX_LENGTH }), {
   maxItems: 1000,
   description: 'IPv4/IPv6 addresses or CIDRs; an empty list allows no address',
 });
-const RewardTypes = Type.Array(Type.String({ pattern: REWARD_TYPE_PATTERN }), {
-  maxItems: 50,
-  description: 'Reward types the partner may use; the banks operation needs sbp',
-});
+/**
+ * A partner's reward types: any reward type name, or, for a gateway's catalogue (REWARD_TYPES), one of its types
+ * (the items' `enum`, which the admin routes validate and their document shows).
+ */
+const rewardTypesOf = (catalogue?: readonly string[]) =>
+  Type.Array(Type.String(catalogue === undefined ? { pattern: REWARD_TYPE_PATTERN } : { enum: [...catalogue] }), {
+    maxItems: 50,
+    description: 'Reward types the partner may use, each from the catalogue (GET /admin/v1/reward-types, REWARD_TYPES); another is refused with 422 naming the valid ones. The banks operation needs sbp',
+  });
 
 /**
  * How a partner may authenticate: `password` (the seed's login and encrypted-password banks call, and
@@ -59,31 +64,49 @@ const RequireSenderConstrainedTokens = Type.Boolean({
  * { "login": "acme", "password": "a-long-api-password", "ipAllowlist": ["203.0.113.0/24"], "rewardTypes": ["sbp"] }
  * ```
  */
-export const CreatePartnerBody = Type.Object(
-  {
-    login: Type.String({ pattern: LOGIN_PATTERN, description: 'Unique partner name, 3 to 64 characters' }),
-    password: Password,
-    ipAllowlist: IpAllowlist,
-    rewardTypes: RewardTypes,
-    status: Type.Optional(PartnerStatus),
-  },
-  { title: 'CreatePartnerBody', additionalProperties: false },
-);
+const createPartnerBody = (catalogue?: readonly string[]) =>
+  Type.Object(
+    {
+      login: Type.String({ pattern: LOGIN_PATTERN, description: 'Unique partner name, 3 to 64 characters' }),
+      password: Password,
+      ipAllowlist: IpAllowlist,
+      rewardTypes: rewardTypesOf(catalogue),
+      status: Type.Optional(PartnerStatus),
+    },
+    { additionalProperties: false },
+  );
+export const CreatePartnerBody = createPartnerBody();
 export type CreatePartnerBody = Static<typeof CreatePartnerBody>;
 
 /** PATCH /admin/v1/partners/{login} body: the settings to change, at least one. */
-export const UpdatePartnerBody = Type.Object(
-  {
-    status: Type.Optional(PartnerStatus),
-    password: Type.Optional(Password),
-    ipAllowlist: Type.Optional(IpAllowlist),
-    rewardTypes: Type.Optional(RewardTypes),
-    authMethods: Type.Optional(AuthMethods),
-    requireSenderConstrainedTokens: Type.Optional(RequireSenderConstrainedTokens),
-  },
-  { title: 'UpdatePartnerBody', additionalProperties: false, minProperties: 1 },
-);
+const updatePartnerBody = (catalogue?: readonly string[]) =>
+  Type.Object(
+    {
+      status: Type.Optional(PartnerStatus),
+      password: Type.Optional(Password),
+      ipAllowlist: Type.Optional(IpAllowlist),
+      rewardTypes: Type.Optional(rewardTypesOf(catalogue)),
+      authMethods: Type.Optional(AuthMethods),
+      requireSenderConstrainedTokens: Type.Optional(RequireSenderConstrainedTokens),
+    },
+    { additionalProperties: false, minProperties: 1 },
+  );
+export const UpdatePartnerBody = updatePartnerBody();
 export type UpdatePartnerBody = Static<typeof UpdatePartnerBody>;
+
+/**
+ * CreatePartnerBody and UpdatePartnerBody for a gateway's reward type catalogue (REWARD_TYPES): what the admin
+ * routes validate and document, so that the document lists the types the gateway accepts. Their static types are
+ * CreatePartnerBody's and UpdatePartnerBody's.
+ *
+ * @example
+ * ```ts
+ * const { create, update } = partnerBodiesFor(['sbp', 'cashback']);
+ * ```
+ */
+export function partnerBodiesFor(catalogue: readonly string[]) {
+  return { create: createPartnerBody(catalogue), update: updatePartnerBody(catalogue) };
+}
 
 /** A partner as the admin API shows it: never a password or its hash. */
 export const PartnerView = Type.Object({
@@ -92,6 +115,9 @@ export const PartnerView = Type.Object({
   status: PartnerStatus,
   ipAllowlist: Type.Array(Type.String()),
   rewardTypes: Type.Array(Type.String()),
+  unknownRewardTypes: Type.Array(Type.String(), {
+    description: 'Those of rewardTypes not in the catalogue (REWARD_TYPES), stored before it left them out: empty unless someone should fix them',
+  }),
   authMethods: Type.Array(AuthMethod),
   requireSenderConstrainedTokens: Type.Boolean(),
   /** The partner's public keys for private_key_jwt (registered, or published at its jwksUri); null when none. */
@@ -109,9 +135,23 @@ export type PartnerView = Static<typeof PartnerView>;
  * certificates are audited by their own operations.
  */
 export function auditablePartner(partner: PartnerView) {
-  const { id: _id, login: _login, jwks: _jwks, certificates: _certificates, createdAt: _created, updatedAt: _updated, ...settings } = partner;
+  const { id: _id, login: _login, jwks: _jwks, certificates: _certificates, createdAt: _created, updatedAt: _updated, unknownRewardTypes: _unknown, ...settings } = partner;
   return settings;
 }
+
+/**
+ * GET /admin/v1/reward-types: the reward types a partner may be given (REWARD_TYPES), what the console offers.
+ *
+ * @example
+ * ```json
+ * { "rewardTypes": ["sbp", "cashback"] }
+ * ```
+ */
+export const RewardTypeCatalogue = Type.Object(
+  { rewardTypes: Type.Array(Type.String({ pattern: REWARD_TYPE_PATTERN }), { minItems: 1, description: 'In the order REWARD_TYPES lists them' }) },
+  { title: 'RewardTypeCatalogue' },
+);
+export type RewardTypeCatalogue = Static<typeof RewardTypeCatalogue>;
 
 export const PartnerList = Type.Object({ partners: Type.Array(PartnerView) }, { title: 'PartnerList' });
 export type PartnerList = Static<typeof PartnerList>;

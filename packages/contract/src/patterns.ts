@@ -54,6 +54,14 @@ export const REWARD_TYPE_REGEXP = new RegExp(REWARD_TYPE_PATTERN);
  */
 export const CIDR_MAX_LENGTH = 64;
 
+/**
+ * A request id a caller may send as `X-Request-Id` (kept only if it is 1 to 64 of these characters; any other value
+ * is replaced by a generated one), and the audit search's `requestId`. Nothing a log line or a header could be
+ * split or forged with: no white space, no control character, no comma.
+ */
+export const REQUEST_ID_PATTERN = '^[A-Za-z0-9._-]{1,64}$';
+export const REQUEST_ID_REGEXP = new RegExp(REQUEST_ID_PATTERN);
+
 /** The reward type the banks operation requires. */
 export const SBP_REWARD_TYPE = 'sbp';
 

@@ -31,4 +31,17 @@ describe('partner-gateway audit', () => {
     assert.match(AUDIT_USAGE, /oldest first/);
     assert.doesNotMatch(AUDIT_USAGE, /newest first/);
   });
+
+  it('when given --request-id, then it prints the entry of the request whose answer carried that X-Request-Id', async () => {
+    const partner = await t.addPartner();
+    const id = 'cli-ticket-4711';
+    const login = await t.app.inject({ method: 'POST', url: '/api/v1/login/', headers: { 'x-request-id': id }, payload: { login: partner.login, password: 'wrong password' } });
+    assert.equal(login.headers['x-request-id'], id);
+    await t.app.inject({ method: 'POST', url: '/api/v1/login/', payload: { login: partner.login, password: 'wrong password' } });
+    const harness = cliHarness(env);
+    assert.equal(await runCli(['audit', '--request-id', id, '--json'], harness.io), 0, harness.stderr());
+    const printed = harness.stdout().trim().split('\n').map((line) => JSON.parse(line) as { requestId: string; partner: string; reason: string });
+    assert.deepEqual(printed.map(({ requestId, partner: login, reason }) => ({ requestId, login, reason })), [{ requestId: id, login: partner.login, reason: 'wrong_password' }]);
+    assert.match(AUDIT_USAGE, /--request-id <id>/);
+  });
 });

@@ -4,15 +4,17 @@ import { print, table, type CliIo } from '@partner-gateway/client/cli/cli-io';
 import { parseCommand } from '@partner-gateway/client/cli/parse-command';
 
 export const AUDIT_USAGE = `Usage: partner-gateway audit [--partner <login>] [--outcome success|failure] [--reason <code>]
-                            [--action <action>] [--from <ISO time>] [--to <ISO time>] [--limit <n>]
-                            [--follow] [--json] [--wide]
+                            [--action <action>] [--request-id <id>] [--from <ISO time>] [--to <ISO time>]
+                            [--limit <n>] [--follow] [--json] [--wide]
 
 Shows the latest entries of the audit trail (--limit, default 100) oldest first, as a log reads;
---follow then prints new entries below them as they come (Ctrl-C to stop). The table fits 100
-columns, cutting long cells with …; --wide prints them whole.
+--follow then prints new entries below them as they come (Ctrl-C to stop). --request-id finds the
+entry of one request by the X-Request-Id its answer carried (the caller's own id, or one the gateway
+made). The table fits 100 columns, cutting long cells with …; --wide prints them whole.
 
 Examples:
   partner-gateway audit --partner acme --outcome failure
+  partner-gateway audit --request-id acme-2024-05-01-0001 --json
   partner-gateway audit --follow --json`;
 
 /**
@@ -24,17 +26,18 @@ Examples:
  * ```
  */
 export async function auditCommand(args: string[], io: CliIo, admin: AdminApi, options: { pollMs?: number; signal?: AbortSignal } = {}): Promise<void> {
-  const filters = ['partner', 'outcome', 'reason', 'action', 'from', 'to', 'limit'] as const;
+  /** Each option and the query parameter it sets. */
+  const filters = { partner: 'partner', outcome: 'outcome', reason: 'reason', action: 'action', 'request-id': 'requestId', from: 'from', to: 'to', limit: 'limit' } as const satisfies Record<string, keyof AuditQuery>;
   const { values } = parseCommand(
     args,
-    { ...Object.fromEntries(filters.map((name) => [name, { type: 'string' as const }])), follow: { type: 'boolean' }, json: { type: 'boolean' }, wide: { type: 'boolean' } },
+    { ...Object.fromEntries(Object.keys(filters).map((name) => [name, { type: 'string' as const }])), follow: { type: 'boolean' }, json: { type: 'boolean' }, wide: { type: 'boolean' } },
     [],
     AUDIT_USAGE,
   );
   if (values.help) return print(io, AUDIT_USAGE);
   const query: AuditQuery = {};
   const given = values as Record<string, unknown>;
-  for (const name of filters) if (typeof given[name] === 'string') (query as Record<string, string>)[name] = given[name] as string;
+  for (const [option, parameter] of Object.entries(filters)) if (typeof given[option] === 'string') (query as Record<string, string>)[parameter] = given[option] as string;
   const show = (entries: AuditEntryView[]) => {
     if (entries.length === 0) return;
     if (values.json) {

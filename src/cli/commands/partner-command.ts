@@ -88,9 +88,18 @@ export const partnerCommands: CommandGroup<AdminApi> = {
         return print(io, `Partner ${partner.login} may call from: ${partner.ipAllowlist.join(', ') || '(no address)'}`);
       },
     },
+    'reward-types': {
+      synopsis: '',
+      summary: 'list the reward types a partner may be given (REWARD_TYPES)',
+      run: async (args, io, admin, usage) => {
+        const { values } = parseCommand(args, {}, [], usage);
+        if (values.help) return print(io, usage);
+        return print(io, (await admin.partners.rewardTypes()).rewardTypes.join('\n'));
+      },
+    },
     'set-rewards': {
       synopsis: '<login> <type>...',
-      summary: 'replace the reward types (the banks operation needs sbp)',
+      summary: 'replace the reward types, each from partner reward-types (the banks operation needs sbp)',
       run: async (args, io, admin, usage) => {
         const { values, positionals } = parseCommand(args, {}, ['login'], usage);
         if (values.help) return print(io, usage);
@@ -135,6 +144,9 @@ function describe(partner: PartnerView): string {
     `  status:       ${partner.status}`,
     `  IP allowlist: ${partner.ipAllowlist.join(', ') || '(none: no address may call)'}`,
     `  reward types: ${partner.rewardTypes.join(', ') || '(none)'}`,
+    ...(partner.unknownRewardTypes.length > 0
+      ? [`  WARNING:      ${partner.unknownRewardTypes.join(', ')} not in the catalogue (REWARD_TYPES): set the reward types again (partner set-rewards)`]
+      : []),
     describeAuth(partner),
     ...SUBRESOURCES.map((subresource) => describeSubresource(subresource, partner)),
     `  created:      ${partner.createdAt}`,

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -101,6 +102,9 @@ function fromValidation(error: FastifyError, mode: ErrorHandlerOptions['validati
     if (missing.missingProperty) return { field: join(path, missing.missingProperty), message: 'is required' };
     if (missing.additionalProperty) return { field: join(path, missing.additionalProperty), message: 'is not a known field' };
     const pattern = issue.keyword === 'pattern' ? PATTERN_PROBLEMS[String((issue.params as { pattern?: unknown }).pattern)] : undefined;
+    // A value outside an enum (a reward type the catalogue lacks) is told the values there are.
+    const allowed = issue.keyword === 'enum' ? (issue.params as { allowedValues?: unknown[] }).allowedValues : undefined;
+    if (allowed) return { field: path || 'body', message: `must be one of: ${allowed.join(', ')}` };
     return { field: path || 'body', message: pattern ?? issue.message ?? 'is invalid' };
   });
   if (mode === 'parameter') {
@@ -165,6 +169,8 @@ export function clientErrorHandler(this: FastifyInstance | undefined, error: Err
   socket.end(
     `HTTP/1.1 ${appError.status} ${STATUS_CODES[appError.status]}\r\n` +
       headers.join('') +
+      // No request was read, so no caller's id either: a fresh one, that every answer carries one.
+      `X-Request-Id: ${randomUUID()}\r\n` +
       'Content-Type: application/json; charset=utf-8\r\n' +
       `Content-Length: ${Buffer.byteLength(body)}\r\n` +
       'Connection: close\r\n\r\n' +

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { TLSSocket } from 'node:tls';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { REQUEST_ID_REGEXP } from '@partner-gateway/contract/patterns';
 import { errors } from '../../errors.js';
 import { parseClientAddress } from '../../partners/ip-allowlist.js';
 import type { RequestContext } from '../../request-context.js';
@@ -45,8 +47,9 @@ export interface RequestContextOptions {
  * The edge: one hook before any route builds `request.requestContext` from the raw request, and refuses, in this
  * order and before any work is done, a request reaching an instance that is shutting down (503 `shutting_down`,
  * so a load balancer can retry it elsewhere), one whose client address cannot be read (400), and an audited call
- * while the audit trail is backed up (503). A second hook gives every response its security headers, and an
- * answer to a request carrying DPoP its `DPoP-Nonce` when nonces are required.
+ * while the audit trail is backed up (503). A second hook gives every response its `X-Request-Id` (see
+ * `requestIdOf`) and its security headers, and an answer to a request carrying DPoP its `DPoP-Nonce` when nonces
+ * are required.
  *
  * A client address a trusted proxy reports in a form nobody reads alike (IPv4-compatible `::10.0.0.1`, a zone id,
  * a legacy IPv4 form) is refused rather than attributed to the proxy: one library read `::10.0.0.1` as 10.0.0.1.
@@ -89,6 +92,7 @@ export const requestContext = fp<RequestContextOptions>(
       if (options.auditTrail.full() && isAudited(request)) throw errors.auditBacklog();
     });
     app.addHook('onSend', (request, reply, payload, done) => {
+      reply.header(REQUEST_ID_HEADER, request.id);
       if (options.dpopNonce && carriesDpop(request.requestContext)) {
         const nonce = options.dpopNonce();
         if (nonce !== undefined) reply.header('dpop-nonce', nonce);
@@ -112,9 +116,31 @@ export function noStore(reply: FastifyReply): void {
   reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
 }
 
-/** Request ids: a fresh UUID per request (Fastify's `genReqId`). */
-export function newRequestId(): string {
-  return randomUUID();
+/** The header a caller may name its request by, and in which every answer names it (`request.id`). */
+export const REQUEST_ID_HEADER = 'x-request-id';
+
+/**
+ * The request's id (Fastify's `genReqId`; Fastify's own `requestIdHeader` is off, as it takes any value): the
+ * caller's `X-Request-Id` when it is 1 to 64 of `[A-Za-z0-9._-]` (REQUEST_ID_PATTERN), else a fresh UUID. A value
+ * too long, with another character, or sent twice (Node joins repeats with ", ") is replaced, never refused and
+ * never echoed, so that nothing a caller sends can split a log line or a header. A kept id is only the caller's
+ * claim: it names the request in the log line, the answer and the audit entry, as given, and nothing else reads
+ * it (the audit entry's partner and address say who called, whatever id it came with).
+ *
+ * @example
+ * ```ts
+ * requestIdOf({ headers: { 'x-request-id': 'acme-7f3c.1' } }); // 'acme-7f3c.1'
+ * requestIdOf({ headers: { 'x-request-id': 'a b' } }); // a fresh UUID
+ * ```
+ */
+export function requestIdOf(raw: { headers: IncomingHttpHeaders }): string {
+  const given = raw.headers[REQUEST_ID_HEADER];
+  return typeof given === 'string' && REQUEST_ID_REGEXP.test(given) ? given : randomUUID();
+}
+
+/** Whether the request's id is the one its caller sent (`requestIdOf` kept it) rather than a generated one. */
+export function isCallersRequestId(request: Pick<FastifyRequest, 'id' | 'headers'>): boolean {
+  return request.headers[REQUEST_ID_HEADER] === request.id;
 }
 
 /** A DPoP proof, or a token sent with the DPoP scheme (whose refusal asks for a proof). Null: refused before the context was built. */

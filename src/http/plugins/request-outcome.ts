@@ -5,6 +5,7 @@ import type { AuthFailureReason } from '@partner-gateway/contract/audit-names';
 import type { ActorRef } from '@partner-gateway/contract/admin-approvals';
 import type { AuditWriter } from '../../audit/audit-writer.js';
 import { actorRef, type Actor } from '../../request-context.js';
+import { isCallersRequestId } from './request-context.js';
 import type { GatewayMetrics, Listener } from '../../metrics/gateway-metrics.js';
 
 declare module 'fastify' {
@@ -31,7 +32,7 @@ const LOGGABLE_PARAMETERS = new Set(['partnerName', 'useAuthByCert', 'mode']);
 
 /**
  * What every answered request leaves behind, written in one hook when its response is sent: the redacted log line
- * (request id, method, URL, status, duration, client address, the reason of a refused authentication), the
+ * (request id as `reqId`, method, URL, status, duration, client address, the reason of a refused authentication), the
  * metrics (the route's template, never the URL, whose query may carry a partnerPassword), and, for a route that
  * names an `audit` action, its audit entry. Secrets never reach any of them: the entry is built from what the
  * operation noted in `requestContext.audit`, not from the request. Fastify's own request logging is off.
@@ -67,7 +68,8 @@ export const requestOutcome = fp<RequestOutcomeOptions>(
 function record(auditTrail: AuditWriter, request: FastifyRequest, action: string, status: number): void {
   const notes = request.requestContext?.audit ?? {};
   const succeeded = status < 400;
-  const counted = succeeded ? countedAs(action, request.headers.authorization, notes.details) : undefined;
+  // A call named by its caller (X-Request-Id) keeps an entry of its own, so that the audit search finds it by that id.
+  const counted = succeeded && !isCallersRequestId(request) ? countedAs(action, request.headers.authorization, notes.details) : undefined;
   auditTrail.record({
     at: new Date(),
     action,
@@ -118,7 +120,8 @@ export function redactUrl(url: string): string {
  * How a successful call may share an entry with its like of the same second (createAuditWriter): a bearer banks
  * call by its token (a token makes thousands of calls); a client-credentials grant by how the client
  * authenticated and whether the token is bound (a partner may ask for a token per call: writing a row for each
- * cost the embedded database about 50 microseconds a grant). Everything else keeps an entry of its own.
+ * cost the embedded database about 50 microseconds a grant). Everything else keeps an entry of its own, and so
+ * does a call that came with its own X-Request-Id: the id a caller chose is one it means to look up.
  */
 function countedAs(action: string, authorization: string | undefined, details: Record<string, unknown> | undefined): { key: string; details: Record<string, unknown> } | undefined {
   if (action === 'banks' && authorization !== undefined) {

@@ -17,7 +17,8 @@ for (const backend of testBackends()) {
     let partner: { login: string; password: string; id: string };
     let jwks: { keys: never[] };
     before(async () => {
-      t = await startTestGateway(backend);
+      // cards: a partner with another reward type than sbp (REWARD_TYPES' catalogue must hold it).
+      t = await startTestGateway(backend, { env: { REWARD_TYPES: 'sbp,cards' } });
       partner = await t.addPartner();
       jwks = (await t.app.inject({ method: 'GET', url: '/.well-known/jwks.json' })).json();
     });

@@ -12,7 +12,7 @@ for (const backend of testBackends()) {
     let t: TestGateway;
     let clock = Date.now();
     before(async () => {
-      t = await startTestGateway(backend, { now: () => clock, env: { REFRESH_TTL: '3600' } });
+      t = await startTestGateway(backend, { now: () => clock, env: { REFRESH_TTL: '3600', REWARD_TYPES: 'sbp,cards' } });
     });
     after(() => t.close());
 

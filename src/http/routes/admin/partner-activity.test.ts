@@ -7,7 +7,7 @@ for (const backend of testBackends()) {
   describe(`GET /admin/v1/partner-activity on ${backend.name}`, () => {
     let t: TestGateway;
     before(async () => {
-      t = await startTestGateway(backend);
+      t = await startTestGateway(backend, { env: { REWARD_TYPES: 'sbp,cards' } });
     });
     after(() => t.close());
 

@@ -2,12 +2,14 @@ import {
   auditablePartner,
   CreatePartnerBody,
   LoginParams,
+  partnerBodiesFor,
   PartnerList,
   PartnerView,
+  RewardTypeCatalogue,
   UpdatePartnerBody,
 } from '@partner-gateway/contract/admin-partners';
 import { ErrorBody } from '@partner-gateway/contract/error-body';
-import { ADMIN_PARTNERS_PATH } from '@partner-gateway/contract/paths';
+import { ADMIN_PARTNERS_PATH, ADMIN_REWARD_TYPES_PATH } from '@partner-gateway/contract/paths';
 import type { FastifyInstance } from 'fastify';
 import type { Gateway } from '../../../gateway.js';
 import { answerSubmitted, PROPOSED } from './answer-submitted.js';
@@ -16,12 +18,19 @@ const errorResponses = { '4xx': ErrorBody, '5xx': ErrorBody };
 const PARTNER_PATH = `${ADMIN_PARTNERS_PATH}/:login`;
 const tags = ['Partners'];
 
-/** The partner registry: create, list, show, change and remove partners. Responses never carry a hash. */
+/** The partner registry: create, list, show, change and remove partners, and the reward types they may get. Responses never carry a hash. */
 export async function adminPartnerRoutes(app: FastifyInstance, { gateway }: { gateway: Gateway }): Promise<void> {
   const partners = gateway.admin.partners;
+  // The bodies as this gateway takes them: reward types from its catalogue (an enum in the document).
+  const bodies = partnerBodiesFor(partners.rewardTypes());
+  app.get(
+    ADMIN_REWARD_TYPES_PATH,
+    { config: { permission: 'read' }, schema: { operationId: 'listRewardTypes', tags, summary: 'The reward types a partner may be given (REWARD_TYPES)', response: { 200: RewardTypeCatalogue, ...errorResponses } } },
+    async () => ({ rewardTypes: partners.rewardTypes() }),
+  );
   app.post(
     ADMIN_PARTNERS_PATH,
-    { config: { audit: 'partner.create', permission: 'partners.write' }, schema: { operationId: 'createPartner', tags, summary: 'Create a partner', body: CreatePartnerBody, response: { 201: PartnerView, ...errorResponses } } },
+    { config: { audit: 'partner.create', permission: 'partners.write' }, schema: { operationId: 'createPartner', tags, summary: 'Create a partner', body: bodies.create, response: { 201: PartnerView, ...errorResponses } } },
     async (request, reply) => {
       const body = request.body as CreatePartnerBody;
       request.requestContext.audit.partner = body.login;
@@ -45,7 +54,7 @@ export async function adminPartnerRoutes(app: FastifyInstance, { gateway }: { ga
         // A partner's credentials and how it may use them are the security role's.
         fieldPermissions: { password: 'partners.credentials', authMethods: 'partners.credentials', requireSenderConstrainedTokens: 'partners.credentials' },
       },
-      schema: { operationId: 'updatePartner', tags, summary: 'Change a partner (a block, a new password, taking `password` out of authMethods or requiring bound tokens ends its sessions)', params: LoginParams, body: UpdatePartnerBody, response: { 200: PartnerView, ...errorResponses } },
+      schema: { operationId: 'updatePartner', tags, summary: 'Change a partner (a block, a new password, taking `password` out of authMethods or requiring bound tokens ends its sessions)', params: LoginParams, body: bodies.update, response: { 200: PartnerView, ...errorResponses } },
     },
     async (request) => {
       const { login } = request.params as LoginParams;
