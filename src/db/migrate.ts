@@ -41,7 +41,11 @@ async function migrate(db: Kysely<any>, run: (migrator: Migrator) => Promise<Mig
     provider: { getMigrations: migrationsInFolder },
     migrationTableSchema: rows[0]?.schema ?? 'public',
   });
-  const { error, results } = await run(migrator);
+  let { error, results } = await run(migrator);
+  // Kysely looks for its migration table through every schema's tables (pg_get_serial_sequence on each): a schema
+  // someone else drops meanwhile (another application, a test suite ending) fails that read. Another schema's
+  // disappearance says nothing about ours, so the run is tried again.
+  for (let attempt = 1; error && attempt < 5 && otherSchemaVanished(error, rows[0]?.schema); attempt++) ({ error, results } = await run(migrator));
   if (error) {
     const failed = results?.find((result) => result.status === 'Error');
     // The cause's message is named too: a failure before any migration ran (the lock, the migration table)
@@ -49,4 +53,10 @@ async function migrate(db: Kysely<any>, run: (migrator: Migrator) => Promise<Mig
     const because = error instanceof Error ? `: ${error.message.slice(0, 300)}` : '';
     throw new Error(`Database migration ${failed?.migrationName ?? '(before any migration)'} failed${because}`, { cause: error });
   }
+}
+
+/** Whether `error` is PostgreSQL's "schema ... does not exist" about a schema other than `ours`. */
+function otherSchemaVanished(error: unknown, ours: string | undefined): boolean {
+  const vanished = /schema "([^"]+)" does not exist/.exec(error instanceof Error ? error.message : '')?.[1];
+  return vanished !== undefined && vanished !== ours;
 }

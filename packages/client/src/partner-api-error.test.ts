@@ -28,7 +28,8 @@ for (const backend of testBackends()) {
     let t: TestGateway;
     let url: string;
     before(async () => {
-      t = await startTestGateway(backend);
+      // cards: a partner with another reward type than sbp (REWARD_TYPES' catalogue must hold it).
+      t = await startTestGateway(backend, { env: { REWARD_TYPES: 'sbp,cards' } });
       url = await t.app.listen({ host: '127.0.0.1', port: 0 });
     });
     after(() => t.close());
