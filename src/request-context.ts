@@ -80,20 +80,6 @@ export interface Actor {
 }
 
 /**
- * The URLs a request for `path` reached its listener by: the listener's public URL and its aliases; what a DPoP
- * proof's `htu` may name.
- *
- * @example
- * ```ts
- * listenerUrls({ baseUrl: 'https://gw.example:8443' }, '/api/v1/oauth/token'); // { url: 'https://gw.example:8443/api/v1/oauth/token' }
- * ```
- */
-export function listenerUrls(context: Pick<RequestContext, 'baseUrl' | 'baseUrlAliases'>, path: string): { url: string; aliasUrls?: readonly string[] } {
-  const url = context.baseUrl + path;
-  return context.baseUrlAliases?.length ? { url, aliasUrls: context.baseUrlAliases.map((base) => base + path) } : { url };
-}
-
-/**
  * Whether the actor holds `permission`: its role's, every one for the bootstrap credential, none for metrics
  * (which reads GET /metrics only, see admin-auth).
  *

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { GRANT_TYPES, type TokenRequestForm } from '@partner-gateway/contract/oauth';
 import type { AuthDependencies } from '../auth/auth-dependencies.js';
-import { checkDpopProof, readDpopHeader, spendDpopProof } from '../auth/binding/verify-dpop-proof.js';
+import { checkDpopProof, listenerUrls, readDpopHeader, spendDpopProof } from '../auth/binding/verify-dpop-proof.js';
 import { authorizeOAuthClient } from '../auth/steps/authorize-oauth-client.js';
 import { errors } from '../errors.js';
-import { listenerUrls, type RequestContext } from '../request-context.js';
+import type { RequestContext } from '../request-context.js';
 
 export type ClientTokenDependencies = Pick<
   AuthDependencies,

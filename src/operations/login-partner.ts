@@ -1,12 +1,13 @@
 import type { LoginRequest } from '@partner-gateway/contract/public-api';
 import type { AuthDependencies } from '../auth/auth-dependencies.js';
 import { readSessionProof, spendSessionProof } from '../auth/binding/read-session-proof.js';
+import { listenerUrls } from '../auth/binding/verify-dpop-proof.js';
 import { authenticateWithPassword } from '../auth/credentials/authenticate-with-password.js';
 import { checkPartnerAccess } from '../auth/steps/check-partner-access.js';
 import { requireParameters } from '../auth/steps/require-parameters.js';
 import { startTokenFamily } from '../auth/tokens/refresh-tokens.js';
 import { errors } from '../errors.js';
-import { listenerUrls, type RequestContext } from '../request-context.js';
+import type { RequestContext } from '../request-context.js';
 
 export type SessionDependencies = Pick<AuthDependencies, 'partners' | 'guard' | 'passwords' | 'tokens' | 'families' | 'refreshTtlSeconds' | 'now' | 'dpop'> & {
   /** The login and refresh paths, which a DPoP proof's `htu` names on the listener's public URL. */

@@ -1,11 +1,12 @@
 import type { RefreshRequest } from '@partner-gateway/contract/public-api';
 import { dpopChallenge } from '../auth/binding/dpop-challenge.js';
 import { readSessionProof, spendSessionProof } from '../auth/binding/read-session-proof.js';
+import { listenerUrls } from '../auth/binding/verify-dpop-proof.js';
 import { checkPartnerAccess } from '../auth/steps/check-partner-access.js';
 import { requireParameters } from '../auth/steps/require-parameters.js';
 import { rotateRefreshToken } from '../auth/tokens/refresh-tokens.js';
 import { errors } from '../errors.js';
-import { listenerUrls, type RequestContext } from '../request-context.js';
+import type { RequestContext } from '../request-context.js';
 import type { Session, SessionDependencies } from './login-partner.js';
 
 /**

@@ -73,7 +73,7 @@ const createPartnerBody = (catalogue?: readonly string[]) =>
       rewardTypes: rewardTypesOf(catalogue),
       status: Type.Optional(PartnerStatus),
     },
-    { additionalProperties: false },
+    { title: 'CreatePartnerBody', additionalProperties: false },
   );
 export const CreatePartnerBody = createPartnerBody();
 export type CreatePartnerBody = Static<typeof CreatePartnerBody>;
@@ -89,7 +89,7 @@ const updatePartnerBody = (catalogue?: readonly string[]) =>
       authMethods: Type.Optional(AuthMethods),
       requireSenderConstrainedTokens: Type.Optional(RequireSenderConstrainedTokens),
     },
-    { additionalProperties: false, minProperties: 1 },
+    { title: 'UpdatePartnerBody', additionalProperties: false, minProperties: 1 },
   );
 export const UpdatePartnerBody = updatePartnerBody();
 export type UpdatePartnerBody = Static<typeof UpdatePartnerBody>;

@@ -2,9 +2,10 @@ import { createHash } from 'node:crypto';
 import { decodeProtectedHeader, jwtVerify, type JWTPayload, type ProtectedHeaderParameters } from 'jose';
 import type { AuthFailureReason } from '@partner-gateway/contract/audit-names';
 import { errors } from '../../errors.js';
-import { isValidJti } from '../../stores/replay/valid-jti.js';
+import { isValidJti } from '../../stores/replay/single-use-jtis.js';
 import { ACCEPTED_JWS_ALGS, hasPrivateMembers } from '../../partners/partner-keys.js';
 import type { DpopProofSettings } from '../auth-dependencies.js';
+import type { RequestContext } from '../../request-context.js';
 import { proofKey, type ProofKey } from './dpop-proof-key.js';
 
 export interface DpopCheck {
@@ -201,4 +202,18 @@ export function readDpopHeader(header: string | string[] | undefined): string | 
   if (header === undefined) return undefined;
   if (Array.isArray(header) || header.includes(',')) throw errors.invalidDpopProof('malformed_dpop_proof', 'Exactly one DPoP header is allowed');
   return header.trim();
+}
+
+/**
+ * The URLs a request for `path` reached its listener by: the listener's public URL and its aliases; what a DPoP
+ * proof's `htu` may name.
+ *
+ * @example
+ * ```ts
+ * listenerUrls({ baseUrl: 'https://gw.example:8443' }, '/api/v1/oauth/token'); // { url: 'https://gw.example:8443/api/v1/oauth/token' }
+ * ```
+ */
+export function listenerUrls(context: Pick<RequestContext, 'baseUrl' | 'baseUrlAliases'>, path: string): { url: string; aliasUrls?: readonly string[] } {
+  const url = context.baseUrl + path;
+  return context.baseUrlAliases?.length ? { url, aliasUrls: context.baseUrlAliases.map((base) => base + path) } : { url };
 }

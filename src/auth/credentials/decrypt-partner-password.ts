@@ -1,7 +1,7 @@
 import { compactDecrypt, decodeProtectedHeader, type CompactJWEHeaderParameters } from 'jose';
 import { errors } from '../../errors.js';
 import { ENCRYPTION_ALG, type KeyStore } from '../../keys/key-store.js';
-import { isValidJti } from '../../stores/replay/valid-jti.js';
+import { isValidJti } from '../../stores/replay/single-use-jtis.js';
 import type { DecryptedPassword } from '../auth-dependencies.js';
 
 export interface DecryptOptions {

@@ -1,6 +1,6 @@
 import { decodeJwt, decodeProtectedHeader, importJWK, jwtVerify, type CryptoKey, type JWTPayload } from 'jose';
 import { errors } from '../../errors.js';
-import { isValidJti } from '../../stores/replay/valid-jti.js';
+import { isValidJti } from '../../stores/replay/single-use-jtis.js';
 import { ACCEPTED_JWS_ALGS, keyAlgorithmOf, type AcceptedJwsAlg, type PartnerKey, type PartnerSigningAlg } from '../../partners/partner-keys.js';
 
 export const CLIENT_ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';

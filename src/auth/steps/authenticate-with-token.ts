@@ -5,7 +5,8 @@ import { familyAdmits } from '../tokens/token-family-state.js';
 import type { AuthDependencies } from '../auth-dependencies.js';
 import { checkTokenBinding, type TokenPresentation } from '../binding/check-token-binding.js';
 import { DPOP_INVALID_TOKEN } from '../binding/dpop-challenge.js';
-import { listenerUrls, type RequestContext } from '../../request-context.js';
+import { listenerUrls } from '../binding/verify-dpop-proof.js';
+import type { RequestContext } from '../../request-context.js';
 
 /** Who a token authenticated, and what the token says (logout revokes its family). */
 export interface TokenHolder {

@@ -1,5 +1,5 @@
 import { ReplayStateLost } from './replay-state-lost.js';
-import { isValidJti } from './valid-jti.js';
+import { isValidJti } from './single-use-jtis.js';
 import type { JtiJournal, JtiReplayRepository } from './jti-replay-repository.js';
 
 export interface JournaledReplayOptions {
