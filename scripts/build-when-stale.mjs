@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // `npm start`'s prestart: runs `npm run build` only when there is no complete build, or a source is newer
 // than the last build's start, so that a restart without changes starts at once. The build marks itself:
-// `--started` (prebuild) notes the time a build starts, `--finished` (the build's last step) makes that
+// `--started` (prebuild) empties dist/src and notes the time a build starts, `--finished` (the build's last step) makes that
 // time the stamp, dist/.build-stamp. A source saved while a build runs is newer than the stamp, so the next
 // start builds again; a build that fails leaves the old stamp, older than the sources, so does the next.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -45,6 +45,9 @@ export function staleBecause() {
 
 const mode = process.argv[2];
 if (mode === '--started') {
+  // The gateway's output is compiled afresh: a source removed or renamed since (a migration, found by file name)
+  // must leave no compiled file behind to run twice.
+  rmSync(join(root, 'dist/src'), { recursive: true, force: true });
   mkdirSync(join(root, 'dist'), { recursive: true });
   writeFileSync(STARTED, `${new Date().toISOString()}\n`);
 } else if (mode === '--finished') {
