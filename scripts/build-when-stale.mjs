@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm start`'s prestart: runs `npm run build` only when there is no complete build, or a source is newer
 // than the last build's start, so that a restart without changes starts at once. The build marks itself:
-// `--started` (prebuild) empties dist/src and notes the time a build starts, `--finished` (the build's last step) makes that
+// `--started` (prebuild) deletes compiled files whose source is gone and notes the time a build starts, `--finished` (the build's last step) makes that
 // time the stamp, dist/.build-stamp. A source saved while a build runs is newer than the stamp, so the next
 // start builds again; a build that fails leaves the old stamp, older than the sources, so does the next.
 import { spawnSync } from 'node:child_process';
@@ -43,11 +43,30 @@ export function staleBecause() {
   return changed ? `${changed} changed since the last build` : undefined;
 }
 
+/** Deletes the compiled files under `built` whose source under `sources` (the same path, .ts) is gone. */
+function removeOrphans(built, sources) {
+  let entries;
+  try {
+    entries = readdirSync(built, { withFileTypes: true });
+  } catch {
+    return;
+  }
+  for (const entry of entries) {
+    const path = join(built, entry.name);
+    if (entry.isDirectory()) {
+      removeOrphans(path, join(sources, entry.name));
+      continue;
+    }
+    const base = entry.name.replace(/(\.d)?\.js(\.map)?$|\.d\.ts(\.map)?$/, '');
+    if (base !== entry.name && !existsSync(join(sources, `${base}.ts`)) && !existsSync(join(sources, `${base}.tsx`))) rmSync(path);
+  }
+}
+
 const mode = process.argv[2];
 if (mode === '--started') {
-  // The gateway's output is compiled afresh: a source removed or renamed since (a migration, found by file name)
-  // must leave no compiled file behind to run twice.
-  rmSync(join(root, 'dist/src'), { recursive: true, force: true });
+  // A source removed or renamed since the last build (a migration, found by its file name) must leave no compiled
+  // file behind to run twice; the build itself is incremental and writes only what changed.
+  removeOrphans(join(root, 'dist/src'), join(root, 'src'));
   mkdirSync(join(root, 'dist'), { recursive: true });
   writeFileSync(STARTED, `${new Date().toISOString()}\n`);
 } else if (mode === '--finished') {

@@ -11,16 +11,18 @@ describe("the build's start (scripts/build-when-stale.mjs --started)", () => {
   const root = mkdtempSync(join(tmpdir(), 'build-when-stale-'));
   after(() => rmSync(root, { recursive: true, force: true }));
 
-  it('when a build starts, then the compiled gateway of the last build is gone, so that a renamed migration cannot run twice from a stale file', async () => {
+  it('when a build starts, then compiled files whose source is gone are deleted, so that a renamed migration cannot run twice from a stale file, and the others stay for the incremental build', async () => {
     mkdirSync(join(root, 'scripts'));
     copyFileSync(projectFile('scripts/build-when-stale.mjs'), join(root, 'scripts/build-when-stale.mjs'));
+    mkdirSync(join(root, 'src/db/migrations'), { recursive: true });
+    writeFileSync(join(root, 'src/db/migrations/0025-renamed.ts'), 'export async function up() {}\n');
     mkdirSync(join(root, 'dist/src/db/migrations'), { recursive: true });
-    writeFileSync(join(root, 'dist/src/db/migrations/0024-renamed-since.js'), 'export async function up() {}\n');
-    mkdirSync(join(root, 'dist/console'), { recursive: true });
-    writeFileSync(join(root, 'dist/console/index.html'), '<!doctype html>\n');
+    for (const name of ['0024-renamed.js', '0024-renamed.js.map', '0024-renamed.d.ts', '0025-renamed.js', '0025-renamed.js.map', '0025-renamed.d.ts']) {
+      writeFileSync(join(root, 'dist/src/db/migrations', name), '\n');
+    }
     await promisify(execFile)(process.execPath, [join(root, 'scripts/build-when-stale.mjs'), '--started']);
-    assert.equal(existsSync(join(root, 'dist/src')), false, 'dist/src emptied');
+    for (const name of ['0024-renamed.js', '0024-renamed.js.map', '0024-renamed.d.ts']) assert.equal(existsSync(join(root, 'dist/src/db/migrations', name)), false, `${name} is gone`);
+    for (const name of ['0025-renamed.js', '0025-renamed.js.map', '0025-renamed.d.ts']) assert.ok(existsSync(join(root, 'dist/src/db/migrations', name)), `${name} stays`);
     assert.ok(existsSync(join(root, 'dist/.build-started')), 'the start noted');
-    assert.ok(existsSync(join(root, 'dist/console/index.html')), 'the console build is left to its own step');
   });
 });
