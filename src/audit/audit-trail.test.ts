@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
+import { AUDIT_COUNT_LIMIT } from '@partner-gateway/contract/admin-audit';
 import { encryptPassword } from '../../test/support/encrypt-password.js';
 import { testBackends } from '../../test/support/test-databases.js';
 import { startTestGateway, TEST_ADMIN_TOKEN, type TestGateway } from '../../test/support/test-gateway.js';
@@ -88,6 +89,17 @@ for (const backend of testBackends()) {
       assert.ok(!everything.includes('secret new password') && !everything.includes('argon2'));
       assert.equal((await audit('action=bank.add')).entries[0]!.details!.after!.constructor, Object);
       assert.deepEqual((await audit('action=bank.remove')).entries[0]!.details, { bic: '044030002', version: 3 });
+    });
+
+    it('when a search matches more entries than AUDIT_COUNT_LIMIT, then its total says "more than" that many; a narrower one is counted exactly', async () => {
+      const at = new Date();
+      for (let i = 0; i < AUDIT_COUNT_LIMIT + 5; i++) {
+        t.gateway.runtime.auditTrail.record({ at, action: 'login', outcome: 'failure', status: 401, partner: 'count-many', clientAddress: '192.0.2.9', reason: 'wrong_password', requestId: `count-${i}`, details: null });
+      }
+      const many = (await admin('GET', '/admin/v1/audit?partner=count-many&limit=10')).json() as { total: { count: number; capped: boolean } };
+      assert.deepEqual(many.total, { count: AUDIT_COUNT_LIMIT, capped: true });
+      const one = (await admin('GET', '/admin/v1/audit?partner=count-many&requestId=count-7')).json() as { total: { count: number; capped: boolean } };
+      assert.deepEqual(one.total, { count: 1, capped: false });
     });
 
     it('filters by partner, outcome, reason and time, and pages with a cursor', async () => {

@@ -51,7 +51,7 @@ export function AuditPage({ query }: { query: URLSearchParams }) {
   );
 }
 
-/** "1 234 entries match; this page shows the newest 50." (or "More than 10 000 entries match"). */
+/** "1 234 entries match; this page shows the newest 50." (or "More than 1 000 entries match"). */
 function describeCount(total: { count: number; capped: boolean }, shown: number, older: boolean): string {
   if (total.count === 0) return 'No entries match.';
   const number = total.count.toLocaleString('en-GB');

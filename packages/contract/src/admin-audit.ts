@@ -62,8 +62,12 @@ export const AuditTotal = Type.Object({
 }, { title: 'AuditTotal' });
 export type AuditTotal = Static<typeof AuditTotal>;
 
-/** Entries counted for a search's total at most; beyond, the total says "more than". */
-export const AUDIT_COUNT_LIMIT = 10_000;
+/**
+ * Entries counted for a search's total at most; beyond, the total says "more than". The count runs beside every
+ * search: at 10 000 a filter matching many of 1 M entries took 25-56 ms a search on the embedded database, at
+ * 1 000 6-10 ms (a page of 100 takes 3-8 ms).
+ */
+export const AUDIT_COUNT_LIMIT = 1_000;
 
 export const AuditPage = Type.Object({ entries: Type.Array(AuditEntryView), nextCursor: Type.Union([Type.String(), Type.Null()]), total: AuditTotal }, { title: 'AuditPage' });
 export type AuditPage = Static<typeof AuditPage>;
