@@ -59,6 +59,7 @@ export function createCachedPartnerRepository(
     findByLogin: (login) => lookup(byLogin(login), () => inner.findByLogin(login)),
     findById: (id) => lookup(byId(id), () => inner.findById(id)),
     list: () => inner.list(),
+    withRewardTypesOutside: (catalogue) => inner.withRewardTypesOutside(catalogue),
     count: () => inner.count(),
     async insert(partner) {
       cache.delete(byLogin(partner.login));

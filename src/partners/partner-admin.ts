@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { errors, type ErrorDetail } from '../errors.js';
 import { normalizeCidr } from './ip-allowlist.js';
 import { MIN_PASSWORD_LENGTH, type CreatePartnerBody, type PartnerView, type UpdatePartnerBody } from '@partner-gateway/contract/admin-partners';
-import { toPartnerView as toView, type Partner } from './partner.js';
+import { toPartnerView as toView, unknownRewardTypes, type Partner } from './partner.js';
 import type { PartnerChanges, PartnerRepository } from './partner-repository.js';
 import { hashPassword } from './password-hasher.js';
 
@@ -107,9 +107,8 @@ export function createPartnerAdmin(partners: PartnerRepository, rewardTypes: rea
     count: () => partners.count(),
     rewardTypes: () => [...rewardTypes],
     async withUnknownRewardTypes() {
-      return (await partners.list())
-        .map((partner) => ({ login: partner.login, unknownRewardTypes: partner.rewardTypes.filter((type) => !catalogue.has(type)) }))
-        .filter((partner) => partner.unknownRewardTypes.length > 0);
+      const holding = await partners.withRewardTypesOutside(rewardTypes);
+      return holding.map((partner) => ({ login: partner.login, unknownRewardTypes: unknownRewardTypes(partner.rewardTypes, catalogue) }));
     },
   };
 }

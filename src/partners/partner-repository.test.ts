@@ -70,6 +70,21 @@ for (const backend of testBackends()) {
       assert.equal(await partners.update('nobody', { status: 'blocked' }), undefined);
     });
 
+    it('when partners hold reward types outside the catalogue, then exactly they are listed, by login, with their stored types', async () => {
+      await partners.insert({ ...newPartner('types-typo'), rewardTypes: ['sbp', 'spb'] });
+      await partners.insert({ ...newPartner('types-none'), rewardTypes: [] });
+      await partners.insert({ ...newPartner('types-gone'), rewardTypes: ['cashback'] });
+      const outside = (await partners.withRewardTypesOutside(['sbp'])).filter((partner) => partner.login.startsWith('types-'));
+      assert.deepEqual(outside, [
+        { login: 'types-gone', rewardTypes: ['cashback'] },
+        { login: 'types-typo', rewardTypes: ['sbp', 'spb'] },
+      ]);
+      assert.deepEqual(
+        (await partners.withRewardTypesOutside(['sbp', 'spb', 'cashback'])).filter((partner) => partner.login.startsWith('types-')),
+        [],
+      );
+    });
+
     it('deletes a partner and counts the rest', async () => {
       await partners.insert(newPartner('leaving'));
       const before = await partners.count();

@@ -57,6 +57,11 @@ export interface PartnerRepository {
   findByLogin(login: string): Promise<StoredPartner | undefined>;
   findById(id: string): Promise<StoredPartner | undefined>;
   list(): Promise<StoredPartner[]>;
+  /**
+   * The partners holding a reward type `catalogue` does not list, by login: their logins and stored types only,
+   * filtered by the database (a start-up check on 100 000 partners must not read every partner into memory).
+   */
+  withRewardTypesOutside(catalogue: readonly string[]): Promise<Array<Pick<StoredPartner, 'login' | 'rewardTypes'>>>;
   count(): Promise<number>;
   /** Inserts the partner; returns `undefined` when the login is already taken. */
   insert(partner: NewPartner): Promise<StoredPartner | undefined>;
@@ -82,6 +87,16 @@ export function createPartnerRepository(database: Kysely<Database>): PartnerRepo
     async list() {
       const rows = await db.selectFrom('partners').selectAll().orderBy('login').execute();
       return rows.map(toPartner);
+    },
+    async withRewardTypesOutside(catalogue) {
+      const { login, rewardTypes } = partnerFields;
+      const rows = await db
+        .selectFrom('partners')
+        .select([login.column, rewardTypes.column])
+        .where(sql<boolean>`not (${sql.ref(rewardTypes.column)} <@ ${rewardTypes.write([...catalogue])}::jsonb)`)
+        .orderBy('login')
+        .execute();
+      return rows.map((row) => ({ login: login.read(row[login.column]), rewardTypes: rewardTypes.read(row[rewardTypes.column]) }));
     },
     async count() {
       const row = await db.selectFrom('partners').select((eb) => eb.fn.countAll<string | number>().as('count')).executeTakeFirstOrThrow();

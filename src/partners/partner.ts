@@ -16,7 +16,7 @@ const BUILT_VIEW_FIELDS = {
   requireSenderConstrainedTokens: (partner: Partner) => partner.requireBoundTokens,
   jwks: (partner: Partner) => toPartnerJwksView(partner),
   certificates: (partner: Partner) => toPartnerCertificatesView(partner),
-  unknownRewardTypes: (partner: Partner, rewardTypes: ReadonlySet<string>) => partner.rewardTypes.filter((type) => !rewardTypes.has(type)),
+  unknownRewardTypes: (partner: Partner, rewardTypes: ReadonlySet<string>) => unknownRewardTypes(partner.rewardTypes, rewardTypes),
 } satisfies { [K in keyof PartnerView]?: (partner: Partner, rewardTypes: ReadonlySet<string>) => PartnerView[K] };
 
 type CopiedViewField = Exclude<keyof PartnerView, keyof typeof BUILT_VIEW_FIELDS>;
@@ -65,4 +65,16 @@ function toPartnerKeyView(key: PartnerKey): PartnerKeyView {
     alg: key.alg,
     thumbprint: key.thumbprint,
   };
+}
+
+/**
+ * The types of `types` that the reward type catalogue (REWARD_TYPES) does not list, in their stored order.
+ *
+ * @example
+ * ```ts
+ * unknownRewardTypes(['sbp', 'spb'], new Set(['sbp'])); // ['spb']
+ * ```
+ */
+export function unknownRewardTypes(types: readonly string[], catalogue: ReadonlySet<string>): string[] {
+  return types.filter((type) => !catalogue.has(type));
 }
