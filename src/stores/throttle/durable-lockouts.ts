@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { lockMirror } from './lock-mirror.js';
 import type { ThrottleState } from './throttle-policy.js';
+import { throttleStateOf } from './throttle-store.js';
 
 /**
  * Lockouts decided in Redis, kept in the database too (auth_throttle, LOGGED since migration 0024): Redis
@@ -45,21 +46,8 @@ export function createDurableLockouts(db: Kysely<Database>): DurableLockouts {
       if (mirror && mirrored !== undefined) mirror.set(key, Math.max(mirrored, state.lockedUntil));
     },
     async live(executor, now) {
-      const rows = await executor
-        .selectFrom('auth_throttle')
-        .select(['key', 'failures', 'window_started_at', 'lockouts', 'locked_until', 'last_failure_at'])
-        .where('locked_until', '>', new Date(now))
-        .execute();
-      return rows.map((row) => ({
-        key: row.key,
-        state: {
-          failures: row.failures,
-          windowStartedAt: new Date(row.window_started_at).getTime(),
-          lockouts: row.lockouts,
-          lockedUntil: new Date(row.locked_until!).getTime(),
-          lastFailureAt: new Date(row.last_failure_at).getTime(),
-        },
-      }));
+      const rows = await executor.selectFrom('auth_throttle').selectAll().where('locked_until', '>', new Date(now)).execute();
+      return rows.map((row) => ({ key: row.key, state: throttleStateOf(row) }));
     },
   };
 }

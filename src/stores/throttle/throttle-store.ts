@@ -38,16 +38,17 @@ const FULL_RETRY_MS = 1_000;
 
 type Row = Selectable<AuthThrottleTable>;
 
-const toState = (row: Row): ThrottleState | undefined =>
-  row.failures === 0 && row.lockouts === 0 && row.locked_until === null
-    ? undefined
-    : {
-        failures: row.failures,
-        windowStartedAt: row.window_started_at.getTime(),
-        lockouts: row.lockouts,
-        lockedUntil: row.locked_until?.getTime() ?? null,
-        lastFailureAt: row.last_failure_at.getTime(),
-      };
+/** An auth_throttle row as the throttle policy reads it (also the durable copy of a Redis lockout, durable-lockouts.ts). */
+export const throttleStateOf = (row: Row): ThrottleState => ({
+  failures: row.failures,
+  windowStartedAt: row.window_started_at.getTime(),
+  lockouts: row.lockouts,
+  lockedUntil: row.locked_until?.getTime() ?? null,
+  lastFailureAt: row.last_failure_at.getTime(),
+});
+
+/** A row that has counted nothing reads as no state at all. */
+const toState = (row: Row): ThrottleState | undefined => (row.failures === 0 && row.lockouts === 0 && row.locked_until === null ? undefined : throttleStateOf(row));
 
 const inFlight = (row: Row, now: number) => (row.in_flight_until !== null && row.in_flight_until.getTime() > now ? row.in_flight : 0);
 
