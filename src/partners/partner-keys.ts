@@ -14,6 +14,19 @@ export type PartnerSigningAlg = (typeof PARTNER_SIGNING_ALGS)[number];
 export const ACCEPTED_JWS_ALGS = ['ES256', 'EdDSA', 'Ed25519', 'PS256'] as const;
 export type AcceptedJwsAlg = (typeof ACCEPTED_JWS_ALGS)[number];
 
+/**
+ * Whether a JWS header's `alg` is one the gateway accepts (client assertions and DPoP proofs alike).
+ *
+ * @example
+ * ```ts
+ * isAcceptedJwsAlg('ES256'); // true
+ * isAcceptedJwsAlg('HS256'); // false
+ * ```
+ */
+export function isAcceptedJwsAlg(alg: unknown): alg is AcceptedJwsAlg {
+  return typeof alg === 'string' && (ACCEPTED_JWS_ALGS as readonly string[]).includes(alg);
+}
+
 /** The key algorithm a JWS algorithm name needs: `Ed25519` is EdDSA on an Ed25519 key. */
 export function keyAlgorithmOf(alg: AcceptedJwsAlg): PartnerSigningAlg {
   return alg === 'Ed25519' ? 'EdDSA' : alg;

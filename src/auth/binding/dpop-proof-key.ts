@@ -1,5 +1,5 @@
 import { calculateJwkThumbprint, importJWK, type CryptoKey, type JWK } from 'jose';
-import { ACCEPTED_JWS_ALGS } from '../../partners/partner-keys.js';
+import { isAcceptedJwsAlg } from '../../partners/partner-keys.js';
 
 /** A DPoP proof's embedded public key, ready to verify its signature. */
 export interface ProofKey {
@@ -18,7 +18,7 @@ const MAX_PROOF_KEYS = 10_000;
  * distinct keys empties the map rather than growing it. A key that fails to import is not kept.
  */
 export function proofKey(jwk: Record<string, unknown>, alg: string | undefined): Promise<ProofKey> {
-  if (typeof alg !== 'string' || !(ACCEPTED_JWS_ALGS as readonly string[]).includes(alg)) return Promise.reject(new Error('algorithm refused'));
+  if (!isAcceptedJwsAlg(alg)) return Promise.reject(new Error('algorithm refused'));
   const cacheKey = `${alg} ${JSON.stringify(jwk)}`;
   let pending = proofKeys.get(cacheKey);
   if (!pending) {

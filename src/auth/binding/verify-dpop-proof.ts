@@ -3,7 +3,7 @@ import { decodeProtectedHeader, jwtVerify, type JWTPayload, type ProtectedHeader
 import type { AuthFailureReason } from '@partner-gateway/contract/audit-names';
 import { errors } from '../../errors.js';
 import { isValidJti } from '../../stores/replay/single-use-jtis.js';
-import { ACCEPTED_JWS_ALGS, hasPrivateMembers } from '../../partners/partner-keys.js';
+import { ACCEPTED_JWS_ALGS, hasPrivateMembers, isAcceptedJwsAlg } from '../../partners/partner-keys.js';
 import type { DpopProofSettings } from '../auth-dependencies.js';
 import type { RequestContext } from '../../request-context.js';
 import { proofKey, type ProofKey } from './dpop-proof-key.js';
@@ -67,7 +67,7 @@ export async function verifyDpopProof(proof: string, check: DpopCheck): Promise<
   if (proof.length > MAX_PROOF_LENGTH || proof.split('.').length !== 3) throw refused('malformed_dpop_proof', 'The DPoP proof must be one compact JWS (three base64url parts)');
   const header = protectedHeader(proof);
   if (header.typ !== 'dpop+jwt') throw refused('dpop_typ_invalid', "The DPoP proof's typ must be dpop+jwt");
-  if (!isAcceptedAlg(header.alg)) throw refused('dpop_alg_refused', `The DPoP proof's alg must be one of ${ACCEPTED_JWS_ALGS.join(', ')}`);
+  if (!isAcceptedJwsAlg(header.alg)) throw refused('dpop_alg_refused', `The DPoP proof's alg must be one of ${ACCEPTED_JWS_ALGS.join(', ')}`);
   const jwk = header.jwk as Record<string, unknown> | undefined;
   if (!jwk || typeof jwk !== 'object' || Array.isArray(jwk) || hasPrivateMembers(jwk)) {
     throw refused('dpop_key_refused', "The DPoP proof's header must carry its public key as jwk, without private members");
@@ -112,10 +112,6 @@ function protectedHeader(proof: string): ProtectedHeaderParameters {
   } catch {
     throw refused('malformed_dpop_proof', "The DPoP proof's header is not base64url JSON");
   }
-}
-
-function isAcceptedAlg(alg: unknown): alg is string {
-  return typeof alg === 'string' && (ACCEPTED_JWS_ALGS as readonly string[]).includes(alg);
 }
 
 /**

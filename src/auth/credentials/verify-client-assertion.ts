@@ -1,7 +1,7 @@
 import { decodeJwt, decodeProtectedHeader, importJWK, jwtVerify, type CryptoKey, type JWTPayload } from 'jose';
 import { errors } from '../../errors.js';
 import { isValidJti } from '../../stores/replay/single-use-jtis.js';
-import { ACCEPTED_JWS_ALGS, keyAlgorithmOf, type AcceptedJwsAlg, type PartnerKey, type PartnerSigningAlg } from '../../partners/partner-keys.js';
+import { isAcceptedJwsAlg, keyAlgorithmOf, type AcceptedJwsAlg, type PartnerKey, type PartnerSigningAlg } from '../../partners/partner-keys.js';
 
 export const CLIENT_ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 
@@ -77,8 +77,8 @@ export async function verifyClientAssertion(assertion: string, check: ClientAsse
   let unverified: JWTPayload;
   try {
     const header = decodeProtectedHeader(assertion);
-    if (!ACCEPTED_JWS_ALGS.includes(header.alg as AcceptedJwsAlg)) throw new Error('algorithm refused');
-    alg = header.alg as AcceptedJwsAlg;
+    if (!isAcceptedJwsAlg(header.alg)) throw new Error('algorithm refused');
+    alg = header.alg;
     kid = typeof header.kid === 'string' ? header.kid : undefined;
     typ = header.typ;
     unverified = decodeJwt(assertion);
