@@ -118,7 +118,11 @@ export const errors = {
   proposalNotFound: () => new AppError('proposal_not_found', 404, 'The proposal does not exist'),
   ownProposal: () => new AppError('own_proposal', 403, 'A proposal must be approved by another operator than the one who proposed it'),
   credentialOfProposer: () =>
-    new AppError('credential_of_proposer', 403, 'This token was issued by the operator who proposed the change; approve with a credential of your own'),
+    new AppError(
+      'credential_of_proposer',
+      403,
+      'This credential and the proposal come from the same operator (a token is counted as every operator it was created through); approve with a credential of your own, as a different operator',
+    ),
   proposalDecided: (status: string) => new AppError('proposal_decided', 409, `The proposal is ${status}; only a pending proposal can be decided`),
   proposalExpired: () => new AppError('proposal_expired', 409, 'The proposal has expired (APPROVAL_TTL); nothing was changed: propose the change again'),
   proposalBaseChanged: () =>

@@ -73,8 +73,11 @@ export interface Actor {
   name: string;
   /** The operator's role; null for the bootstrap credential (every permission) and for metrics (none but /metrics). */
   role: OperatorRole | null;
-  /** For a personal token: the token's id and who issued it (an approval made with a token the proposer issued is refused). */
-  token?: { id: string; issuedBy: string };
+  /**
+   * For a personal token: its id, who created it, and every other operator through whose credential it was
+   * created, the root first (see operatorsBehind).
+   */
+  token?: { id: string; issuedBy: string; issuedThrough: readonly string[] };
   /** For a console session: the session, which signing out ends, and the CSRF token its changes must carry. */
   session?: { idHash: string; csrfToken: string; idleExpiresAt: Date; expiresAt: Date };
 }
@@ -93,7 +96,31 @@ export function actorAllows(actor: Actor, permission: Permission): boolean {
   return actor.role !== null && roleAllows(actor.role, permission);
 }
 
-/** The actor as the audit trail and proposals name it. */
+/** The actor as the audit trail and proposals name it (with the operators its token was created through). */
 export function actorRef(actor: Actor): ActorRef {
-  return { id: actor.id, name: actor.name, credential: actor.credential === 'metrics' ? 'bootstrap' : actor.credential };
+  const ref: ActorRef = { id: actor.id, name: actor.name, credential: actor.credential === 'metrics' ? 'bootstrap' : actor.credential };
+  return actor.token && actor.token.issuedThrough.length > 0 ? { ...ref, issuedThrough: [...actor.token.issuedThrough] } : ref;
+}
+
+/**
+ * Every operator who answers for what an actor does: the named operator and each operator its token was created
+ * through. Maker-checker refuses an approval when the approver's and the proposer's share anyone, so no chain of
+ * tokens, however long, lets one person approve their own proposal.
+ *
+ * @example
+ * ```ts
+ * operatorsBehind({ id: 'bob', name: 'bob', credential: 'token', issuedThrough: ['alice'] }); // ['alice', 'bob']
+ * ```
+ */
+export function operatorsBehind(ref: ActorRef): string[] {
+  return [...new Set([...(ref.issuedThrough ?? []), ref.id])];
+}
+
+/**
+ * The chain a personal token records when `actor` creates it for `operatorId`: everyone behind the actor but that
+ * operator. The bootstrap credential hands an operator a token of its own, with an empty chain.
+ */
+export function chainOfNewToken(actor: Actor, operatorId: string): string[] {
+  if (actor.credential === 'bootstrap') return [];
+  return operatorsBehind(actorRef(actor)).filter((id) => id !== operatorId);
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { PROPOSAL_PAGE_MAX, type ApprovalSettings, type ProposalQuery, type ProposalView, type RejectBody } from '@partner-gateway/contract/admin-approvals';
 import { AppError, errors } from '../errors.js';
-import { actorAllows, actorRef, type RequestContext } from '../request-context.js';
+import { actorAllows, actorRef, operatorsBehind, type RequestContext } from '../request-context.js';
 import type { ApprovalSettingsStore } from './approval-settings.js';
 import type { ActionRegistry, CheckedAction } from './checked-action.js';
 import type { Proposal, ProposalRepository } from './proposal-repository.js';
@@ -14,7 +14,8 @@ export type Submitted<Result> = { applied: Result } | { proposal: ProposalView }
  * default) the change becomes a pending proposal, with a preview of what it will do and the base it was computed
  * from; otherwise it is made at once. Another operator, holding the action's permission and approvals.decide,
  * approves it within APPROVAL_TTL: it is then applied exactly as previewed, or refused (409) when its base has
- * changed. Nobody approves their own proposal, nor with a token the proposer issued. The approval's audit entry
+ * changed. Nobody approves their own proposal: no operator behind the approving credential (its operator, and
+ * every operator its token was created through) may be behind the proposal's (request-context's operatorsBehind). The approval's audit entry
  * is the change's own action, naming the proposer as its operator and the approver beside.
  */
 export interface Approvals {
@@ -96,7 +97,8 @@ export function createApprovals(deps: ApprovalsDependencies): Approvals {
       const proposal = await pending(id);
       context.audit.details = { proposal: { id }, action: proposal.action, target: proposal.target };
       if (actor.id === proposal.proposedBy.id) throw errors.ownProposal();
-      if (actor.token !== undefined && actor.token.issuedBy === proposal.proposedBy.id) throw errors.credentialOfProposer();
+      const proposers = operatorsBehind(proposal.proposedBy);
+      if (operatorsBehind(actorRef(actor)).some((id) => proposers.includes(id))) throw errors.credentialOfProposer();
       const checked = definition(proposal.action);
       if (!actorAllows(actor, checked.permission)) throw errors.forbidden(checked.permission);
       const approver = actorRef(actor);

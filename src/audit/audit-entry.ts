@@ -60,7 +60,9 @@ export function storableAuditEntry(entry: AuditEntry): AuditEntry {
 }
 
 function storableActor(actor: ActorRef | null | undefined): ActorRef | null {
-  return actor ? { id: storableText(actor.id), name: storableText(actor.name), credential: actor.credential } : null;
+  if (!actor) return null;
+  const stored: ActorRef = { id: storableText(actor.id), name: storableText(actor.name), credential: actor.credential };
+  return actor.issuedThrough && actor.issuedThrough.length > 0 ? { ...stored, issuedThrough: actor.issuedThrough.map(storableText) } : stored;
 }
 
 const UNSTORABLE = /\0|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;

@@ -75,6 +75,8 @@ function csvLine(entry: StoredAuditEntry): string {
     operatorCredential: entry.operator?.credential ?? null,
     approverId: entry.approver?.id ?? null,
     approverName: entry.approver?.name ?? null,
+    operatorIssuedThrough: entry.operator?.issuedThrough?.join(' ') ?? null,
+    approverIssuedThrough: entry.approver?.issuedThrough?.join(' ') ?? null,
     details: entry.details === null ? null : JSON.stringify(entry.details),
   };
   return `${AUDIT_CSV_COLUMNS.map((column) => csvCell(cells[column])).join(',')}\r\n`;

@@ -81,6 +81,8 @@ export function createAuditRepository(db: Kysely<Database>): AuditRepository {
             approver_id: entry.approver?.id ?? null,
             approver_name: entry.approver?.name ?? null,
             approver_credential: entry.approver?.credential ?? null,
+            operator_through: entry.operator?.issuedThrough ?? null,
+            approver_through: entry.approver?.issuedThrough ?? null,
           };
         }),
       );
@@ -88,12 +90,13 @@ export function createAuditRepository(db: Kysely<Database>): AuditRepository {
       // writing batches at once cannot deadlock, and an older call never replaces a newer one.
       await sql`with appended as (
           insert into audit_log (at, action, outcome, status, partner, client_address, reason, request_id, details, count, last_request_id,
-            operator_id, operator_name, operator_credential, approver_id, approver_name, approver_credential)
+            operator_id, operator_name, operator_credential, approver_id, approver_name, approver_credential, operator_through, approver_through)
           select at, action, outcome, status, partner, client_address, reason, request_id, details, count, last_request_id,
-            operator_id, operator_name, operator_credential, approver_id, approver_name, approver_credential
+            operator_id, operator_name, operator_credential, approver_id, approver_name, approver_credential, operator_through, approver_through
           from jsonb_to_recordset(${rows}::jsonb) as entry(at timestamptz, action text, outcome text, status integer, partner text,
             client_address text, reason text, request_id text, details jsonb, count integer, last_request_id text,
-            operator_id text, operator_name text, operator_credential text, approver_id text, approver_name text, approver_credential text)
+            operator_id text, operator_name text, operator_credential text, approver_id text, approver_name text, approver_credential text,
+            operator_through jsonb, approver_through jsonb)
           returning id, at, action, outcome, partner
         )
         ${upsertLastCalls('appended')}`.execute(db);
@@ -183,8 +186,10 @@ function filtered<S extends SelectQueryBuilder<Database, 'audit_log', any>>(sele
   return where as S;
 }
 
-function actorOf(id: string | null, name: string | null, credential: string | null): ActorRef | null {
-  return id === null ? null : { id, name: name ?? id, credential: (credential ?? 'bootstrap') as ActorRef['credential'] };
+function actorOf(id: string | null, name: string | null, credential: string | null, through: string[] | null): ActorRef | null {
+  if (id === null) return null;
+  const actor: ActorRef = { id, name: name ?? id, credential: (credential ?? 'bootstrap') as ActorRef['credential'] };
+  return through && through.length > 0 ? { ...actor, issuedThrough: through } : actor;
 }
 
 function toEntry(row: Selectable<AuditLogTable>): StoredAuditEntry {
@@ -201,7 +206,7 @@ function toEntry(row: Selectable<AuditLogTable>): StoredAuditEntry {
     details: row.details,
     count: row.count,
     lastRequestId: row.last_request_id,
-    operator: actorOf(row.operator_id, row.operator_name, row.operator_credential),
-    approver: actorOf(row.approver_id, row.approver_name, row.approver_credential),
+    operator: actorOf(row.operator_id, row.operator_name, row.operator_credential, row.operator_through),
+    approver: actorOf(row.approver_id, row.approver_name, row.approver_credential, row.approver_through),
   };
 }

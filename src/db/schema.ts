@@ -111,4 +111,7 @@ export interface AuditLogTable {
   approver_id: ColumnType<string | null, string | null | undefined, string | null>;
   approver_name: ColumnType<string | null, string | null | undefined, string | null>;
   approver_credential: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The operators a chained personal token was created through (migration 0027), for the operator and the approver. */
+  operator_through: ColumnType<string[] | null, string | null | undefined, string | null>;
+  approver_through: ColumnType<string[] | null, string | null | undefined, string | null>;
 }

@@ -10,6 +10,15 @@ import type { SessionRepository } from './session-repository.js';
 
 const DAY_MS = 86_400_000;
 
+/** Who creates a personal token: `id` an operator id or `bootstrap`, `through` the other operators behind it, root first. */
+export interface TokenIssuer {
+  id: string;
+  through: readonly string[];
+}
+
+/** The bootstrap credential as a token's issuer: the token it creates is its operator's own, with no chain. */
+export const BOOTSTRAP_ISSUER: TokenIssuer = { id: 'bootstrap', through: [] };
+
 /** An operator before and after a change (for the audit trail). */
 export interface OperatorChange {
   before: OperatorView;
@@ -30,8 +39,11 @@ export interface OperatorAdmin {
    */
   update(id: string, input: UpdateOperatorBody): Promise<OperatorChange>;
   listTokens(operatorId: string): Promise<TokenView[]>;
-  /** A new personal token of an active operator, shown this once; stored only as its hash. */
-  createToken(operatorId: string, input: CreateTokenBody, createdBy: string): Promise<CreatedToken>;
+  /**
+   * A new personal token of an active operator, shown this once; stored only as its hash. `issuer` is who creates
+   * it (an operator id, or `bootstrap`) and the operators it is created through (request-context's chainOfNewToken).
+   */
+  createToken(operatorId: string, input: CreateTokenBody, issuer: TokenIssuer): Promise<CreatedToken>;
   /** Revokes one token at once on every instance; 404 when the operator has no such token. */
   revokeToken(operatorId: string, tokenId: string): Promise<TokenView>;
 }
@@ -83,7 +95,7 @@ export function createOperatorAdmin({ operators, tokens, sessions, changed, now 
       await found(operatorId);
       return (await tokens.listFor(operatorId)).map(toTokenView);
     },
-    async createToken(operatorId, input, createdBy) {
+    async createToken(operatorId, input, issuer) {
       const operator = await found(operatorId);
       if (operator.status !== 'active') throw errors.operatorDisabled();
       const token = newOperatorToken();
@@ -92,7 +104,8 @@ export function createOperatorAdmin({ operators, tokens, sessions, changed, now 
         operatorId,
         label: input.label,
         tokenHash: secretHash(token),
-        createdBy,
+        createdBy: issuer.id,
+        issuedThrough: issuer.through.filter((id) => id !== operatorId),
         createdAt: new Date(now()),
         expiresAt: new Date(now() + (input.expiresInDays ?? DEFAULT_TOKEN_DAYS) * DAY_MS),
       });

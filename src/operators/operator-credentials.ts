@@ -9,7 +9,7 @@ import type { UsageRecorder } from './usage-recorder.js';
 export interface VerifiedOperator {
   operator: Operator;
   credential: 'token' | 'sso';
-  token?: { id: string; issuedBy: string };
+  token?: { id: string; issuedBy: string; issuedThrough: readonly string[] };
   session?: { idHash: string; csrfToken: string; idleExpiresAt: Date; expiresAt: Date };
 }
 
@@ -61,7 +61,7 @@ export function createOperatorCredentials(deps: OperatorCredentialsDependencies)
     if (known.operator.status !== 'active' || known.token.revokedAt !== null || known.token.expiresAt.getTime() <= at) return undefined;
     deps.usage.tokens.note(known.token.id, new Date(at));
     deps.usage.operators.note(known.operator.id, new Date(at));
-    return { operator: known.operator, credential: 'token', token: { id: known.token.id, issuedBy: known.token.createdBy } };
+    return { operator: known.operator, credential: 'token', token: { id: known.token.id, issuedBy: known.token.createdBy, issuedThrough: known.token.issuedThrough } };
   }
 
   function lastSeen(known: KnownSession): number {

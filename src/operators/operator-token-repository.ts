@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { column, fromColumns, toColumns, type Entity, type NewEntity } from '../db/field-map.js';
+import { column, fromColumns, json, toColumns, type Entity, type NewEntity } from '../db/field-map.js';
 import type { Database } from '../db/schema.js';
 
 /** A personal token's stored fields (migration 0020): never the token, only its SHA-256. */
@@ -11,6 +11,8 @@ export const operatorTokenFields = {
   tokenHash: column<string>('token_hash').immutable(),
   /** Who issued it: an operator id, or `bootstrap`. */
   createdBy: column<string>('created_by').immutable(),
+  /** Every other operator through whose credential it was created, the root first (migration 0027). */
+  issuedThrough: json<string[]>('issued_through').immutable(),
   createdAt: column<Date>('created_at').defaulted(() => new Date()).immutable(),
   expiresAt: column<Date>('expires_at').immutable(),
   revokedAt: column<Date | null>('revoked_at').defaulted(null),

@@ -23,6 +23,7 @@ export function toTokenView(token: OperatorToken): TokenView {
     label: token.label,
     createdAt: token.createdAt.toISOString(),
     createdBy: token.createdBy,
+    issuedThrough: token.issuedThrough,
     expiresAt: token.expiresAt.toISOString(),
     lastUsedAt: token.lastUsedAt?.toISOString() ?? null,
     revokedAt: token.revokedAt?.toISOString() ?? null,

@@ -40,7 +40,7 @@ export interface OperatorsModule {
  * ```ts
  * const operators = createOperators(handle.db, feed, config, Date.now, events);
  * const alice = await operators.admin.create({ name: 'alice', role: 'operator' }, 'bootstrap');
- * const { token } = await operators.admin.createToken(alice.id, { label: 'laptop' }, 'bootstrap');
+ * const { token } = await operators.admin.createToken(alice.id, { label: 'laptop' }, BOOTSTRAP_ISSUER);
  * ```
  */
 export function createOperators(db: Kysely<Database>, feed: ChangeFeed, config: Config, now: () => number, events: GatewayEvents): OperatorsModule {

@@ -72,7 +72,7 @@ for (const backend of testBackends()) {
       const puppet = await t.addOperator('security', { name: 'puppet', issuedBy: maker.id });
       const byPuppet = await call(puppet.headers, 'POST', `/admin/v1/approvals/${proposal.id}/approve`);
       assert.equal(byPuppet.statusCode, 403);
-      assert.match(byPuppet.json().description_status, /issued by the operator who proposed/);
+      assert.match(byPuppet.json().description_status, /come from the same operator/);
 
       const approved = await call(checker.headers, 'POST', `/admin/v1/approvals/${proposal.id}/approve`);
       assert.equal(approved.statusCode, 200, approved.body);

@@ -8,6 +8,7 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { testBackends } from '../support/test-databases.js';
 import { startSiblingGateway, startTestGateway, TEST_ADMIN_TOKEN, type TestGateway } from '../support/test-gateway.js';
+import { BOOTSTRAP_ISSUER } from '../../src/operators/operator-admin.js';
 import { waitFor } from '../support/wait-for.js';
 
 const DAY = 86_400_000;
@@ -99,7 +100,7 @@ for (const backend of testBackends()) {
 
     it('when an operator is disabled on one instance, then all its tokens are refused on the other once the change feed tells it', async () => {
       const operator = await a.gateway.admin.operators.create({ name: 'disabled-soon', role: 'operator' }, 'bootstrap');
-      const { token } = await a.gateway.admin.operators.createToken(operator.id, { label: 'x' }, 'bootstrap');
+      const { token } = await a.gateway.admin.operators.createToken(operator.id, { label: 'x' }, BOOTSTRAP_ISSUER);
       const headers = { authorization: `Bearer ${token}` };
       assert.equal((await admin(b, 'GET', '/admin/v1/me', headers)).statusCode, 200);
       assert.equal((await admin(a, 'PATCH', `/admin/v1/operators/${operator.id}`, BOOTSTRAP, { status: 'disabled' })).statusCode, 200);
@@ -110,12 +111,12 @@ for (const backend of testBackends()) {
     it('when wrong tokens come from one address, then it is locked out with one answer for every cause, and a token known good still works from there', async () => {
       const address = '198.51.100.77';
       const operator = await a.gateway.admin.operators.create({ name: 'neighbour', role: 'viewer' }, 'bootstrap');
-      const good = (await a.gateway.admin.operators.createToken(operator.id, { label: 'good' }, 'bootstrap')).token;
-      const revoked = await a.gateway.admin.operators.createToken(operator.id, { label: 'revoked' }, 'bootstrap');
+      const good = (await a.gateway.admin.operators.createToken(operator.id, { label: 'good' }, BOOTSTRAP_ISSUER)).token;
+      const revoked = await a.gateway.admin.operators.createToken(operator.id, { label: 'revoked' }, BOOTSTRAP_ISSUER);
       await a.gateway.admin.operators.revokeToken(operator.id, revoked.id);
-      const short = await a.gateway.admin.operators.createToken(operator.id, { label: 'expired', expiresInDays: 1 }, 'bootstrap');
+      const short = await a.gateway.admin.operators.createToken(operator.id, { label: 'expired', expiresInDays: 1 }, BOOTSTRAP_ISSUER);
       const disabledOperator = await a.gateway.admin.operators.create({ name: 'disabled-neighbour', role: 'viewer' }, 'bootstrap');
-      const ofDisabled = (await a.gateway.admin.operators.createToken(disabledOperator.id, { label: 'x' }, 'bootstrap')).token;
+      const ofDisabled = (await a.gateway.admin.operators.createToken(disabledOperator.id, { label: 'x' }, BOOTSTRAP_ISSUER)).token;
       await a.gateway.admin.operators.update(disabledOperator.id, { status: 'disabled' });
       clock += 2 * DAY;
       assert.equal((await admin(a, 'GET', '/admin/v1/me', { authorization: `Bearer ${good}` }, undefined, address)).statusCode, 200, 'known good before the guesses');

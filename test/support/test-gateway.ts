@@ -110,7 +110,7 @@ async function gatewayOn(handle: DatabaseHandle, options: TestGatewayOptions): P
     },
     async addOperator(role, { name, issuedBy = 'bootstrap' } = {}) {
       const operator = await gateway.admin.operators.create({ name: name ?? `${role}-${process.pid}-${++counter}`, role }, 'bootstrap');
-      const { token } = await gateway.admin.operators.createToken(operator.id, { label: 'test' }, issuedBy);
+      const { token } = await gateway.admin.operators.createToken(operator.id, { label: 'test' }, { id: issuedBy, through: issuedBy === 'bootstrap' ? [] : [issuedBy] });
       return { id: operator.id, name: operator.name, role, token, headers: { authorization: `Bearer ${token}` } };
     },
     async close() {

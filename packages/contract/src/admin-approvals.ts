@@ -7,8 +7,19 @@ import { CredentialKind } from './admin-permissions.js';
  * of doing the change.
  */
 
-/** Who proposed or decided. */
-export const ActorRef = Type.Object({ id: Type.String(), name: Type.String(), credential: CredentialKind }, { title: 'ActorRef' });
+/**
+ * Who proposed or decided. A personal token issued through other operators' credentials names them in
+ * `issuedThrough`: they answer for what it does alongside `id`, and none of them may approve what it proposes.
+ */
+export const ActorRef = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  credential: CredentialKind,
+  issuedThrough: Type.Optional(Type.Array(Type.String(), {
+    maxItems: 100,
+    description: "For a personal token created with another operator's credential (at any depth of tokens creating tokens): the ids of every operator in that chain, the first at its root",
+  })),
+}, { title: 'ActorRef' });
 export type ActorRef = Static<typeof ActorRef>;
 
 export const ProposalStatus = Type.Union([

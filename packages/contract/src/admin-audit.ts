@@ -83,7 +83,7 @@ export const AuditExportQuery = Type.Object(
 );
 export type AuditExportQuery = Static<typeof AuditExportQuery>;
 
-/** The columns of the CSV export, in order (details as its JSON text). */
+/** The columns of the CSV export, in order (details as its JSON text; a chained token's operators space-separated, root first). */
 export const AUDIT_CSV_COLUMNS = [
   'id',
   'at',
@@ -101,5 +101,7 @@ export const AUDIT_CSV_COLUMNS = [
   'operatorCredential',
   'approverId',
   'approverName',
+  'operatorIssuedThrough',
+  'approverIssuedThrough',
   'details',
 ] as const;

@@ -63,6 +63,12 @@ export const TokenView = Type.Object({
   createdAt: Type.String({ format: 'date-time' }),
   /** Who created it: an operator id, or `bootstrap`. */
   createdBy: Type.String(),
+  /**
+   * The operators other than its own through whose credentials it was created, the first at the root of the chain
+   * (a token created with a token counts every operator behind that one): maker-checker counts each of them as the
+   * token's user. Empty when its own operator or the bootstrap credential created it.
+   */
+  issuedThrough: Type.Array(Type.String()),
   expiresAt: Type.String({ format: 'date-time' }),
   lastUsedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'Recorded within a minute of use' }),
   revokedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),

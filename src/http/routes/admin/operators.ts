@@ -14,6 +14,7 @@ import { ErrorBody } from '@partner-gateway/contract/error-body';
 import { ADMIN_OPERATOR_PATH, ADMIN_OPERATOR_TOKEN_PATH, ADMIN_OPERATOR_TOKENS_PATH, ADMIN_OPERATORS_PATH } from '@partner-gateway/contract/paths';
 import type { FastifyInstance } from 'fastify';
 import type { Gateway } from '../../../gateway.js';
+import { chainOfNewToken } from '../../../request-context.js';
 import { answerSubmitted, PROPOSED } from './answer-submitted.js';
 
 const errorResponses = { '4xx': ErrorBody, '5xx': ErrorBody };
@@ -86,7 +87,8 @@ export async function adminOperatorRoutes(app: FastifyInstance, { gateway }: { g
     },
     async (request, reply) => {
       const { id } = request.params as OperatorIdParams;
-      const created = await operators.createToken(id, request.body as CreateTokenBody, request.requestContext.actor!.id);
+      const actor = request.requestContext.actor!;
+      const created = await operators.createToken(id, request.body as CreateTokenBody, { id: actor.id, through: chainOfNewToken(actor, id) });
       const { token: _shownOnce, ...listed } = created;
       request.requestContext.audit.details = { operatorId: id, token: listed };
       return reply.code(201).send(created);
