@@ -23,6 +23,7 @@ import { createKeys, type KeysModule } from './keys/keys-module.js';
 import { createGatewayMetrics, type GatewayMetrics } from './metrics/gateway-metrics.js';
 import { publicTlsUrl } from './mtls/tls-config.js';
 import { bankActions } from './operations/checked-actions/bank-actions.js';
+import { bankEditActions } from './operations/checked-actions/bank-edit-actions.js';
 import { keyActions } from './operations/checked-actions/key-actions.js';
 import { operatorActions } from './operations/checked-actions/operator-actions.js';
 import { partnerActions } from './operations/checked-actions/partner-actions.js';
@@ -157,7 +158,8 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
   const urls = publicUrls(config);
   const operators = createOperators(handle.db, feed, config, now, events);
   const { registry, approvals } = createApprovalsModule(handle.db, feed, config, now);
-  registry.register(...partnerActions(partners.admin, partners.keyAdmin, partners.certificateAdmin), ...keyActions(keys.admin), ...operatorActions(operators.admin), ...bankActions(banks.admin));
+  const removalLimits = { maxRemovals: config.BANKS_SYNC_MAX_REMOVALS, minBanks: config.BANKS_SYNC_MIN_BANKS };
+  registry.register(...partnerActions(partners.admin, partners.keyAdmin, partners.certificateAdmin), ...keyActions(keys.admin), ...operatorActions(operators.admin), ...bankActions(banks.admin, removalLimits), ...bankEditActions(banks.admin, removalLimits));
   const auth = createAuth({ config, db: handle.db, feed, partners, keys: keys.store, stores, tokenEndpoint: urls.token, trustedCas: options.trustedCas, masterKey: options.masterKey, now });
   const metrics = createGatewayMetrics({
     caches: {

@@ -11,7 +11,7 @@ export type Submitted<Result> = { applied: Result } | { proposal: ProposalView }
 
 /**
  * Maker-checker. Every checked route submits its change here: when its action needs approval (a setting, none by
- * default) the change becomes a pending proposal, with a preview of what it will do and the base it was computed
+ * default), or its preview says it must be held (a guarded action over its limits), the change becomes a pending proposal, with a preview of what it will do and the base it was computed
  * from; otherwise it is made at once. Another operator, holding the action's permission and approvals.decide,
  * approves it within APPROVAL_TTL: it is then applied exactly as previewed, or refused (409) when its base has
  * changed. Nobody approves their own proposal: no operator behind the approving credential (its operator, and
@@ -62,8 +62,10 @@ export function createApprovals(deps: ApprovalsDependencies): Approvals {
   return {
     async submit(action, input, context) {
       const checked = definition(action);
-      if (!(await deps.settings.requiredActions()).has(action)) return { applied: await checked.apply(input, context) };
+      const required = (await deps.settings.requiredActions()).has(action);
+      if (!required && !checked.guarded) return { applied: await checked.apply(input, context) };
       const preview = await checked.preview(input);
+      if (!required && preview.holdReason === undefined) return { applied: await checked.apply(input, context) };
       const at = deps.now();
       const proposal = await deps.proposals.insert({
         id: randomUUID(),
@@ -77,7 +79,8 @@ export function createApprovals(deps: ApprovalsDependencies): Approvals {
         expiresAt: new Date(at + deps.ttlMs),
       });
       if (preview.partner !== undefined) context.audit.partner = preview.partner;
-      context.audit.details = { proposal: { id: proposal.id, status: 'pending', expiresAt: proposal.expiresAt.toISOString() }, target: preview.target, preview: preview.preview };
+      const held = preview.holdReason === undefined ? {} : { heldBecause: preview.holdReason };
+      context.audit.details = { proposal: { id: proposal.id, status: 'pending', expiresAt: proposal.expiresAt.toISOString() }, ...held, target: preview.target, preview: preview.preview };
       return { proposal: toProposalView(proposal) };
     },
     async list(query) {

@@ -16,6 +16,11 @@ export interface ChangePreview {
   base: string;
   /** The partner it concerns, for the proposal's audit entry. */
   partner?: string;
+  /**
+   * Why this change must wait for a second operator even when the settings do not ask for one (a bank list change
+   * over the removal guard's limits), or absent. Only a `guarded` action's preview is asked before it is applied.
+   */
+  holdReason?: string;
 }
 
 /**
@@ -38,6 +43,11 @@ export interface CheckedAction<Input = any, Result = any> {
   permission: Permission;
   /** One line for the settings list. */
   description: string;
+  /**
+   * Previewed before every submission, not only under maker-checker: its preview's `holdReason` makes it a
+   * proposal whatever the settings say (the removal guard: a change that would take many banks from partners).
+   */
+  guarded?: boolean;
   /** Throws the change's own refusals (404, 422) so that a proposal that could never apply is refused when made. */
   preview(input: Input): Promise<ChangePreview>;
   /** Makes the change, noting its audit details (and partner) in `context.audit`; answers what the route answers. */

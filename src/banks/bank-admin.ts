@@ -17,13 +17,14 @@ import type { Database } from '../db/schema.js';
 export interface ChangeOptions {
   baseVersion?: number;
   comment?: string;
+  /** What the change would do, nothing changed (maker-checker's preview). */
+  dryRun?: boolean;
 }
 
 export interface ImportOptions extends ChangeOptions {
   /** `merge` unless said otherwise; `replace` needs `confirm`. */
   mode?: ImportMode;
   confirm?: boolean;
-  dryRun?: boolean;
   fileName?: string;
 }
 
@@ -37,17 +38,18 @@ export interface BankAdmin {
   /** The current version's number (0 before the first start made version 1). */
   currentVersion(): Promise<number>;
   /** The whole list replaced (the explicit, confirmed action; maker-checker `banks.replace`). */
-  replaceAll(input: unknown, context?: RequestContext, options?: ChangeOptions & { dryRun?: boolean }): Promise<BankListOutcome>;
-  add(input: unknown, context: RequestContext, options?: ChangeOptions): Promise<{ bank: AdminBank; outcome: BankListOutcome }>;
-  remove(bic: string, context: RequestContext, options?: ChangeOptions): Promise<BankListOutcome>;
+  replaceAll(input: unknown, context?: RequestContext, options?: ChangeOptions): Promise<BankListOutcome>;
+  /** The bank as stored (null on a dry run) and the new version. */
+  add(input: unknown, context: RequestContext | undefined, options?: ChangeOptions): Promise<{ bank: AdminBank | null; outcome: BankListOutcome }>;
+  remove(bic: string, context: RequestContext | undefined, options?: ChangeOptions): Promise<BankListOutcome>;
   /** Curated fields and the position (move-to-position) of one bank. */
-  edit(bic: string, body: EditBankBody, context: RequestContext, options?: ChangeOptions): Promise<BankListOutcome>;
+  edit(bic: string, body: EditBankBody, context: RequestContext | undefined, options?: ChangeOptions): Promise<BankListOutcome>;
   /** A JSON, CSV or ED807 file, merged by default; `dryRun` previews, changing nothing. */
   importFile(bytes: Uint8Array, contentType: string | undefined, context: RequestContext | undefined, options?: ImportOptions): Promise<ImportReport>;
   versions(cursor: number | undefined, limit: number): Promise<BankVersionPage>;
   version(number: number): Promise<BankVersionView>;
   /** A new version equal to version `number` (maker-checker `banks.restore`); `dryRun` previews. */
-  restore(number: number, context: RequestContext | undefined, options?: ChangeOptions & { dryRun?: boolean }): Promise<BankListOutcome>;
+  restore(number: number, context: RequestContext | undefined, options?: ChangeOptions): Promise<BankListOutcome>;
   /**
    * The 422 the bank checks give a body (`list`: PUT's `{banks}`, `one`: POST's bank), or undefined when they find
    * nothing wrong: the routes word a body their schema refused with it, every bad entry listed as the checks say.
@@ -57,7 +59,9 @@ export interface BankAdmin {
 
 export function createBankAdmin(db: Kysely<Database>, lists: BankListService, versions: BankVersionRepository): BankAdmin {
   const run = (build: ListBuilder, context: RequestContext | undefined, options: ChangeOptions, source: Parameters<BankListService['apply']>[1]['source'], extra: { fileName?: string } = {}) =>
-    lists.apply(build, { ...options, source, author: authorOf(context), comment: options.comment ?? null, fileName: extra.fileName ?? null });
+    options.dryRun
+      ? lists.preview(build, options.baseVersion)
+      : lists.apply(build, { ...options, source, author: authorOf(context), comment: options.comment ?? null, fileName: extra.fileName ?? null });
   const toAdmin = (bank: Awaited<ReturnType<typeof readBanks>>[number]): AdminBank => ({ ...bank, updatedAt: bank.updatedAt.toISOString() });
   return {
     list: async () => (await readBanks(db)).map(toAdmin),
@@ -67,13 +71,14 @@ export function createBankAdmin(db: Kysely<Database>, lists: BankListService, ve
       if (checked instanceof Error) throw checked;
       const rows = checked.map((bank) => ({ bic: bank.bic, name: bank.name, nameEn: bank.nameEn ?? null, sbpMemberId: bank.sbpMemberId ?? null }));
       const build: ListBuilder = (current) => replaceList(current, rows);
-      return options.dryRun ? lists.preview(build, options.baseVersion) : run(build, context, options, 'replace');
+      return run(build, context, options, 'replace');
     },
     async add(input, context, options = {}) {
       const result = checkOne(input);
       if (result instanceof Error) throw result;
       const bank = { bic: result.bic, name: result.name, nameEn: result.nameEn ?? null, sbpMemberId: result.sbpMemberId ?? null };
       const outcome = await run((current) => addBank(current, bank), context, options, 'add');
+      if (options.dryRun) return { bank: null, outcome };
       const stored = (await readBanks(db)).find((row) => row.bic === bank.bic)!;
       return { bank: toAdmin(stored), outcome };
     },
@@ -101,9 +106,7 @@ export function createBankAdmin(db: Kysely<Database>, lists: BankListService, ve
           : mode === 'merge'
             ? (current) => mergeFile(current, file.rows)
             : (current) => replaceList(current, file.rows);
-      const outcome = options.dryRun
-        ? await lists.preview(build, options.baseVersion)
-        : await run(build, context, options, mode === 'replace' ? 'replace' : 'import', options.fileName ? { fileName: options.fileName } : {});
+      const outcome = await run(build, context, options, mode === 'replace' ? 'replace' : 'import', options.fileName ? { fileName: options.fileName } : {});
       return { received: file.received, ...outcome };
     },
     async versions(cursor, limit) {

@@ -101,7 +101,21 @@ export type ApprovalSettings = Static<typeof ApprovalSettings>;
  * server's registry (src/operations/checked-actions/, src/approvals/configure-approvals-action.ts), whose
  * CheckedAction type takes its name from this list.
  */
-export const CHECKED_ACTIONS = ['partner.delete', 'partner.jwks.set', 'partner.certificates.set', 'banks.replace', 'banks.restore', 'key.revoke', 'operator.create', 'operator.update', 'approvals.configure'] as const;
+export const CHECKED_ACTIONS = [
+  'partner.delete',
+  'partner.jwks.set',
+  'partner.certificates.set',
+  'banks.replace',
+  'banks.restore',
+  'banks.import',
+  'bank.add',
+  'bank.edit',
+  'bank.remove',
+  'key.revoke',
+  'operator.create',
+  'operator.update',
+  'approvals.configure',
+] as const;
 export type CheckedActionName = (typeof CHECKED_ACTIONS)[number];
 
 /**

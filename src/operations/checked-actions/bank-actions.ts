@@ -2,11 +2,19 @@ import type { BankListOutcome } from '@partner-gateway/contract/admin-bank-versi
 import type { ImportReport } from '@partner-gateway/contract/admin-banks';
 import type { CheckedAction } from '../../approvals/checked-action.js';
 import type { BankAdmin } from '../../banks/bank-admin.js';
+import { holdReason, type RemovalLimits } from '../../banks/sync/removal-guard.js';
 
 /** What replacing the list takes: a list (`PUT /admin/v1/banks`) or a file (`import?mode=replace&confirm=true`), base64. */
 export interface ReplaceBanksInput {
   banks?: unknown[];
   file?: { base64: string; contentType: string | undefined; fileName?: string };
+  baseVersion?: number;
+  comment?: string;
+}
+
+/** A file merged into the list (`import`, mode merge), base64. */
+export interface MergeBanksInput {
+  file: { base64: string; contentType: string | undefined; fileName?: string };
   baseVersion?: number;
   comment?: string;
 }
@@ -18,7 +26,7 @@ export interface RestoreBanksInput {
 }
 
 /** A preview as an approver reads it: the counts and every change, by bank and field. */
-const shown = (outcome: BankListOutcome) => ({
+export const shown = (outcome: BankListOutcome) => ({
   baseVersion: outcome.baseVersion,
   added: outcome.added.length,
   changed: outcome.changed.length,
@@ -31,7 +39,7 @@ const shown = (outcome: BankListOutcome) => ({
  * position the new list leaves out is gone, and banks it omits stop being offered to consumers) and restoring an
  * old version (the same, back to a past list). Both are based on the list's version: a change in between is a 409.
  */
-export function bankActions(banks: BankAdmin): CheckedAction[] {
+export function bankActions(banks: BankAdmin, limits: RemovalLimits): CheckedAction[] {
   const replaceWith = (input: ReplaceBanksInput, dryRun: boolean, context?: Parameters<BankAdmin['replaceAll']>[1]): Promise<BankListOutcome | ImportReport> => {
     const options = { dryRun, ...(input.baseVersion !== undefined ? { baseVersion: input.baseVersion } : {}), ...(input.comment ? { comment: input.comment } : {}) };
     if (input.file) {
@@ -68,5 +76,39 @@ export function bankActions(banks: BankAdmin): CheckedAction[] {
       return outcome;
     },
   };
-  return [replace, restore];
+  const mergeWith = (input: MergeBanksInput, dryRun: boolean, context?: Parameters<BankAdmin['importFile']>[2]) =>
+    banks.importFile(Buffer.from(input.file.base64, 'base64'), input.file.contentType, context, {
+      mode: 'merge',
+      dryRun,
+      ...(input.baseVersion !== undefined ? { baseVersion: input.baseVersion } : {}),
+      ...(input.comment ? { comment: input.comment } : {}),
+      ...(input.file.fileName ? { fileName: input.file.fileName } : {}),
+    });
+  const merge: CheckedAction<MergeBanksInput, ImportReport> = {
+    action: 'banks.import',
+    permission: 'banks.write',
+    description: 'Merge a file into the bank list (new banks added, registry facts updated, banks that left SBP removed)',
+    guarded: true,
+    async preview(input) {
+      const report = await mergeWith(input, true);
+      const reason = await removalHold(banks, report, limits);
+      return { target: 'the bank list', preview: { received: report.received, ...shown(report), ...(reason ? { heldBecause: reason } : {}) }, base: String(report.baseVersion), ...(reason ? { holdReason: reason } : {}) };
+    },
+    async apply(input, context) {
+      const report = await mergeWith(input, false, context);
+      context.audit.details = { ...context.audit.details, mode: 'merge', received: report.received, version: report.version, added: report.added, changed: report.changed, removed: report.removed };
+      return report;
+    },
+  };
+  return [replace, restore, merge];
+}
+
+/**
+ * The removal guard every bank list change but a confirmed replace or restore meets, with the sync's limits
+ * (BANKS_SYNC_MAX_REMOVALS, BANKS_SYNC_MIN_BANKS): why the change must wait for a second operator, or undefined.
+ */
+export async function removalHold(banks: BankAdmin, outcome: BankListOutcome, limits: RemovalLimits): Promise<string | undefined> {
+  if (outcome.removed.length === 0) return undefined;
+  const banksAfter = (await banks.list()).length + outcome.added.length - outcome.removed.length;
+  return holdReason({ removed: outcome.removed.length, banks: banksAfter }, limits) ?? undefined;
 }

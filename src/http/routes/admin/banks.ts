@@ -14,6 +14,12 @@ const VERSIONED = 'Every change makes a new version of the list (see /admin/v1/b
 /** Import files may be a whole Bank of Russia directory (about 1 MB); 32 MiB leaves room for growth. */
 const IMPORT_BODY_LIMIT = 32 * 1024 * 1024;
 
+const GUARDED =
+  'A change that would remove more banks than BANKS_SYNC_MAX_REMOVALS or leave fewer than BANKS_SYNC_MIN_BANKS (the sync\'s removal guard) is held for a second operator (202, a proposal) whatever the approval settings.';
+
+/** What adding a bank answers once applied: the bank as stored and the list's new version. */
+type AddedBank = { bank: AdminBank; outcome: BankListOutcome };
+
 /** `baseVersion` and `comment` of a change's query, as the admin service takes them. */
 export function changeOptions(query: BankChangeQuery): { baseVersion?: number; comment?: string } {
   return { ...(query.baseVersion !== undefined ? { baseVersion: Number(query.baseVersion) } : {}), ...(query.comment ? { comment: query.comment } : {}) };
@@ -53,12 +59,16 @@ export async function adminBankRoutes(app: FastifyInstance, { gateway }: { gatew
   );
   app.post(
     ADMIN_BANKS_PATH,
-    { config: { audit: 'bank.add', permission: 'banks.write' }, attachValidation: true, schema: { operationId: 'addBank', tags, summary: 'Add a bank at the end of the list', description: VERSIONED, querystring: BankChangeQuery, body: BankInput, response: { 201: AdminBank, ...errorResponses } } },
+    {
+      config: { audit: 'bank.add', permission: 'banks.write' },
+      attachValidation: true,
+      schema: { operationId: 'addBank', tags, summary: 'Add a bank at the end of the list (maker-checker action bank.add)', description: VERSIONED, querystring: BankChangeQuery, body: BankInput, response: { 201: AdminBank, ...PROPOSED, ...errorResponses } },
+    },
     async (request, reply) => {
       if (request.validationError) throw banks.refusal(request.body, 'one') ?? request.validationError;
-      const { bank, outcome } = await banks.add(request.body, request.requestContext, changeOptions(request.query as BankChangeQuery));
-      request.requestContext.audit.details = { after: { bic: bank.bic, name: bank.name, nameEn: bank.nameEn, sbpMemberId: bank.sbpMemberId }, version: outcome.version };
-      return reply.code(201).header('x-bank-list-version', String(outcome.version)).send(bank);
+      const submitted = await gateway.admin.approvals.submit<AddedBank>('bank.add', { bank: request.body, ...changeOptions(request.query as BankChangeQuery) }, request.requestContext);
+      if ('proposal' in submitted) return answerSubmitted(reply, submitted);
+      return reply.code(201).header('x-bank-list-version', String(submitted.applied.outcome.version)).send(submitted.applied.bank);
     },
   );
   app.patch(
@@ -68,29 +78,38 @@ export async function adminBankRoutes(app: FastifyInstance, { gateway }: { gatew
       schema: {
         operationId: 'editBank',
         tags,
-        summary: "Edit a bank's curated fields, or move it to a position (1-based)",
+        summary: "Edit a bank's curated fields, or move it to a position (1-based; maker-checker action bank.edit)",
         description: `Display name, Latin name and NSPK member id (null clears); \`position\` moves the bank there, the others keeping their order. ${VERSIONED}`,
         params: BicParams,
         querystring: BankChangeQuery,
         body: EditBankBody,
-        response: { 200: BankListOutcome, ...errorResponses },
+        response: { 200: BankListOutcome, ...PROPOSED, ...errorResponses },
       },
     },
-    async (request) => {
-      const { bic } = request.params as BicParams;
-      const outcome = await banks.edit(bic, request.body as EditBankBody, request.requestContext, changeOptions(request.query as BankChangeQuery));
-      request.requestContext.audit.details = { bic, version: outcome.version, changes: outcome.changes };
-      return outcome;
+    async (request, reply) => {
+      const input = { bic: (request.params as BicParams).bic, body: request.body as EditBankBody, ...changeOptions(request.query as BankChangeQuery) };
+      return answerSubmitted(reply, await gateway.admin.approvals.submit('bank.edit', input, request.requestContext));
     },
   );
   app.delete(
     `${ADMIN_BANKS_PATH}/:bic`,
-    { config: { audit: 'bank.remove', permission: 'banks.write' }, schema: { operationId: 'removeBank', tags, summary: 'Remove a bank', description: VERSIONED, params: BicParams, querystring: BankChangeQuery, response: { 204: { type: 'null', description: 'Removed' }, ...errorResponses } } },
+    {
+      config: { audit: 'bank.remove', permission: 'banks.write' },
+      schema: {
+        operationId: 'removeBank',
+        tags,
+        summary: 'Remove a bank (maker-checker action bank.remove)',
+        description: `${VERSIONED} ${GUARDED}`,
+        params: BicParams,
+        querystring: BankChangeQuery,
+        response: { 204: { type: 'null', description: 'Removed' }, ...PROPOSED, ...errorResponses },
+      },
+    },
     async (request, reply) => {
-      const { bic } = request.params as BicParams;
-      const outcome = await banks.remove(bic, request.requestContext, changeOptions(request.query as BankChangeQuery));
-      request.requestContext.audit.details = { bic, version: outcome.version };
-      return reply.code(204).header('x-bank-list-version', String(outcome.version)).send();
+      const input = { bic: (request.params as BicParams).bic, ...changeOptions(request.query as BankChangeQuery) };
+      const submitted = await gateway.admin.approvals.submit<BankListOutcome>('bank.remove', input, request.requestContext);
+      if ('proposal' in submitted) return answerSubmitted(reply, submitted);
+      return reply.code(204).header('x-bank-list-version', String(submitted.applied.version)).send();
     },
   );
   await app.register(async (importScope) => {
@@ -108,8 +127,8 @@ export async function adminBankRoutes(app: FastifyInstance, { gateway }: { gatew
           summary: 'Import a JSON, CSV or ED807 file (Content-Type names the format), merged by default; dryRun=true previews every change',
           description:
             'merge (the default): an ED807 directory adds new SBP head offices at the end, updates registry facts and removes banks that left SBP, never changing a curated field of a bank that stays; ' +
-            'a JSON or CSV file sets the curated fields it has and adds new banks at the end. mode=replace&confirm=true replaces the whole list (maker-checker action banks.replace). ' +
-            VERSIONED,
+            'a JSON or CSV file sets the curated fields it has and adds new banks at the end (maker-checker action banks.import). mode=replace&confirm=true replaces the whole list (maker-checker action banks.replace). ' +
+            `${VERSIONED} ${GUARDED}`,
           querystring: ImportQuery,
           consumes: [...IMPORT_MEDIA_TYPES],
           // Documented, not validated: the file is read as bytes and checked, row by row, by the importer.
@@ -127,6 +146,10 @@ export async function adminBankRoutes(app: FastifyInstance, { gateway }: { gatew
           const input = { file: { base64: body.toString('base64'), contentType, ...(query.fileName ? { fileName: query.fileName } : {}) }, ...changeOptions(query) };
           request.requestContext.audit.action = 'banks.replace';
           return answerSubmitted(reply, await gateway.admin.approvals.submit('banks.replace', input, request.requestContext));
+        }
+        if (mode === 'merge' && query.dryRun !== 'true') {
+          const input = { file: { base64: body.toString('base64'), contentType, ...(query.fileName ? { fileName: query.fileName } : {}) }, ...changeOptions(query) };
+          return answerSubmitted(reply, await gateway.admin.approvals.submit('banks.import', input, request.requestContext));
         }
         const report = await banks.importFile(body, contentType, request.requestContext, { ...options, mode, dryRun: query.dryRun === 'true', confirm: query.confirm === 'true' });
         request.requestContext.audit.details = { mode, dryRun: query.dryRun === 'true', received: report.received, version: report.version, added: report.added, changed: report.changed, removed: report.removed };
