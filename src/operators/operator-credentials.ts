@@ -61,8 +61,21 @@ export function createOperatorCredentials(deps: OperatorCredentialsDependencies)
   const tokens = new TtlCache<string, KnownToken>(deps.cacheTtlMs, 10_000, deps.now);
   const sessions = new TtlCache<string, KnownSession>(deps.cacheTtlMs, 10_000, deps.now);
   // Bumped by every invalidation: a lookup that read the database before one (an operator disabled meanwhile)
-  // answers from what it read but does not cache it, or the stale row would outlive the notification.
+  // reads again rather than cache what it read, or the stale row would outlive the notification.
   let generation = 0;
+
+  /** `read`, remembered unless an invalidation came meanwhile: then read once more (after it), and remember that. */
+  async function lookUp<T>(read: () => Promise<T | undefined>, remember: (value: T) => void): Promise<T | undefined> {
+    for (let attempt = 1; ; attempt += 1) {
+      const before = generation;
+      const value = await read();
+      if (value === undefined) return undefined;
+      if (generation === before || attempt === 2) {
+        if (generation === before) remember(value);
+        return value;
+      }
+    }
+  }
 
   function tokenAnswer(known: KnownToken): VerifiedOperator | undefined {
     const at = deps.now();
@@ -101,27 +114,29 @@ export function createOperatorCredentials(deps: OperatorCredentialsDependencies)
       const hash = secretHash(token);
       const cached = tokens.get(hash);
       if (cached) return tokenAnswer(cached);
-      const before = generation;
-      const stored = await deps.tokens.findByHash(hash);
-      if (!stored) return undefined;
-      const operator = await deps.operators.findById(stored.operatorId);
-      if (!operator) return undefined;
-      const known = { operator, token: stored };
-      if (generation === before) tokens.set(hash, known);
-      return tokenAnswer(known);
+      const known = await lookUp(
+        async () => {
+          const stored = await deps.tokens.findByHash(hash);
+          const operator = stored && (await deps.operators.findById(stored.operatorId));
+          return stored && operator ? { operator, token: stored } : undefined;
+        },
+        (value) => tokens.set(hash, value),
+      );
+      return known && tokenAnswer(known);
     },
     async verifySession(sessionId) {
       const hash = secretHash(sessionId);
       const cached = sessions.get(hash);
       if (cached) return sessionAnswer(cached);
-      const before = generation;
-      const stored = await deps.sessions.find(hash);
-      if (!stored) return undefined;
-      const operator = await deps.operators.findById(stored.operatorId);
-      if (!operator) return undefined;
-      const known = { operator, session: stored, csrfToken: csrfTokenOf(sessionId) };
-      if (generation === before) sessions.set(hash, known);
-      return sessionAnswer(known);
+      const known = await lookUp(
+        async () => {
+          const stored = await deps.sessions.find(hash);
+          const operator = stored && (await deps.operators.findById(stored.operatorId));
+          return stored && operator ? { operator, session: stored, csrfToken: csrfTokenOf(sessionId) } : undefined;
+        },
+        (value) => sessions.set(hash, value),
+      );
+      return known && sessionAnswer(known);
     },
     remembered(kind, secret) {
       if (kind === 'token') {
