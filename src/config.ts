@@ -215,6 +215,7 @@ export const ConfigSchema = Type.Object({
     description: 'Claim values and the console role each gives, first match wins: e.g. `gateway-security=security,gateway-operators=operator,gateway-viewers=viewer`. A user with none is refused.',
   }),
   OIDC_NAME_CLAIM: Type.String({ default: 'preferred_username', minLength: 1, description: 'The claim that names a new operator (else email, else the subject).' }),
+  OIDC_TOKEN_SIGN_IN_MAX_AGE: Type.Integer({ default: 604800, minimum: 300, maximum: 31536000, description: 'Seconds an operator created by single sign-on may go without signing in through it before its personal tokens are refused (401 sso_sign_in_required) until it signs in again.' }),
 });
 
 export type Config = Static<typeof ConfigSchema>;

@@ -105,6 +105,18 @@ export const errors = {
       reason: 'bad_admin_token',
       headers: { 'www-authenticate': 'Bearer realm="partner-gateway-admin"' },
     }),
+  /**
+   * A personal token of an operator created by single sign-on that has not signed in through it for longer than
+   * OIDC_TOKEN_SIGN_IN_MAX_AGE: the identity provider must vouch for the person again. Only a holder of the token
+   * gets this answer (an unknown token gets admin_unauthorized), so it tells a guesser nothing.
+   */
+  ssoSignInRequired: () =>
+    new AppError(
+      'sso_sign_in_required',
+      401,
+      'This personal token belongs to an operator who has not signed in through single sign-on recently enough (OIDC_TOKEN_SIGN_IN_MAX_AGE); sign in to the console through single sign-on again, then repeat the request with the same token',
+      { headers: { 'www-authenticate': 'Bearer realm="partner-gateway-admin", error="invalid_token"' } },
+    ),
   /** An operator's role lacks the route's permission (or the proposal's, for an approval). */
   forbidden: (permission: string) =>
     new AppError('forbidden', 403, `Your role does not allow this operation (it needs the ${permission} permission); ask a security operator`),

@@ -13,6 +13,7 @@ import type { BankAdmin } from './banks/bank-admin.js';
 import type { Bank } from './banks/bank.js';
 import { createBanks } from './banks/banks-module.js';
 import { scheduledSyncEntry } from './audit/scheduled-sync-entry.js';
+import { ssoStatusEntry } from './audit/sso-status-entry.js';
 import { registryFetcher } from './banks/sync/fetch-registry-source.js';
 import type { BankSync } from './banks/sync/bank-sync.js';
 import { publicUrl, tokenIssuer, type Config } from './config.js';
@@ -156,7 +157,8 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
   const throttlePolicy = throttlePolicyOf(config);
   const stores = createSharedStores(config, handle, feed, throttlePolicy, { now, events, acceptanceWindowMs: acceptanceWindowMs(config) });
   const urls = publicUrls(config);
-  const operators = createOperators(handle.db, feed, config, now, events);
+  // Single sign-on disabling or enabling an operator has no request of its own to be audited by: audited here.
+  const operators = createOperators(handle.db, feed, config, now, events, (change) => audit.writer.record(ssoStatusEntry(change, now())));
   const { registry, approvals } = createApprovalsModule(handle.db, feed, config, now);
   const removalLimits = { maxRemovals: config.BANKS_SYNC_MAX_REMOVALS, minBanks: config.BANKS_SYNC_MIN_BANKS };
   registry.register(...partnerActions(partners.admin, partners.keyAdmin, partners.certificateAdmin), ...keyActions(keys.admin), ...operatorActions(operators.admin), ...bankActions(banks.admin, removalLimits), ...bankEditActions(banks.admin, removalLimits));

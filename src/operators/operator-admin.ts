@@ -81,7 +81,8 @@ export function createOperatorAdmin({ operators, tokens, sessions, changed, now 
     async update(id, input) {
       const before = await found(id);
       if (input.name !== undefined && (await operators.nameTaken(input.name, id))) throw errors.operatorExists(input.name);
-      const after = await operators.update(id, input).catch((error: unknown) => {
+      // A status a security operator sets is theirs: single sign-on no longer lifts it (nor one it set).
+      const after = await operators.update(id, { ...input, ...(input.status !== undefined ? { ssoDisabledAt: null } : {}) }).catch((error: unknown) => {
         // Two renames to one name at once: the unique index refuses the second.
         if ((error as { code?: string }).code === '23505') throw errors.operatorExists(input.name ?? before.name);
         throw error;

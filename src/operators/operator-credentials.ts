@@ -1,4 +1,5 @@
 import { TtlCache } from '../cache/ttl-cache.js';
+import { errors } from '../errors.js';
 import type { Operator, OperatorRepository } from './operator-repository.js';
 import type { OperatorToken, OperatorTokenRepository } from './operator-token-repository.js';
 import { csrfTokenOf, secretHash } from './operator-secrets.js';
@@ -19,7 +20,9 @@ export interface VerifiedOperator {
  * round trip and no write (its use is noted for the usage recorders). A revocation, a disabled operator or a
  * signed-out session empties the caches here at once, and on the other instances through the change feed
  * (`invalidate`); the TTL bounds it should a notification be lost. Unknown, revoked, expired and disabled all
- * answer `undefined`: the caller gives them one answer.
+ * answer `undefined`: the caller gives them one answer. A token of an operator created by single sign-on whose
+ * last sign-in through it is older than `ssoSignInMaxAgeMs` throws `sso_sign_in_required` instead: its holder
+ * is told how to make it work again.
  */
 export interface OperatorCredentials {
   verifyToken(token: string): Promise<VerifiedOperator | undefined>;
@@ -38,6 +41,8 @@ export interface OperatorCredentialsDependencies {
   cacheTtlMs: number;
   /** SESSION_IDLE_TIMEOUT in milliseconds. */
   sessionIdleMs: number;
+  /** OIDC_TOKEN_SIGN_IN_MAX_AGE in milliseconds: how long an SSO operator's tokens work after its last sign-in through SSO. */
+  ssoSignInMaxAgeMs: number;
   now: () => number;
 }
 
@@ -55,10 +60,27 @@ interface KnownSession {
 export function createOperatorCredentials(deps: OperatorCredentialsDependencies): OperatorCredentials {
   const tokens = new TtlCache<string, KnownToken>(deps.cacheTtlMs, 10_000, deps.now);
   const sessions = new TtlCache<string, KnownSession>(deps.cacheTtlMs, 10_000, deps.now);
+  // Bumped by every invalidation: a lookup that read the database before one (an operator disabled meanwhile)
+  // reads again rather than cache what it read, or the stale row would outlive the notification.
+  let generation = 0;
+
+  /** `read`, remembered unless an invalidation came meanwhile: then read once more (after it), and remember that. */
+  async function lookUp<T>(read: () => Promise<T | undefined>, remember: (value: T) => void): Promise<T | undefined> {
+    for (let attempt = 1; ; attempt += 1) {
+      const before = generation;
+      const value = await read();
+      if (value === undefined) return undefined;
+      if (generation === before || attempt === 2) {
+        if (generation === before) remember(value);
+        return value;
+      }
+    }
+  }
 
   function tokenAnswer(known: KnownToken): VerifiedOperator | undefined {
     const at = deps.now();
     if (known.operator.status !== 'active' || known.token.revokedAt !== null || known.token.expiresAt.getTime() <= at) return undefined;
+    if (known.operator.ssoSubject !== null && (known.operator.lastSsoSignInAt?.getTime() ?? 0) + deps.ssoSignInMaxAgeMs <= at) throw errors.ssoSignInRequired();
     deps.usage.tokens.note(known.token.id, new Date(at));
     deps.usage.operators.note(known.operator.id, new Date(at));
     return { operator: known.operator, credential: 'token', token: { id: known.token.id, issuedBy: known.token.createdBy, issuedThrough: known.token.issuedThrough } };
@@ -92,25 +114,29 @@ export function createOperatorCredentials(deps: OperatorCredentialsDependencies)
       const hash = secretHash(token);
       const cached = tokens.get(hash);
       if (cached) return tokenAnswer(cached);
-      const stored = await deps.tokens.findByHash(hash);
-      if (!stored) return undefined;
-      const operator = await deps.operators.findById(stored.operatorId);
-      if (!operator) return undefined;
-      const known = { operator, token: stored };
-      tokens.set(hash, known);
-      return tokenAnswer(known);
+      const known = await lookUp(
+        async () => {
+          const stored = await deps.tokens.findByHash(hash);
+          const operator = stored && (await deps.operators.findById(stored.operatorId));
+          return stored && operator ? { operator, token: stored } : undefined;
+        },
+        (value) => tokens.set(hash, value),
+      );
+      return known && tokenAnswer(known);
     },
     async verifySession(sessionId) {
       const hash = secretHash(sessionId);
       const cached = sessions.get(hash);
       if (cached) return sessionAnswer(cached);
-      const stored = await deps.sessions.find(hash);
-      if (!stored) return undefined;
-      const operator = await deps.operators.findById(stored.operatorId);
-      if (!operator) return undefined;
-      const known = { operator, session: stored, csrfToken: csrfTokenOf(sessionId) };
-      sessions.set(hash, known);
-      return sessionAnswer(known);
+      const known = await lookUp(
+        async () => {
+          const stored = await deps.sessions.find(hash);
+          const operator = stored && (await deps.operators.findById(stored.operatorId));
+          return stored && operator ? { operator, session: stored, csrfToken: csrfTokenOf(sessionId) } : undefined;
+        },
+        (value) => sessions.set(hash, value),
+      );
+      return known && sessionAnswer(known);
     },
     remembered(kind, secret) {
       if (kind === 'token') {
@@ -121,6 +147,7 @@ export function createOperatorCredentials(deps: OperatorCredentialsDependencies)
       return known && sessionAnswer(known);
     },
     invalidate() {
+      generation += 1;
       tokens.clear();
       sessions.clear();
     },

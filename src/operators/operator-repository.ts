@@ -22,6 +22,10 @@ export const operatorFields = {
   updatedAt: column<Date>('updated_at').defaulted(() => new Date()).immutable(),
   /** Written in batches by the usage recorder, never by an update through the map. */
   lastUsedAt: column<Date | null>('last_used_at').defaulted(null).immutable(),
+  /** The last sign-in through single sign-on (migration 0028): an SSO operator's tokens stop working OIDC_TOKEN_SIGN_IN_MAX_AGE after it. */
+  lastSsoSignInAt: column<Date | null>('last_sso_sign_in_at').defaulted(null),
+  /** When single sign-on disabled the operator (its subject came back unmapped); null otherwise, and once anyone sets the status. */
+  ssoDisabledAt: column<Date | null>('sso_disabled_at').defaulted(null),
 };
 
 export type OperatorFields = typeof operatorFields;

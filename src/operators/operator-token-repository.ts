@@ -30,6 +30,8 @@ export interface OperatorTokenRepository {
   listFor(operatorId: string): Promise<OperatorToken[]>;
   /** Revokes one of the operator's tokens at `at`; the token as it now is, or undefined when it has no such token. Revoking twice keeps the first time. */
   revoke(operatorId: string, tokenId: string, at: Date): Promise<OperatorToken | undefined>;
+  /** Revokes every token of the operator not yet revoked, at `at`; how many it revoked. */
+  revokeAllFor(operatorId: string, at: Date): Promise<number>;
   /** Records last uses: the latest of each token's, never moving one back. */
   recordUse(uses: ReadonlyArray<{ id: string; at: Date }>): Promise<void>;
 }
@@ -60,6 +62,10 @@ export function createOperatorTokenRepository(database: Kysely<Database>): Opera
         .returningAll()
         .executeTakeFirst();
       return row && toToken(row);
+    },
+    async revokeAllFor(operatorId, at) {
+      const rows = await db.updateTable('operator_tokens').set({ revoked_at: at }).where('operator_id', '=', operatorId).where('revoked_at', 'is', null).returning('id').execute();
+      return rows.length;
     },
     async recordUse(uses) {
       if (uses.length === 0) return;

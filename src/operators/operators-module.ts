@@ -11,7 +11,7 @@ import { createOperatorRepository } from './operator-repository.js';
 import { createOperatorTokenRepository } from './operator-token-repository.js';
 import { createSessionRepository } from './session-repository.js';
 import { createSsoClient } from './sso/sso-client.js';
-import { createSsoSignIn, SSO_LOGIN_MAX_MS, type SsoSignIn } from './sso/sso-sign-in.js';
+import { createSsoSignIn, SSO_LOGIN_MAX_MS, type SsoSignIn, type SsoStatusChange } from './sso/sso-sign-in.js';
 import { createSsoLoginRepository } from './sso-login-repository.js';
 import { createUsageRecorder } from './usage-recorder.js';
 
@@ -38,12 +38,20 @@ export interface OperatorsModule {
  *
  * @example
  * ```ts
- * const operators = createOperators(handle.db, feed, config, Date.now, events);
+ * const operators = createOperators(handle.db, feed, config, Date.now, events, (change) => audit.writer.record(ssoStatusEntry(change, Date.now())));
  * const alice = await operators.admin.create({ name: 'alice', role: 'operator' }, 'bootstrap');
  * const { token } = await operators.admin.createToken(alice.id, { label: 'laptop' }, BOOTSTRAP_ISSUER);
  * ```
  */
-export function createOperators(db: Kysely<Database>, feed: ChangeFeed, config: Config, now: () => number, events: GatewayEvents): OperatorsModule {
+export function createOperators(
+  db: Kysely<Database>,
+  feed: ChangeFeed,
+  config: Config,
+  now: () => number,
+  events: GatewayEvents,
+  /** Told when single sign-on disabled or enabled an operator (it has no request to be audited by). */
+  ssoStatusChanged: (change: SsoStatusChange) => void = () => {},
+): OperatorsModule {
   const operators = createOperatorRepository(db);
   const tokens = createOperatorTokenRepository(db);
   const sessionRows = createSessionRepository(db);
@@ -57,6 +65,7 @@ export function createOperators(db: Kysely<Database>, feed: ChangeFeed, config: 
     usage,
     cacheTtlMs: config.CACHE_TTL_MS,
     sessionIdleMs: config.SESSION_IDLE_TIMEOUT * 1000,
+    ssoSignInMaxAgeMs: config.OIDC_TOKEN_SIGN_IN_MAX_AGE * 1000,
     now,
   });
   const changed = () => {
@@ -80,7 +89,10 @@ export function createOperators(db: Kysely<Database>, feed: ChangeFeed, config: 
           }),
           logins,
           operators,
+          tokens,
+          sessionRows,
           sessions,
+          statusChanged: ssoStatusChanged,
           issuer: config.OIDC_ISSUER,
           roleClaim: config.OIDC_ROLE_CLAIM,
           nameClaim: config.OIDC_NAME_CLAIM,

@@ -13,7 +13,8 @@ export interface PendingSsoLogin {
  * `state` (which the browser's flow cookie holds) and taken once: a callback replayed finds nothing.
  */
 export interface SsoLoginRepository {
-  insert(stateHash: string, login: Omit<PendingSsoLogin, 'createdAt'>): Promise<void>;
+  /** `createdAt` is the gateway's clock (the callback's ten minutes are counted on it, not the database's). */
+  insert(stateHash: string, login: PendingSsoLogin): Promise<void>;
   /** The sign-in, deleted as it is read; undefined when unknown or already taken. */
   take(stateHash: string): Promise<PendingSsoLogin | undefined>;
   /** Forgets sign-ins begun before `before` (never finished). */
@@ -25,8 +26,8 @@ type SsoLoginsTable = { state_hash: string; code_verifier: string; nonce: string
 export function createSsoLoginRepository(database: Kysely<Database>): SsoLoginRepository {
   const db = database.withTables<{ sso_logins: SsoLoginsTable }>();
   return {
-    async insert(stateHash, { codeVerifier, nonce }) {
-      await db.insertInto('sso_logins').values({ state_hash: stateHash, code_verifier: codeVerifier, nonce, created_at: new Date() }).execute();
+    async insert(stateHash, { codeVerifier, nonce, createdAt }) {
+      await db.insertInto('sso_logins').values({ state_hash: stateHash, code_verifier: codeVerifier, nonce, created_at: createdAt }).execute();
     },
     async take(stateHash) {
       const row = await db.deleteFrom('sso_logins').where('state_hash', '=', stateHash).returningAll().executeTakeFirst();

@@ -4,7 +4,10 @@
  * `gateway-operators` group signs in with authorization code and PKCE, lands in the console with the operator
  * role (and appears among the operators), sees that role's pages, makes a change and finds it in the audit trail
  * under its own name, and signs out, after which the old session cookie is refused. A user of no mapped group is
- * refused with a page that says why.
+ * refused with a page that says why. The identity provider stays the source of truth (issue 33, finding 4): an
+ * operator who created a personal token and is then moved to an unmapped group is refused at its next sign-in,
+ * after which its token and its console session are refused too; mapped again, it signs in again, and a token of
+ * its is refused once it has not signed in for OIDC_TOKEN_SIGN_IN_MAX_AGE (the gateway's clock moved on, not waited).
  */
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -17,6 +20,7 @@ import { chromium, type BrowserContext, type Locator, type Page } from 'playwrig
 import { projectFile } from '../../src/project-root.js';
 import { freePort } from '../support/free-port.js';
 import { testBackends } from '../support/test-databases.js';
+import { errors } from '../../src/errors.js';
 import { startTestGateway, TEST_ADMIN_TOKEN, type TestGateway } from '../support/test-gateway.js';
 import { waitFor } from '../support/wait-for.js';
 
@@ -38,6 +42,8 @@ describe('console single sign-on in Chromium', { skip, timeout: 180_000 }, () =>
   let page: Page;
   let profile: string;
   const pageErrors: string[] = [];
+  /** How far the gateway's clock runs ahead of the real one (moved on to reach OIDC_TOKEN_SIGN_IN_MAX_AGE). */
+  let clockAhead = 0;
   const api = async (url: string) => (await t.admin.inject({ method: 'GET', url, headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } })).json();
 
   before(async () => {
@@ -61,6 +67,7 @@ describe('console single sign-on in Chromium', { skip, timeout: 180_000 }, () =>
     });
     provider = oidc.listen(providerPort);
     t = await startTestGateway(testBackends()[0]!, {
+      now: () => Date.now() + clockAhead,
       env: {
         ADMIN_PUBLIC_URL: base,
         OIDC_ISSUER: issuer,
@@ -85,10 +92,13 @@ describe('console single sign-on in Chromium', { skip, timeout: 180_000 }, () =>
     if (profile) rmSync(profile, { recursive: true, force: true });
   });
 
-  /** The provider's development login and consent pages, as its user fills them. */
-  async function signInAtProvider(login: string) {
-    await page.goto(base);
-    await page.getByRole('link', { name: 'Sign in with single sign-on' }).click();
+  /** The provider's development login and consent pages, as its user fills them (from the console's link, or straight from /sso/start). */
+  async function signInAtProvider(login: string, from: 'console' | 'start' = 'console') {
+    if (from === 'start') await page.goto(`${base}/sso/start`);
+    else {
+      await page.goto(base);
+      await page.getByRole('link', { name: 'Sign in with single sign-on' }).click();
+    }
     await page.locator('input[name=login]').fill(login);
     await page.locator('input[name=password]').fill('any password');
     await page.getByRole('button', { name: 'Sign-in' }).click();
@@ -171,6 +181,65 @@ describe('console single sign-on in Chromium', { skip, timeout: 180_000 }, () =>
     await textOf(page.locator('main p').first(), /You signed in as uma, but your groups \(marketing\) include none of those the console maps to a role \(gateway-security, gateway-operators, gateway-viewers\)/);
     assert.ok(!(await api('/admin/v1/operators')).operators.some((operator: { name: string }) => operator.name === 'uma'));
     assert.equal((await context.cookies(base)).some((cookie) => cookie.name === '__Host-partner-gateway-session'), false);
+    assert.deepEqual(pageErrors, []);
+  });
+
+  let olgaToken = '';
+  let olgaCookie = '';
+
+  it('when a signed-in operator creates a personal token in the console, then the token acts as it', async () => {
+    await context.clearCookies();
+    await signInAtProvider('olga');
+    await page.getByRole('heading', { name: 'Partners', level: 1 }).waitFor();
+    await page.getByRole('link', { name: 'Operators' }).click();
+    await page.getByRole('link', { name: 'Your personal tokens' }).click();
+    await page.getByLabel('What the token is for').fill('laptop CLI');
+    await page.getByRole('button', { name: 'Create token' }).click();
+    olgaToken = await textOf(page.getByTestId('shown-once-secret'), /^pgw_/);
+    olgaCookie = (await context.cookies(base)).find((cookie) => cookie.name === '__Host-partner-gateway-session')!.value;
+    const me = await t.admin.inject({ method: 'GET', url: '/admin/v1/me', headers: { authorization: `Bearer ${olgaToken}` } });
+    assert.deepEqual([me.statusCode, me.json().name], [200, 'olga']);
+  });
+
+  it('when the identity provider moves it to an unmapped group and it signs in again, then it is refused, and its token and its console session are refused too', async () => {
+    ACCOUNTS.olga!.groups = ['staff'];
+    // A new sign-in at the provider (its own cookies gone, as on another day), with the console's session cookie kept.
+    const kept = (await context.cookies(base)).filter((cookie) => cookie.name === '__Host-partner-gateway-session');
+    await context.clearCookies();
+    await context.addCookies(kept);
+    await signInAtProvider('olga', 'start');
+    await page.getByRole('heading', { name: 'Your account has no role in the admin console' }).waitFor();
+    await textOf(page.locator('main p').first(), /Your operator account in the gateway is disabled, its personal tokens revoked and its console sessions ended\./);
+    const refused = await t.admin.inject({ method: 'GET', url: '/admin/v1/me', headers: { authorization: `Bearer ${olgaToken}` } });
+    assert.equal(refused.statusCode, 401);
+    assert.equal(refused.json().description_status, errors.adminUnauthorized().description);
+    assert.equal(await page.evaluate(`fetch('/admin/v1/me', { credentials: 'same-origin' }).then((response) => response.status)`), 401, 'the console session the browser holds');
+    await page.goto(base);
+    await page.getByRole('link', { name: 'Sign in with single sign-on' }).waitFor();
+    assert.equal((await t.admin.inject({ method: 'GET', url: '/admin/v1/me', headers: { cookie: `__Host-partner-gateway-session=${olgaCookie}` } })).statusCode, 401);
+    const olga = (await api('/admin/v1/operators')).operators.find((operator: { name: string }) => operator.name === 'olga');
+    assert.equal(olga.status, 'disabled');
+  });
+
+  it('when it is mapped again and signs in, then it is back, and a token of its is refused with sso_sign_in_required once it has not signed in for 7 days', async () => {
+    ACCOUNTS.olga!.groups = ['gateway-operators'];
+    await context.clearCookies();
+    await signInAtProvider('olga');
+    await page.getByRole('heading', { name: 'Partners', level: 1 }).waitFor();
+    await textOf(page.getByTestId('signed-in-as'), /^olga \(operator, single sign-on\)$/);
+    const olga = (await api('/admin/v1/operators')).operators.find((operator: { name: string }) => operator.name === 'olga');
+    const { token } = await t.gateway.admin.operators.createToken(olga.id, { label: 'script' }, olga.id);
+    const me = (headers: Record<string, string>) => t.admin.inject({ method: 'GET', url: '/admin/v1/me', headers });
+    assert.equal((await me({ authorization: `Bearer ${token}` })).statusCode, 200);
+    assert.equal((await me({ authorization: `Bearer ${olgaToken}` })).statusCode, 401, 'the token revoked by the disable stays revoked');
+    clockAhead = 7 * 86_400_000 + 1_000;
+    const stale = await me({ authorization: `Bearer ${token}` });
+    assert.equal(stale.statusCode, 401);
+    assert.match(stale.json().description_status, /sign in to the console through single sign-on again/);
+    await context.clearCookies();
+    await signInAtProvider('olga');
+    await page.getByRole('heading', { name: 'Partners', level: 1 }).waitFor();
+    assert.equal((await me({ authorization: `Bearer ${token}` })).statusCode, 200, 'a sign-in makes it work again');
     assert.deepEqual(pageErrors, []);
   });
 });

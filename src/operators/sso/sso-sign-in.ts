@@ -4,6 +4,8 @@ import type { OperatorRole } from '@partner-gateway/contract/admin-permissions';
 import type { ConsoleSessions } from '../console-sessions.js';
 import { newRandomId, secretHash } from '../operator-secrets.js';
 import type { Operator, OperatorRepository } from '../operator-repository.js';
+import type { OperatorTokenRepository } from '../operator-token-repository.js';
+import type { SessionRepository } from '../session-repository.js';
 import type { SsoLoginRepository } from '../sso-login-repository.js';
 import type { SsoClient } from './sso-client.js';
 
@@ -24,6 +26,24 @@ export type SsoOutcome =
       who?: string;
     };
 
+/**
+ * Single sign-on changed an operator's status on its own: a known subject came back with no mapped role (disabled,
+ * its tokens revoked and sessions ended), or one it had so disabled came back with a mapped role (enabled). What
+ * the audit trail keeps of it: who, at which provider, and why; never a token.
+ */
+export interface SsoStatusChange {
+  operator: Operator;
+  status: 'disabled' | 'active';
+  /** sso_unmapped (disabled) or sso_mapped (enabled again). */
+  reason: 'sso_unmapped' | 'sso_mapped';
+  issuer: string;
+  subject: string;
+  /** The role claim's values the identity provider sent. */
+  claimValues: string[];
+  /** Personal tokens revoked by the disable (0 for an enable). */
+  tokensRevoked: number;
+}
+
 /** The console's single sign-on, from the redirect to the provider to a console session. */
 export interface SsoSignIn {
   /**
@@ -39,13 +59,17 @@ export interface SsoSignInDependencies {
   client: SsoClient;
   logins: SsoLoginRepository;
   operators: Pick<OperatorRepository, 'findBySso' | 'insert' | 'update' | 'nameTaken'>;
+  tokens: Pick<OperatorTokenRepository, 'revokeAllFor'>;
+  sessionRows: Pick<SessionRepository, 'deleteFor'>;
   sessions: ConsoleSessions;
+  /** Told when single sign-on disabled or enabled an operator (the audit trail). */
+  statusChanged: (change: SsoStatusChange) => void;
   issuer: string;
   roleClaim: string;
   nameClaim: string;
   /** OIDC_ROLE_MAP: claim values and roles, first match wins. */
   roleMap: ReadonlyArray<[string, OperatorRole]>;
-  /** Told when an operator's role changed at sign-in (its cached credentials must be read again). */
+  /** Told when an operator changed at sign-in (its cached credentials must be read again, here and on every instance). */
   changed: () => void;
   now: () => number;
 }
@@ -59,7 +83,7 @@ export function createSsoSignIn(deps: SsoSignInDependencies): SsoSignIn {
       const nonce = oidc.randomNonce();
       const codeVerifier = oidc.randomPKCECodeVerifier();
       const redirect = await deps.client.authorizationUrl({ state, nonce, codeVerifier });
-      await deps.logins.insert(secretHash(state), { codeVerifier, nonce });
+      await deps.logins.insert(secretHash(state), { codeVerifier, nonce, createdAt: new Date(deps.now()) });
       return { redirect, state };
     },
     async finish(callbackUrl, flowState) {
@@ -85,26 +109,45 @@ export function createSsoSignIn(deps: SsoSignInDependencies): SsoSignIn {
       const role = deps.roleMap.find(([value]) => values.includes(value))?.[1];
       if (role === undefined) {
         const mapped = deps.roleMap.map(([value]) => value).join(', ');
+        // The identity provider is the source of truth for the operators it vouches for: one it no longer gives a
+        // role loses what it held in the gateway too, rather than keeping a year-long token of its old role.
+        const known = await deps.operators.findBySso(deps.issuer, subject);
+        const disabled = known !== undefined && known.status === 'active' && (await disable(known, subject, values));
         return refused(
           403,
           'sso_unmapped',
           'Your account has no role in the admin console',
-          `You signed in as ${name}, but your ${deps.roleClaim} (${values.length > 0 ? values.join(', ') : 'none'}) include none of those the console maps to a role (${mapped}). Ask a security operator to add you to one of them.`,
+          `You signed in as ${name}, but your ${deps.roleClaim} (${values.length > 0 ? values.join(', ') : 'none'}) include none of those the console maps to a role (${mapped}). Ask a security operator to add you to one of them.${disabled ? ' Your operator account in the gateway is disabled, its personal tokens revoked and its console sessions ended.' : ''}`,
           name,
         );
       }
       const existing = await deps.operators.findBySso(deps.issuer, subject);
       let operator = existing ?? (await provision(subject, name, role));
-      if (operator.status !== 'active') return refused(403, 'operator_disabled', 'Your operator account is disabled', `You signed in as ${operator.name}, whose account in the gateway is disabled. Ask a security operator.`, operator.name);
-      if (operator.role !== role) {
-        // The identity provider decides the role: a change there applies at the next sign-in.
-        operator = (await deps.operators.update(operator.id, { role })) ?? operator;
-        deps.changed();
-      }
+      // Only an operator single sign-on itself disabled comes back with its role; one a security operator disabled stays disabled.
+      const reEnabled = operator.status !== 'active' && operator.ssoDisabledAt !== null;
+      if (operator.status !== 'active' && !reEnabled) return refused(403, 'operator_disabled', 'Your operator account is disabled', `You signed in as ${operator.name}, whose account in the gateway is disabled. Ask a security operator.`, operator.name);
+      // The identity provider decides the role (a change there applies at this sign-in) and vouches for the person
+      // again: the operator's personal tokens work for OIDC_TOKEN_SIGN_IN_MAX_AGE from now.
+      operator =
+        (await deps.operators.update(operator.id, { role, lastSsoSignInAt: new Date(deps.now()), ...(reEnabled ? { status: 'active' as const, ssoDisabledAt: null } : {}) })) ?? operator;
+      deps.changed();
+      if (reEnabled) deps.statusChanged({ operator, status: 'active', reason: 'sso_mapped', issuer: deps.issuer, subject, claimValues: values, tokensRevoked: 0 });
       const session = await deps.sessions.start(operator);
       return { kind: 'signed-in', sessionId: session.sessionId, expiresAt: session.expiresAt, operator, created: existing === undefined };
     },
   };
+
+  /** Disables an operator the identity provider no longer maps to a role: its tokens revoked, its sessions ended, on every instance. */
+  async function disable(operator: Operator, subject: string, values: string[]): Promise<boolean> {
+    const at = new Date(deps.now());
+    const after = await deps.operators.update(operator.id, { status: 'disabled', ssoDisabledAt: at });
+    if (!after) return false;
+    const tokensRevoked = await deps.tokens.revokeAllFor(operator.id, at);
+    await deps.sessionRows.deleteFor(operator.id);
+    deps.changed();
+    deps.statusChanged({ operator: after, status: 'disabled', reason: 'sso_unmapped', issuer: deps.issuer, subject, claimValues: values, tokensRevoked });
+    return true;
+  }
 
   /** The operator a first sign-in creates, named after the name claim (made unique if another operator has it). */
   async function provision(subject: string, name: string, role: OperatorRole): Promise<Operator> {
