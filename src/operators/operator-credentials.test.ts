@@ -15,7 +15,7 @@ function operator(changes: Partial<Operator> = {}): Operator {
 }
 
 const TOKEN = 'pgw_a-token-for-the-unit-test';
-const stored: OperatorToken = { id: 't-1', operatorId: 'op-1', label: 'laptop', tokenHash: secretHash(TOKEN), createdBy: 'op-1', createdAt: new Date(0), expiresAt: new Date(400 * DAY), revokedAt: null, lastUsedAt: null };
+const stored: OperatorToken = { id: 't-1', operatorId: 'op-1', label: 'laptop', tokenHash: secretHash(TOKEN), createdBy: 'op-1', issuedThrough: [], createdAt: new Date(0), expiresAt: new Date(400 * DAY), revokedAt: null, lastUsedAt: null };
 
 function credentialsOver(read: () => Promise<Operator>, now: () => number) {
   return createOperatorCredentials({

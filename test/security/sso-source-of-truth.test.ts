@@ -10,6 +10,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { errors } from '../../src/errors.js';
+import { BOOTSTRAP_ISSUER } from '../../src/operators/operator-admin.js';
 import { freePort } from '../support/free-port.js';
 import { signInOverHttp, startOidcTestProvider, type OidcTestProvider } from '../support/oidc-test-provider.js';
 import { testBackends } from '../support/test-databases.js';
@@ -119,7 +120,7 @@ for (const backend of testBackends()) {
       const dora = await signedInWithToken('dora');
       const bearer = { authorization: `Bearer ${dora.token}` };
       const local = await a.gateway.admin.operators.create({ name: 'local-lou', role: 'viewer' }, 'bootstrap');
-      const { token: localToken } = await a.gateway.admin.operators.createToken(local.id, { label: 'ci' }, 'bootstrap');
+      const { token: localToken } = await a.gateway.admin.operators.createToken(local.id, { label: 'ci' }, BOOTSTRAP_ISSUER);
       clock += 7 * DAY - 60_000;
       for (const t of [a, b]) assert.equal((await me(t, bearer)).statusCode, 200, 'within the 7 days');
       clock += 60_000;
