@@ -39,6 +39,15 @@ export const adminAuth = fp<AdminAuthOptions>(
     const scrape = metricsToken === undefined ? undefined : digest(metricsToken);
     app.addHook('onRequest', async (request, reply) => {
       if (isConsoleAsset(request) || isPublic(request)) return;
+      try {
+        await identify(request, reply);
+      } catch (error) {
+        if (isRefusedCredential(request, error)) request.requestContext.audit.action = 'admin.auth';
+        throw error;
+      }
+    });
+
+    async function identify(request: FastifyRequest, reply: FastifyReply): Promise<void> {
       const bearer = BEARER_REGEXP.exec(request.headers.authorization ?? '')?.[1];
       if (bearer !== undefined) {
         const presented = digest(bearer);
@@ -57,7 +66,7 @@ export const adminAuth = fp<AdminAuthOptions>(
       if (sessionId === undefined) throw errors.adminUnauthorized();
       request.requestContext.actor = await withSession(operators, sessionId, request, reply);
       if (!SAFE_METHODS.has(request.method)) checkCsrf(request, request.requestContext.actor);
-    });
+    }
   },
   { name: 'admin-auth', fastify: '5.x', dependencies: ['error-handler', 'request-context'] },
 );
@@ -68,6 +77,18 @@ const BOOTSTRAP: Actor = { credential: 'bootstrap', id: 'bootstrap', name: 'boot
 const METRICS: Actor = { credential: 'metrics', id: 'metrics', name: 'metrics', role: null };
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * A credential presented and refused (or refused unseen, its address locked out), on a route that records no
+ * action of its own: audited as `admin.auth`, so that guesses leave a trace whatever the method. A route that
+ * records an action (a change) keeps it, its entry a failure. A request with no credential at all (a scanner's
+ * GET) is not a refused credential and leaves no entry.
+ */
+function isRefusedCredential(request: FastifyRequest, error: unknown): boolean {
+  if (!(error instanceof AppError) || (error.code !== 'admin_unauthorized' && error.code !== 'throttled')) return false;
+  if (request.routeOptions.config?.audit !== undefined) return false;
+  return request.headers.authorization !== undefined || readSessionCookie(request.headers.cookie) !== undefined;
+}
 
 /** A refused session also clears its cookie, so that the browser stops presenting it. */
 async function withSession(operators: OperatorAuthentication, sessionId: string, request: FastifyRequest, reply: FastifyReply): Promise<Actor> {

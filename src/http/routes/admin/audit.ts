@@ -9,8 +9,21 @@ import type { Gateway } from '../../../gateway.js';
 export async function adminAuditRoutes(app: FastifyInstance, { gateway }: { gateway: Gateway }): Promise<void> {
   app.get(
     ADMIN_AUDIT_PATH,
-    { config: { permission: 'read' }, schema: { operationId: 'queryAudit', tags: ['Audit'], summary: 'The audit trail, filtered, newest first or followed', querystring: AuditQuery, response: { 200: AuditPage, '4xx': ErrorBody, '5xx': ErrorBody } } },
-    async (request) => gateway.admin.audit.search(request.query as AuditQuery),
+    {
+      config: { audit: 'audit.search', permission: 'read' },
+      schema: {
+        operationId: 'queryAudit',
+        tags: ['Audit'],
+        summary: 'The audit trail, filtered, newest first or followed',
+        description: 'The search is itself audited (action audit.search, with its filter; never what it found).',
+        querystring: AuditQuery,
+        response: { 200: AuditPage, '4xx': ErrorBody, '5xx': ErrorBody },
+      },
+    },
+    async (request) => {
+      request.requestContext.audit.details = searchFilter(request.query as AuditQuery);
+      return gateway.admin.audit.search(request.query as AuditQuery);
+    },
   );
   app.get(
     ADMIN_AUDIT_EXPORT_PATH,
@@ -37,4 +50,10 @@ export async function adminAuditRoutes(app: FastifyInstance, { gateway }: { gate
         .send(Readable.from(file.chunks((rows) => (details.rows += rows))));
     },
   );
+}
+
+/** What the search's own entry keeps: the filter as asked, without the paging (a page of a search is the same search). */
+function searchFilter(query: AuditQuery): Record<string, unknown> {
+  const { cursor: _cursor, after: _after, limit: _limit, ...filter } = query;
+  return { filter };
 }
