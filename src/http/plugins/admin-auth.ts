@@ -30,7 +30,8 @@ export interface AdminAuthOptions {
  * only), or an operator's personal token; or, without an Authorization header, the console's session cookie,
  * whose changes must then carry the session's CSRF token (`X-CSRF-Token`) and come from this listener's own
  * origin. ADMIN_TOKEN and METRICS_TOKEN are hashed before the constant-time comparison, so that neither their
- * content nor their length leaks through timing. The credential becomes the request context's `actor`; what
+ * content nor their length leaks through timing, and compared only once the address is known not to be locked
+ * out (authenticate-operator.ts): a miss counts as a failure like a wrong operator token. The credential becomes the request context's `actor`; what
  * the actor may do is the admin-permissions plugin's to decide.
  */
 export const adminAuth = fp<AdminAuthOptions>(
@@ -50,16 +51,14 @@ export const adminAuth = fp<AdminAuthOptions>(
     async function identify(request: FastifyRequest, reply: FastifyReply): Promise<void> {
       const bearer = BEARER_REGEXP.exec(request.headers.authorization ?? '')?.[1];
       if (bearer !== undefined) {
-        const presented = digest(bearer);
-        if (timingSafeEqual(presented, expected)) {
-          request.requestContext.actor = BOOTSTRAP;
-          return;
-        }
-        if (scrape !== undefined && isMetricsScrape(request) && timingSafeEqual(presented, scrape)) {
-          request.requestContext.actor = METRICS;
-          return;
-        }
-        request.requestContext.actor = await operators.withToken(bearer, request.ip);
+        // ADMIN_TOKEN and METRICS_TOKEN are checked after the address's lockout, their misses counted, like an operator's token.
+        const configured = (token: string): Actor | undefined => {
+          const presented = digest(token);
+          if (timingSafeEqual(presented, expected)) return BOOTSTRAP;
+          if (scrape !== undefined && isMetricsScrape(request) && timingSafeEqual(presented, scrape)) return METRICS;
+          return undefined;
+        };
+        request.requestContext.actor = await operators.withToken(bearer, request.ip, configured);
         return;
       }
       const sessionId = request.headers.authorization === undefined ? readSessionCookie(request.headers.cookie) : undefined;
