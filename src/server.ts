@@ -96,7 +96,8 @@ export async function startServer(config: Config, logger: Logger, print: (text: 
         port: config.TLS_PORT,
         logger,
         timeouts: REQUEST_TIMEOUTS,
-        onClientError: clientErrorHandler,
+        // Bound to the app: a method Node's parser does not know is answered 405 with the path's Allow, as on the plain listener.
+        onClientError: clientErrorHandler.bind(app),
       });
     }
     const publicUrl = urlOf(app, config.HOST);
