@@ -6,7 +6,11 @@ export interface AuditWriter {
   /** Queues an entry; it is written within `intervalMs` (or sooner when the batch fills). */
   record(entry: AuditEntry): void;
   /** Writes everything queued so far. */
-  flush(): Promise<void>;
+  /**
+   * Writes everything queued so far, and what is held for its window unless `held` is false (an audit search:
+   * a follow polling every second would otherwise end each window of its own counted entry at once).
+   */
+  flush(options?: { held?: boolean }): Promise<void>;
   /** Stops the timer and writes what is left, retrying until `timeoutMs` has passed. */
   close(timeoutMs?: number): Promise<void>;
   /** Entries accepted but not yet written. */
@@ -136,9 +140,9 @@ export function createAuditWriter(repository: Pick<AuditRepository, 'append'>, o
     }
   }
 
-  async function flush(): Promise<void> {
-    // What is held for its window is written too: a flush (a search, a shutdown) must show every call so far.
-    release(Infinity);
+  async function flush({ held: withHeld = true }: { held?: boolean } = {}): Promise<void> {
+    // What is held for its window is written too (a test, a shutdown), unless a search asks: it shows it once the window ends.
+    if (withHeld) release(Infinity);
     // A write already in flight may stop short of the queue's end; everything queued is written after it.
     while (writing) await writing;
     await write(true);
@@ -187,7 +191,7 @@ export function createAuditWriter(repository: Pick<AuditRepository, 'append'>, o
       // request would otherwise start a write, or wait on the one in flight, and report its failure again.
       if (queue.length >= batchSize && !writing && !failing) write(false).catch((error: unknown) => options.onError?.(error));
     },
-    flush,
+    flush: (options) => flush(options),
     async close(timeoutMs = 10_000) {
       clearInterval(timer);
       release(Infinity);

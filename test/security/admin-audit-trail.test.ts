@@ -88,6 +88,16 @@ for (const backend of testBackends()) {
       assert.deepEqual(Object.keys(exports[0]!.details).sort(), ['format', 'from', 'rows', 'to']);
     });
 
+    it('when a follow polls the trail (after=), then its polls of one filter count into one entry a minute, shown once the minute ends', async () => {
+      const poll = () => t.admin.inject({ method: 'GET', url: '/admin/v1/audit?action=follow-me&after=0', headers: BOOTSTRAP });
+      for (let i = 0; i < 5; i++) assert.equal((await poll()).statusCode, 200);
+      const beforeTheMinute = (await poll()).json().entries;
+      assert.equal(beforeTheMinute.length, 0, 'a poll does not feed the next one');
+      const polls = (await entries('action=audit.search')).filter((entry) => entry.details?.filter?.action === 'follow-me');
+      assert.ok(polls.length <= 2, `one entry per minute (${polls.length}; two if a minute turned)`);
+      assert.equal(calls(polls), 6);
+    });
+
     it('when 300 failed single sign-on callbacks come from one address, then one entry counts them all', async () => {
       const address = '192.0.2.12';
       for (let i = 0; i < 300; i++) {
@@ -113,7 +123,7 @@ for (const backend of testBackends()) {
       const before = await pendingRows();
       const refused = await t.admin.inject({ method: 'GET', url: '/sso/start', remoteAddress: address });
       assert.equal(refused.statusCode, 429);
-      assert.match(refused.headers['content-type'] ?? '', /application\/json/);
+      assert.match(String(refused.headers['content-type']), /application\/json/);
       assert.match(refused.json().description_status, /Too many single sign-ons begun from this address/);
       assert.ok(Number(refused.headers['retry-after']) >= 1);
       assert.equal(await pendingRows(), before, 'no row for the refused start');

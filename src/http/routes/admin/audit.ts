@@ -21,7 +21,10 @@ export async function adminAuditRoutes(app: FastifyInstance, { gateway }: { gate
       },
     },
     async (request) => {
-      request.requestContext.audit.details = searchFilter(request.query as AuditQuery);
+      const { details, followKey } = searchFilter(request.query as AuditQuery);
+      request.requestContext.audit.details = details;
+      // A follow polls every second: its polls of one filter by one actor count into one entry a minute.
+      if (followKey !== undefined) request.requestContext.audit.aggregate = { key: `${request.requestContext.actor?.id ?? ''}\u0000${followKey}`, windowMs: 60_000 };
       return gateway.admin.audit.search(request.query as AuditQuery);
     },
   );
@@ -52,8 +55,11 @@ export async function adminAuditRoutes(app: FastifyInstance, { gateway }: { gate
   );
 }
 
-/** What the search's own entry keeps: the filter as asked, without the paging (a page of a search is the same search). */
-function searchFilter(query: AuditQuery): Record<string, unknown> {
-  const { cursor: _cursor, after: _after, limit: _limit, ...filter } = query;
-  return { filter };
+/**
+ * What the search's own entry keeps: the filter as asked, without the paging (a page of a search is the same
+ * search); and for a follow's poll (`after`), what its polls share.
+ */
+function searchFilter(query: AuditQuery): { details: Record<string, unknown>; followKey?: string } {
+  const { cursor: _cursor, after, limit: _limit, ...filter } = query;
+  return { details: { filter }, ...(after !== undefined ? { followKey: JSON.stringify(filter) } : {}) };
 }
