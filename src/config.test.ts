@@ -6,6 +6,7 @@ import { projectFile } from './project-root.js';
 
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 const GOOD_KEY = '3f9a1c7e5b2d4f6a8c0e1b3d5f7a9c2e4b6d8f0a1c3e5b7d9f2a4c6e8b0d1f35';
+const GOOD_ADMIN_TOKEN = '7f3c9a1e5b2d8f4a6c0e9b1d3f5a7c2e4b6d8f0a1c3e5b7d';
 
 describe('configuration', () => {
   it('applies the documented defaults', () => {
@@ -54,9 +55,9 @@ describe('configuration', () => {
 
   it('requires ADMIN_TOKEN and MASTER_KEY with DATABASE_URL, and a long token', () => {
     assert.throws(() => loadConfig({ DATABASE_URL: 'postgres://db/x', MASTER_KEY: GOOD_KEY }), /ADMIN_TOKEN is required/);
-    assert.throws(() => loadConfig({ DATABASE_URL: 'postgres://db/x', ADMIN_TOKEN: 'a'.repeat(32) }), /MASTER_KEY is required/);
+    assert.throws(() => loadConfig({ DATABASE_URL: 'postgres://db/x', ADMIN_TOKEN: GOOD_ADMIN_TOKEN }), /MASTER_KEY is required/);
     assert.throws(() => loadConfig({ ADMIN_TOKEN: 'short' }), /ADMIN_TOKEN/);
-    assert.equal(loadConfig({ DATABASE_URL: 'postgres://db/x', ADMIN_TOKEN: 'a'.repeat(32), MASTER_KEY: GOOD_KEY }).ADMIN_TOKEN, 'a'.repeat(32));
+    assert.equal(loadConfig({ DATABASE_URL: 'postgres://db/x', ADMIN_TOKEN: GOOD_ADMIN_TOKEN, MASTER_KEY: GOOD_KEY }).ADMIN_TOKEN, GOOD_ADMIN_TOKEN);
   });
 
   it('when BANKS_SYNC_URL is not https in production, or names a non-global address, then the gateway does not start, saying why', () => {
@@ -66,6 +67,19 @@ describe('configuration', () => {
     assert.throws(() => loadConfig({ BANKS_SYNC_URL: 'ftp://cbr.example/ed807.zip' }), /BANKS_SYNC_URL must be an https URL \(plain http only to a loopback address\)/);
     assert.equal(loadConfig({ ...production, BANKS_SYNC_URL: 'https://cbr.example/ed807.zip' }).BANKS_SYNC_URL, 'https://cbr.example/ed807.zip');
     assert.equal(loadConfig({ BANKS_SYNC_URL: 'http://127.0.0.1:9000/ed807.xml' }).BANKS_SYNC_INTERVAL, 86400, 'daily by default; plain http to loopback outside production');
+  });
+
+  it('when ADMIN_TOKEN is long but not random, then the start is refused in every environment, naming the setting and how to make one', () => {
+    for (const NODE_ENV of ['production', 'development', 'test']) {
+      for (const weak of ['a'.repeat(32), 'ab'.repeat(40), 'correct horse battery staple 123', 'password'.repeat(4)]) {
+        assert.throws(() => loadConfig({ NODE_ENV, PUBLIC_URL: 'https://partners.example.com', ADMIN_TOKEN: weak }), (error: Error) => {
+          assert.match(error.message, /ADMIN_TOKEN is not random .*openssl rand -hex 32/);
+          assert.ok(!error.message.includes(weak), 'the value itself is not repeated');
+          return true;
+        });
+      }
+    }
+    assert.equal(loadConfig({ ADMIN_TOKEN: GOOD_ADMIN_TOKEN }).ADMIN_TOKEN, GOOD_ADMIN_TOKEN);
   });
 
   it('refuses an ADMIN_TOKEN or METRICS_TOKEN shorter than 32 characters', () => {

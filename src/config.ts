@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
 import { REWARD_TYPE_PATTERN } from '@partner-gateway/contract/patterns';
+import { adminTokenProblem } from './bootstrap/admin-token.js';
 import { readMasterKey } from './keys/master-key.js';
 import { tlsConfigProblem } from './mtls/tls-config.js';
 import { checkPublicUrl } from './net/public-url.js';
@@ -40,7 +41,7 @@ export const ConfigSchema = Type.Object({
   ADMIN_TOKEN: Type.Optional(
     Type.String({
       minLength: 32,
-      description: 'Bearer token for the admin API; generated into DATA_DIR/admin-token when unset on the embedded database.',
+      description: 'Bearer token for the admin API (the bootstrap credential): random, at least 32 characters and about 128 bits (`openssl rand -hex 32`); generated into DATA_DIR/admin-token when unset on the embedded database.',
     }),
   ),
   METRICS_TOKEN: Type.Optional(
@@ -256,6 +257,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   if (config.MASTER_KEY !== undefined) {
     const read = readMasterKey(config.MASTER_KEY);
     if ('problem' in read) throw new ConfigError(`Invalid configuration: ${read.problem}`);
+  }
+  if (config.ADMIN_TOKEN !== undefined) {
+    const problem = adminTokenProblem(config.ADMIN_TOKEN);
+    if (problem !== undefined) throw new ConfigError(`Invalid configuration: ${problem}`);
   }
   for (const key of ['ADMIN_TOKEN', 'MASTER_KEY'] as const) {
     if (config.DATABASE_URL !== undefined && config[key] === undefined) {

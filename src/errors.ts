@@ -139,6 +139,16 @@ export const errors = {
   proposalExpired: () => new AppError('proposal_expired', 409, 'The proposal has expired (APPROVAL_TTL); nothing was changed: propose the change again'),
   proposalBaseChanged: () =>
     new AppError('proposal_base_changed', 409, 'What the proposal was previewed on has changed since; nothing was changed: propose the change again'),
+  /** Too many single sign-ons begun and not finished (SSO_LOGIN_MAX_MS): from this address, or from all of them. */
+  ssoPendingLimit: (scope: 'address' | 'total', retryAfterSeconds: number) =>
+    new AppError(
+      'sso_pending_limit',
+      429,
+      scope === 'address'
+        ? 'Too many single sign-ons begun from this address and not finished; finish one or repeat the request later'
+        : 'Too many single sign-ons are under way; repeat the request later',
+      { headers: { 'retry-after': String(Math.max(1, retryAfterSeconds)) } },
+    ),
   ssoNotConfigured: () => new AppError('sso_not_configured', 404, 'Single sign-on is not configured (OIDC_ISSUER)'),
   throttled: (retryAfterSeconds: number) =>
     new AppError('throttled', 429, 'Too many failed attempts; repeat the request later', {

@@ -57,6 +57,11 @@ export interface AuditNotes {
   operator?: ActorRef;
   /** Who approved the change (an approved proposal: the actor who approved it). */
   approver?: ActorRef;
+  /**
+   * How the entry may be counted with its like rather than written alone (AuditEntry.aggregate): for what
+   * anyone may repeat at will, so that a flood costs the trail a row per address and window, not per call.
+   */
+  aggregate?: { key: string; windowMs?: number };
 }
 
 /**

@@ -135,7 +135,7 @@ describe('server start-up on the embedded database', () => {
 describe('server shutdown', () => {
   it('cuts a connection still sending after SHUTDOWN_TIMEOUT_MS and writes every audit entry before closing', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'gateway-'));
-    const adminToken = 'c'.repeat(40);
+    const adminToken = randomBytes(24).toString('hex');
     const env = { DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', ADMIN_PORT: '0', NODE_ENV: 'production', PUBLIC_URL: 'http://127.0.0.1:8080', ADMIN_TOKEN: adminToken, SHUTDOWN_TIMEOUT_MS: '300' };
     const admin = { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' };
     const partner = { login: 'shutdown-partner', password: 'a password for the shutdown test' };
@@ -190,7 +190,7 @@ describe('server start-up on PostgreSQL', { skip: url ? false : 'TEST_DATABASE_U
     await admin.query(`create schema ${schema}`);
     const env = {
       DATABASE_URL: `${url}?options=${encodeURIComponent(`-c search_path=${schema}`)}`,
-      ADMIN_TOKEN: 'a'.repeat(40),
+      ADMIN_TOKEN: randomBytes(24).toString('hex'),
       MASTER_KEY: randomBytes(32).toString('hex'),
       HOST: '127.0.0.1',
       PORT: '0',

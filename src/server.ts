@@ -4,7 +4,7 @@ import { logGatewayEvents } from './logging/gateway-event-log.js';
 import { logWritten } from './logging/log-written.js';
 import { loadDefaultBanks } from './banks/default-banks.js';
 import { resolveAdminToken } from './bootstrap/admin-token.js';
-import { lockDataDir } from './bootstrap/data-dir-lock.js';
+import { DATA_DIR_LOCK_WAIT_MS, lockDataDir } from './bootstrap/data-dir-lock.js';
 import { createDemoPartner } from './bootstrap/demo-partner.js';
 import { reportUnknownRewardTypes } from './bootstrap/reward-type-report.js';
 import { startupBanner } from './bootstrap/startup-banner.js';
@@ -57,7 +57,9 @@ export async function startServer(config: Config, logger: Logger, print: (text: 
     config.TLS_CERT_FILE !== undefined || config.TLS_CLIENT_CA_FILE !== undefined
       ? loadTlsFiles({ certFile: config.TLS_CERT_FILE, keyFile: config.TLS_KEY_FILE, clientCaFile: config.TLS_CLIENT_CA_FILE })
       : undefined;
-  const unlock = config.DATABASE_URL ? () => {} : lockDataDir(config.DATA_DIR);
+  const unlock = config.DATABASE_URL
+    ? () => {}
+    : await lockDataDir(config.DATA_DIR, { onWait: (pid) => logger.warn({ pid, waitMs: DATA_DIR_LOCK_WAIT_MS }, 'DATA_DIR is held by another process: waiting for it to exit') });
   const handle = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: config.DATABASE_POOL_SIZE });
   const apps: FastifyInstance[] = [];
   let gateway: Gateway | undefined;
@@ -94,7 +96,8 @@ export async function startServer(config: Config, logger: Logger, print: (text: 
         port: config.TLS_PORT,
         logger,
         timeouts: REQUEST_TIMEOUTS,
-        onClientError: clientErrorHandler,
+        // Bound to the app: a method Node's parser does not know is answered 405 with the path's Allow, as on the plain listener.
+        onClientError: clientErrorHandler.bind(app),
       });
     }
     const publicUrl = urlOf(app, config.HOST);

@@ -24,8 +24,11 @@ export interface AuditEntry {
    * `key` being its token's hash (the first 16 hex digits of its SHA-256, never the token), or a
    * client-credentials grant, `key` being how the client authenticated and whether the token is bound. Such
    * calls of one action, partner, client address, key and status within one second may share one entry.
+   * With `windowMs`, the entry is held back (not queued) until its window ends and counts every like call of
+   * that window: what anyone may repeat at will (a failed single sign-on callback) costs one row per address
+   * and window, its `count` saying how many calls it stands for.
    */
-  aggregate?: { key: string };
+  aggregate?: { key: string; windowMs?: number };
 }
 
 export interface StoredAuditEntry extends Omit<AuditEntry, 'aggregate' | 'operator' | 'approver'> {

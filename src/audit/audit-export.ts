@@ -20,7 +20,8 @@ export interface AuditExport {
  * as JSON text), oldest first. Streamed: the database is read a page at a time by keyset as the client takes the
  * text, so an export of millions of entries holds one page in memory. Entries still queued are written first.
  * In CSV, a cell that a spreadsheet would read as a formula (starting with =, +, -, @, a tab or a carriage
- * return: entries carry what clients sent, such as a claimed login) is prefixed with an apostrophe.
+ * return, or with =, +, -, @ after leading whitespace: entries carry what clients sent, such as a claimed
+ * login) is prefixed with an apostrophe.
  *
  * @example
  * ```ts
@@ -33,7 +34,8 @@ export async function exportAudit(writer: AuditWriter, repository: AuditReposito
   const to = readBound('to', query.to);
   if (from >= to) throw errors.validationFailed([{ field: 'to', message: 'must be later than from' }]);
   const format = query.format ?? 'jsonl';
-  await writer.flush();
+  // Entries counted over a window (failed sign-on callbacks, a follow's searches) show once their window ends.
+  await writer.flush({ held: false });
   const stamp = (date: Date) => date.toISOString().replace(/[:.]/g, '-');
   return {
     contentType: format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8',
@@ -82,11 +84,17 @@ function csvLine(entry: StoredAuditEntry): string {
   return `${AUDIT_CSV_COLUMNS.map((column) => csvCell(cells[column])).join(',')}\r\n`;
 }
 
-/** One CSV cell (RFC 4180): quoted when it holds a comma, quote or line break; a formula's first character defused. */
+/**
+ * A text a spreadsheet may read as a formula: one starting with =, +, -, @, a tab or a carriage return, or with
+ * any of =, +, -, @ after leading whitespace (a line break, spaces, a no-break space), which spreadsheets skip.
+ */
+const FORMULA_START = /^(?:[\t\r]|[\s\u00a0\u2000-\u200b\u3000\ufeff]*[=+\-@\uff1d\uff0b\uff0d\uff20])/;
+
+/** One CSV cell (RFC 4180): quoted when it holds a comma, quote or line break; a formula defused by a leading apostrophe. */
 export function csvCell(value: unknown): string {
   if (value === null || value === undefined) return '';
   let text = String(value);
-  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  if (typeof value === 'string' && FORMULA_START.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 

@@ -43,7 +43,8 @@ export async function searchAudit(writer: AuditWriter, repository: AuditReposito
     ...(input.after !== undefined ? { after: input.after } : {}),
     limit,
   };
-  await writer.flush();
+  // Entries counted over a window (failed sign-on callbacks, a follow's searches) show once their window ends.
+  await writer.flush({ held: false });
   const { before: _before, after: _after, limit: _limit, ...filters } = query;
   const [entries, total] = await Promise.all([repository.query(query), repository.count(filters, AUDIT_COUNT_LIMIT)]);
   const nextCursor = input.after === undefined && entries.length === limit ? entries.at(-1)!.id : null;

@@ -6,6 +6,7 @@ import { testBackends } from '../../test/support/test-databases.js';
 import type { AuditEntry } from './audit-entry.js';
 import { createAuditRepository, type AuditRepository } from './audit-repository.js';
 import { AuditEntryDroppedError, createAuditWriter } from './audit-writer.js';
+import { waitFor } from '../../test/support/wait-for.js';
 
 const entry = (i: number): AuditEntry => ({
   at: new Date(),
@@ -176,5 +177,28 @@ describe('audit writer while the database is down', () => {
     down = false;
     await writer.close();
     assert.equal(written, 2000);
+  });
+});
+
+describe('audit writer, entries counted over a window', () => {
+  it('when like entries of one address come within a window, then one entry counts them, written once the window ends; another address keeps its own', async () => {
+    const appended: Array<AuditEntry & { count?: number; lastRequestId?: string | null }> = [];
+    const writer = createAuditWriter({ append: async (batch) => void appended.push(...batch) }, { intervalMs: 10 });
+    const windowMs = 200;
+    // At the start of a window, so that the three fall into one.
+    while (Date.now() % windowMs > windowMs / 4) await new Promise((resolve) => setImmediate(resolve));
+    const failed = (address: string, requestId: string): AuditEntry => ({ ...entry(1), action: 'session.sign-in', clientAddress: address, requestId, aggregate: { key: 'sso_provider_error', windowMs } });
+    writer.record(failed('192.0.2.1', 'first'));
+    writer.record(failed('192.0.2.1', 'second'));
+    writer.record(failed('192.0.2.1', 'third'));
+    writer.record(failed('192.0.2.2', 'other'));
+    assert.equal(writer.pending(), 2, 'held, not yet queued');
+    await waitFor(() => appended.length === 2, { timeout: 5_000, interval: 10 });
+    const mine = appended.find((written) => written.clientAddress === '192.0.2.1')!;
+    assert.deepEqual([mine.count, mine.requestId, mine.lastRequestId, 'aggregate' in mine], [3, 'first', 'third', false]);
+    assert.equal(appended.find((written) => written.clientAddress === '192.0.2.2')!.count, 1);
+    writer.record(failed('192.0.2.1', 'later'));
+    await writer.close();
+    assert.equal(appended.length, 3, 'what is held is written at close');
   });
 });

@@ -6,7 +6,11 @@ export interface AuditWriter {
   /** Queues an entry; it is written within `intervalMs` (or sooner when the batch fills). */
   record(entry: AuditEntry): void;
   /** Writes everything queued so far. */
-  flush(): Promise<void>;
+  /**
+   * Writes everything queued so far, and what is held for its window unless `held` is false (an audit search:
+   * a follow polling every second would otherwise end each window of its own counted entry at once).
+   */
+  flush(options?: { held?: boolean }): Promise<void>;
   /** Stops the timer and writes what is left, retrying until `timeoutMs` has passed. */
   close(timeoutMs?: number): Promise<void>;
   /** Entries accepted but not yet written. */
@@ -50,7 +54,9 @@ export interface AuditWriterOptions {
  * token; the grant's method and binding) and status within one second become one entry whose `count` says how
  * many calls it stands for, `requestId` the first and `lastRequestId` the last of them. An entry is
  * counted into only while it waits in the queue; once a batch is taken for writing, later calls start a new
- * entry, so a second may be split over a few entries but every call is counted exactly once. Failures,
+ * entry, so a second may be split over a few entries but every call is counted exactly once. An entry with
+ * `aggregate.windowMs` is held until its window ends (or a flush) and counts the like calls of the whole window.
+ * Failures,
  * logins, refreshes, logouts, introspections, revocations and admin changes keep an entry each.
  */
 export function createAuditWriter(repository: Pick<AuditRepository, 'append'>, options: AuditWriterOptions = {}): AuditWriter {
@@ -60,6 +66,8 @@ export function createAuditWriter(repository: Pick<AuditRepository, 'append'>, o
   let queue: CountedEntry[] = [];
   /** Aggregated entries still in the queue, by partner, token, second and status. */
   const open = new Map<string, CountedEntry>();
+  /** Entries of a longer window (aggregate.windowMs), held out of the queue until their window ends, by key. */
+  const held = new Map<string, { entry: CountedEntry; endsAt: number }>();
   let writing: Promise<void> | undefined;
   let dropped = 0;
   let failing = false;
@@ -123,19 +131,45 @@ export function createAuditWriter(repository: Pick<AuditRepository, 'append'>, o
     return writing;
   }
 
-  async function flush(): Promise<void> {
+  /** Queues the held entries whose window has ended (all of them when `until` is infinite). */
+  function release(until: number): void {
+    for (const [key, { entry, endsAt }] of held) {
+      if (endsAt > until) continue;
+      held.delete(key);
+      queue.push(entry);
+    }
+  }
+
+  async function flush({ held: withHeld = true }: { held?: boolean } = {}): Promise<void> {
+    // What is held for its window is written too (a test, a shutdown), unless a search asks: it shows it once the window ends.
+    if (withHeld) release(Infinity);
     // A write already in flight may stop short of the queue's end; everything queued is written after it.
     while (writing) await writing;
     await write(true);
   }
 
   const timer = setInterval(() => {
+    if (held.size > 0) release(Date.now());
     if (queue.length > 0 && !writing) write(false).catch((error: unknown) => options.onError?.(error));
   }, intervalMs);
   timer.unref();
 
   return {
     record(entry) {
+      if (entry.aggregate?.windowMs !== undefined) {
+        const { windowMs } = entry.aggregate;
+        const window = Math.floor(entry.at.getTime() / windowMs);
+        const key = `${entry.action}\u0000${entry.partner}\u0000${entry.clientAddress}\u0000${entry.aggregate.key}\u0000${window}\u0000${entry.status}`;
+        const counted = held.get(key);
+        if (counted) {
+          counted.entry.count = (counted.entry.count ?? 1) + 1;
+          counted.entry.lastRequestId = entry.requestId;
+          return;
+        }
+        const { aggregate: _counted, ...plain } = entry;
+        held.set(key, { entry: { ...plain, count: 1, lastRequestId: entry.requestId }, endsAt: (window + 1) * windowMs });
+        return;
+      }
       if (entry.aggregate) {
         const second = Math.floor(entry.at.getTime() / 1000);
         const key = `${entry.action}\u0000${entry.partner}\u0000${entry.clientAddress}\u0000${entry.aggregate.key}\u0000${second}\u0000${entry.status}`;
@@ -157,9 +191,10 @@ export function createAuditWriter(repository: Pick<AuditRepository, 'append'>, o
       // request would otherwise start a write, or wait on the one in flight, and report its failure again.
       if (queue.length >= batchSize && !writing && !failing) write(false).catch((error: unknown) => options.onError?.(error));
     },
-    flush,
+    flush: (options) => flush(options),
     async close(timeoutMs = 10_000) {
       clearInterval(timer);
+      release(Infinity);
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         try {
@@ -172,8 +207,8 @@ export function createAuditWriter(repository: Pick<AuditRepository, 'append'>, o
         }
       }
     },
-    pending: () => queue.length,
-    full: () => queue.length >= maxPending,
+    pending: () => queue.length + held.size,
+    full: () => queue.length + held.size >= maxPending,
     dropped: () => dropped,
   };
 }

@@ -22,7 +22,8 @@ export async function partnerActivity(writer: AuditWriter, repository: AuditRepo
   if (unique.length > MAX_ACTIVITY_LOGINS) {
     throw errors.validationFailed([{ field: 'logins', message: `must name at most ${MAX_ACTIVITY_LOGINS} partners` }]);
   }
-  await writer.flush();
+  // Entries counted over a window (failed sign-on callbacks, a follow's searches) show once their window ends.
+  await writer.flush({ held: false });
   const last = await repository.lastCalls(unique);
   return unique.map((login) => {
     const call = last.get(login);

@@ -44,7 +44,7 @@ function environmentOf(service: Service): Record<string, string> {
 
 /** Compose interpolation with stand-in secrets: `${X:?msg}` → a valid value for X, `${X:-d}` → d. */
 function interpolate(value: string): string {
-  const standIns: Record<string, string> = { ADMIN_TOKEN: 'a'.repeat(64), MASTER_KEY: '3f9a1c7e5b2d4f6a8c0e1b3d5f7a9c2e4b6d8f0a1c3e5b7d9f2a4c6e8b0d1f35', POSTGRES_PASSWORD: 'c'.repeat(48) };
+  const standIns: Record<string, string> = { ADMIN_TOKEN: '9e4b1f7a3c5d2e8f0a6b4c1d9e7f3a5b2c8d0e6f4a1b7c3d5e9f2a8b0c4d6e1f', MASTER_KEY: '3f9a1c7e5b2d4f6a8c0e1b3d5f7a9c2e4b6d8f0a1c3e5b7d9f2a4c6e8b0d1f35', POSTGRES_PASSWORD: 'c'.repeat(48) };
   return value.replace(/\$\{([A-Z0-9_]+)(?::?([?-])([^}]*))?\}/g, (_, name: string, kind?: string, rest?: string) =>
     kind === '-' ? (rest ?? '') : (standIns[name] ?? 'x'.repeat(16)),
   );

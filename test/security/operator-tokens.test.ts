@@ -108,7 +108,7 @@ for (const backend of testBackends()) {
       assert.equal((await admin(a, 'POST', `/admin/v1/operators/${operator.id}/tokens`, BOOTSTRAP, { label: 'y' })).statusCode, 409, 'a disabled operator gets no token');
     });
 
-    it('when wrong tokens come from one address, then it is locked out with one answer for every cause, and a token known good still works from there', async () => {
+    it('when wrong tokens come from one address, then it is locked out with one answer for every cause (ADMIN_TOKEN too), and an operator token known good still works from there', async () => {
       const address = '198.51.100.77';
       const operator = await a.gateway.admin.operators.create({ name: 'neighbour', role: 'viewer' }, 'bootstrap');
       const good = (await a.gateway.admin.operators.createToken(operator.id, { label: 'good' }, BOOTSTRAP_ISSUER)).token;
@@ -132,7 +132,8 @@ for (const backend of testBackends()) {
       assert.ok(Number(locked.headers['retry-after']) > 0);
       assert.equal((await admin(b, 'GET', '/admin/v1/me', { authorization: 'Bearer not-a-token-at-all-not-a-token' }, undefined, address)).statusCode, 429, 'on every instance');
       assert.equal((await admin(a, 'GET', '/admin/v1/me', { authorization: `Bearer ${good}` }, undefined, address)).statusCode, 200, 'a token this instance knows good still works');
-      assert.equal((await admin(a, 'GET', '/admin/v1/me', BOOTSTRAP, undefined, address)).statusCode, 200, 'and so does ADMIN_TOKEN');
+      // ADMIN_TOKEN is a configured secret, not an operator's token this instance has seen: checked after the lockout (issue 33, finding 8).
+      assert.equal((await admin(a, 'GET', '/admin/v1/me', BOOTSTRAP, undefined, address)).statusCode, 429, 'but ADMIN_TOKEN is refused while the address is locked out');
       assert.equal((await admin(a, 'GET', '/admin/v1/me', { authorization: `Bearer ${ofDisabled}` }, undefined, '198.51.100.78')).statusCode, 401, 'another address is not locked');
     });
   });

@@ -54,6 +54,8 @@ export interface GatewayProcessOptions {
    * benchmarks measure it. A path runs that build of main.js instead (a profile of another version).
    */
   build?: boolean | string;
+  /** Told each piece of output as it comes, before the process is ready: a test that acts on what a start says. */
+  onOutput?: (chunk: string) => void;
   /** Options for node itself (`--cpu-prof`, ...). */
   nodeArgs?: string[];
   /** Whether the process inherits this one's environment (the default); the soak gives it its settings only, no REDIS_URL from the caller. */
@@ -105,6 +107,7 @@ async function startOnce(env: Record<string, string>, options: GatewayProcessOpt
       written[name] += chunk;
       written.both += chunk;
       if (options.echo ?? true) process.stderr.write(chunk);
+      options.onOutput?.(chunk);
     });
   }
   const output = () => written.both;

@@ -33,7 +33,10 @@ export const ADMIN_ACTIONS = [
   'approval.approve',
   'approval.reject',
   'approvals.configure',
+  'audit.search',
   'audit.export',
+  // An admin request whose credential was refused (or whose address is locked out), on a route that records no action of its own.
+  'admin.auth',
   'session.sign-in',
   'session.sign-out',
 ] as const;

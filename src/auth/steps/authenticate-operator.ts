@@ -14,24 +14,30 @@ import { addressKey } from '../brute-force-guard.js';
  * same NAT guessing tokens cannot lock operators out.
  */
 export interface OperatorAuthentication {
-  withToken(token: string, clientAddress: string): Promise<Actor>;
+  /**
+   * `fixed` recognizes the credentials of the configuration (ADMIN_TOKEN, METRICS_TOKEN): checked after the
+   * lockout like any token, so that they are guessed no faster than an operator's.
+   */
+  withToken(token: string, clientAddress: string, fixed?: (token: string) => Actor | undefined): Promise<Actor>;
   withSession(sessionId: string, clientAddress: string): Promise<Actor>;
 }
 
 export function createOperatorAuthentication(deps: { credentials: OperatorCredentials; throttle: ThrottleStore; now: () => number }): OperatorAuthentication {
-  async function authenticate(kind: 'token' | 'session', secret: string, clientAddress: string): Promise<Actor> {
+  async function authenticate(kind: 'token' | 'session', secret: string, clientAddress: string, fixed?: (token: string) => Actor | undefined): Promise<Actor> {
     const remembered = deps.credentials.remembered(kind, secret);
     if (remembered) return actorOf(remembered);
     const keys = [`admin:${addressKey(clientAddress)}`];
     const locked = await deps.throttle.lockedFor(keys, deps.now());
     if (locked > 0) throw errors.throttled(Math.ceil(locked / 1000));
+    const configured = fixed?.(secret);
+    if (configured) return configured;
     const verified = kind === 'token' ? await deps.credentials.verifyToken(secret) : await deps.credentials.verifySession(secret);
     if (verified) return actorOf(verified);
     await deps.throttle.recordFailure(keys, deps.now());
     throw errors.adminUnauthorized();
   }
   return {
-    withToken: (token, clientAddress) => authenticate('token', token, clientAddress),
+    withToken: (token, clientAddress, fixed) => authenticate('token', token, clientAddress, fixed),
     withSession: (sessionId, clientAddress) => authenticate('session', sessionId, clientAddress),
   };
 }

@@ -30,7 +30,8 @@ export interface AdminAuthOptions {
  * only), or an operator's personal token; or, without an Authorization header, the console's session cookie,
  * whose changes must then carry the session's CSRF token (`X-CSRF-Token`) and come from this listener's own
  * origin. ADMIN_TOKEN and METRICS_TOKEN are hashed before the constant-time comparison, so that neither their
- * content nor their length leaks through timing. The credential becomes the request context's `actor`; what
+ * content nor their length leaks through timing, and compared only once the address is known not to be locked
+ * out (authenticate-operator.ts): a miss counts as a failure like a wrong operator token. The credential becomes the request context's `actor`; what
  * the actor may do is the admin-permissions plugin's to decide.
  */
 export const adminAuth = fp<AdminAuthOptions>(
@@ -39,25 +40,32 @@ export const adminAuth = fp<AdminAuthOptions>(
     const scrape = metricsToken === undefined ? undefined : digest(metricsToken);
     app.addHook('onRequest', async (request, reply) => {
       if (isConsoleAsset(request) || isPublic(request)) return;
+      try {
+        await identify(request, reply);
+      } catch (error) {
+        if (isRefusedCredential(request, error)) request.requestContext.audit.action = 'admin.auth';
+        throw error;
+      }
+    });
+
+    async function identify(request: FastifyRequest, reply: FastifyReply): Promise<void> {
       const bearer = BEARER_REGEXP.exec(request.headers.authorization ?? '')?.[1];
       if (bearer !== undefined) {
-        const presented = digest(bearer);
-        if (timingSafeEqual(presented, expected)) {
-          request.requestContext.actor = BOOTSTRAP;
-          return;
-        }
-        if (scrape !== undefined && isMetricsScrape(request) && timingSafeEqual(presented, scrape)) {
-          request.requestContext.actor = METRICS;
-          return;
-        }
-        request.requestContext.actor = await operators.withToken(bearer, request.ip);
+        // ADMIN_TOKEN and METRICS_TOKEN are checked after the address's lockout, their misses counted, like an operator's token.
+        const configured = (token: string): Actor | undefined => {
+          const presented = digest(token);
+          if (timingSafeEqual(presented, expected)) return BOOTSTRAP;
+          if (scrape !== undefined && isMetricsScrape(request) && timingSafeEqual(presented, scrape)) return METRICS;
+          return undefined;
+        };
+        request.requestContext.actor = await operators.withToken(bearer, request.ip, configured);
         return;
       }
       const sessionId = request.headers.authorization === undefined ? readSessionCookie(request.headers.cookie) : undefined;
       if (sessionId === undefined) throw errors.adminUnauthorized();
       request.requestContext.actor = await withSession(operators, sessionId, request, reply);
       if (!SAFE_METHODS.has(request.method)) checkCsrf(request, request.requestContext.actor);
-    });
+    }
   },
   { name: 'admin-auth', fastify: '5.x', dependencies: ['error-handler', 'request-context'] },
 );
@@ -68,6 +76,18 @@ const BOOTSTRAP: Actor = { credential: 'bootstrap', id: 'bootstrap', name: 'boot
 const METRICS: Actor = { credential: 'metrics', id: 'metrics', name: 'metrics', role: null };
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * A credential presented and refused (or refused unseen, its address locked out), on a route that records no
+ * action of its own: audited as `admin.auth`, so that guesses leave a trace whatever the method. A route that
+ * records an action (a change) keeps it, its entry a failure. A request with no credential at all (a scanner's
+ * GET) is not a refused credential and leaves no entry.
+ */
+function isRefusedCredential(request: FastifyRequest, error: unknown): boolean {
+  if (!(error instanceof AppError) || (error.code !== 'admin_unauthorized' && error.code !== 'throttled')) return false;
+  if (request.routeOptions.config?.audit !== undefined) return false;
+  return request.headers.authorization !== undefined || readSessionCookie(request.headers.cookie) !== undefined;
+}
 
 /** A refused session also clears its cookie, so that the browser stops presenting it. */
 async function withSession(operators: OperatorAuthentication, sessionId: string, request: FastifyRequest, reply: FastifyReply): Promise<Actor> {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { errors, texts } from '../../errors.js';
+import type { Actor } from '../../request-context.js';
 import { testBackends } from '../../../test/support/test-databases.js';
 import { startTestGateway, TEST_ADMIN_TOKEN, type TestGateway } from '../../../test/support/test-gateway.js';
 import { adminAuth } from './admin-auth.js';
@@ -23,7 +24,9 @@ async function consoleApp(root: string): Promise<FastifyInstance> {
   const refuse = async (): Promise<never> => {
     throw errors.adminUnauthorized();
   };
-  await app.register(adminAuth, { adminToken: TOKEN, operators: { withToken: refuse, withSession: refuse } });
+  // The configured ADMIN_TOKEN is recognized after the (here absent) lockout, through `fixed`.
+  const withToken = async (token: string, _address: string, fixed?: (token: string) => Actor | undefined): Promise<Actor> => fixed?.(token) ?? refuse();
+  await app.register(adminAuth, { adminToken: TOKEN, operators: { withToken, withSession: refuse } });
   app.get('/admin/v1/secret', async () => ({ secret: true }));
   await app.register(adminConsole, { root });
   await app.ready();

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import Fastify from 'fastify';
 import { errors } from '../../errors.js';
+import type { Actor } from '../../request-context.js';
 import { adminAuth } from './admin-auth.js';
 import { adminPermissions, describePermission } from './admin-permissions.js';
 import { errorHandler } from './error-handler.js';
@@ -17,7 +18,9 @@ describe('admin permissions', () => {
     const refuse = async (): Promise<never> => {
       throw errors.adminUnauthorized();
     };
-    await app.register(adminAuth, { adminToken: TOKEN, operators: { withToken: refuse, withSession: refuse } });
+    // No operators, no lockout: the configured ADMIN_TOKEN alone is recognized (what `fixed` answers).
+    const withToken = async (token: string, _address: string, fixed?: (token: string) => Actor | undefined): Promise<Actor> => fixed?.(token) ?? refuse();
+    await app.register(adminAuth, { adminToken: TOKEN, operators: { withToken, withSession: refuse } });
     await app.register(adminPermissions);
     app.get('/admin/v1/forgotten', async () => ({ secret: true }));
     app.get('/admin/v1/declared', { config: { permission: 'read' } }, async () => ({ fine: true }));

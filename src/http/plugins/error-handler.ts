@@ -80,6 +80,13 @@ function toAppError(error: FastifyError, validation: ErrorHandlerOptions['valida
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return errors.malformedBody();
+    case 'FST_ERR_ROUTE_MISSING_CONTENT_TYPE': {
+      // Fastify refuses a QUERY without Content-Type (RFC 10008) before the route runs: where the path does
+      // not serve QUERY at all, the answer is the 405 every other method gets, not a 400 about its body.
+      const allow = request.routeOptions.config?.allow;
+      if (allow !== undefined) return errors.methodNotAllowed(allow);
+      break;
+    }
   }
   // Values PostgreSQL cannot store or compare (a NUL byte, invalid UTF-8, a number beyond bigint) can only
   // come from the request: they are the client's error, not a failure of ours.

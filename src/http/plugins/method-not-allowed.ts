@@ -52,7 +52,7 @@ export const methodNotAllowed = fp(
           scope.route({
             method: others as HTTPMethods[],
             url,
-            config: { otherMethods: true },
+            config: { otherMethods: true, allow },
             schema: { hide: true },
             handler: async () => {
               throw errors.methodNotAllowed(allow);
@@ -88,5 +88,7 @@ declare module 'fastify' {
   }
   interface FastifyContextConfig {
     otherMethods?: boolean;
+    /** On a route that answers 405: the methods its path serves (what the error handler answers a QUERY Fastify refused before the route). */
+    allow?: string;
   }
 }

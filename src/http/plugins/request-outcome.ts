@@ -58,18 +58,19 @@ export const requestOutcome = fp<RequestOutcomeOptions>(
       if (request.authFailure) metrics.countAuthFailure(listener, request.authFailure);
       const action = request.requestContext?.audit.action ?? request.routeOptions.config?.audit;
       // A call refused because the trail is backed up did nothing, and adds no entry.
-      if (action && request.errorCode !== 'audit_backlog') record(auditTrail, request, action, reply.statusCode);
+      if (action && request.errorCode !== 'audit_backlog') record(auditTrail, request, action, reply.statusCode, listener);
       done();
     });
   },
   { name: 'request-outcome', fastify: '5.x' },
 );
 
-function record(auditTrail: AuditWriter, request: FastifyRequest, action: string, status: number): void {
+function record(auditTrail: AuditWriter, request: FastifyRequest, action: string, status: number, listener: Listener): void {
   const notes = request.requestContext?.audit ?? {};
   const succeeded = status < 400;
   // A call named by its caller (X-Request-Id) keeps an entry of its own, so that the audit search finds it by that id.
   const counted = succeeded && !isCallersRequestId(request) ? countedAs(action, request.headers.authorization, notes.details) : undefined;
+  const aggregate = notes.aggregate ?? (counted ? { key: counted.key } : undefined) ?? (listener === 'admin' ? refusalCountedAs(request) : undefined);
   auditTrail.record({
     at: new Date(),
     action,
@@ -82,8 +83,16 @@ function record(auditTrail: AuditWriter, request: FastifyRequest, action: string
     details: counted?.details ?? notes.details ?? null,
     operator: notes.operator ?? operatorOf(request.requestContext?.actor),
     approver: notes.approver ?? null,
-    ...(counted ? { aggregate: { key: counted.key } } : {}),
+    ...(aggregate ? { aggregate } : {}),
   });
+}
+
+/**
+ * An admin request refused because its address is locked out: counted per second with its like (whatever its
+ * X-Request-Id), so that each refusal is accounted for without a flood of them writing a row each.
+ */
+function refusalCountedAs(request: FastifyRequest): { key: string } | undefined {
+  return request.errorCode === 'throttled' && request.requestContext?.actor === undefined ? { key: 'throttled' } : undefined;
 }
 
 /** Who the entry names for an admin request: the actor (its id, name and credential); nobody on the partner API. */

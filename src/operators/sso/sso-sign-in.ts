@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import * as oidc from 'openid-client';
 import type { OperatorRole } from '@partner-gateway/contract/admin-permissions';
+import { errors } from '../../errors.js';
 import type { ConsoleSessions } from '../console-sessions.js';
 import { newRandomId, secretHash } from '../operator-secrets.js';
 import type { Operator, OperatorRepository } from '../operator-repository.js';
@@ -11,6 +12,16 @@ import type { SsoClient } from './sso-client.js';
 
 /** How long a sign-in may take between the redirect to the identity provider and its callback. */
 export const SSO_LOGIN_MAX_MS = 10 * 60_000;
+
+/**
+ * Sign-ins begun within SSO_LOGIN_MAX_MS and not finished, from one client address and from all of them: each
+ * `/sso/start` writes a row anyone who reaches the admin listener could otherwise add without end. A person
+ * signing in has one or two under way; an office behind one address, a few more. Beyond either bound a new
+ * start is refused (429 sso_pending_limit) until the oldest expire or are finished. Checked, then written:
+ * starts racing each other may pass the bound by as many as run at once.
+ */
+export const SSO_PENDING_PER_ADDRESS = 20;
+export const SSO_PENDING_MAX = 1_000;
 
 /** How a callback ended: a session for the operator, or a refusal with the page that says why. */
 export type SsoOutcome =
@@ -50,7 +61,7 @@ export interface SsoSignIn {
    * A new sign-in: the provider's authorization URL to send the browser to, and the `state` the browser keeps in
    * its flow cookie (the callback must bring both back).
    */
-  start(): Promise<{ redirect: URL; state: string }>;
+  start(clientAddress: string): Promise<{ redirect: URL; state: string }>;
   /** The callback: `callbackUrl` as the browser requested it, `flowState` from the flow cookie. */
   finish(callbackUrl: URL, flowState: string | undefined): Promise<SsoOutcome>;
 }
@@ -78,12 +89,15 @@ export function createSsoSignIn(deps: SsoSignInDependencies): SsoSignIn {
   const refused = (status: 400 | 403 | 502, reason: string, title: string, message: string, who?: string): SsoOutcome => ({ kind: 'refused', status, reason, title, message, ...(who ? { who } : {}) });
 
   return {
-    async start() {
+    async start(clientAddress) {
+      const pending = await deps.logins.countSince(new Date(deps.now() - SSO_LOGIN_MAX_MS), clientAddress, SSO_PENDING_MAX);
+      if (pending.address >= SSO_PENDING_PER_ADDRESS) throw errors.ssoPendingLimit('address', 60);
+      if (pending.total >= SSO_PENDING_MAX) throw errors.ssoPendingLimit('total', 60);
       const state = newRandomId();
       const nonce = oidc.randomNonce();
       const codeVerifier = oidc.randomPKCECodeVerifier();
       const redirect = await deps.client.authorizationUrl({ state, nonce, codeVerifier });
-      await deps.logins.insert(secretHash(state), { codeVerifier, nonce, createdAt: new Date(deps.now()) });
+      await deps.logins.insert(secretHash(state), { codeVerifier, nonce, createdAt: new Date(deps.now()) }, clientAddress);
       return { redirect, state };
     },
     async finish(callbackUrl, flowState) {

@@ -9,8 +9,24 @@ import type { Gateway } from '../../../gateway.js';
 export async function adminAuditRoutes(app: FastifyInstance, { gateway }: { gateway: Gateway }): Promise<void> {
   app.get(
     ADMIN_AUDIT_PATH,
-    { config: { permission: 'read' }, schema: { operationId: 'queryAudit', tags: ['Audit'], summary: 'The audit trail, filtered, newest first or followed', querystring: AuditQuery, response: { 200: AuditPage, '4xx': ErrorBody, '5xx': ErrorBody } } },
-    async (request) => gateway.admin.audit.search(request.query as AuditQuery),
+    {
+      config: { audit: 'audit.search', permission: 'read' },
+      schema: {
+        operationId: 'queryAudit',
+        tags: ['Audit'],
+        summary: 'The audit trail, filtered, newest first or followed',
+        description: 'The search is itself audited (action audit.search, with its filter; never what it found).',
+        querystring: AuditQuery,
+        response: { 200: AuditPage, '4xx': ErrorBody, '5xx': ErrorBody },
+      },
+    },
+    async (request) => {
+      const { details, followKey } = searchFilter(request.query as AuditQuery);
+      request.requestContext.audit.details = details;
+      // A follow polls every second: its polls of one filter by one actor count into one entry a minute.
+      if (followKey !== undefined) request.requestContext.audit.aggregate = { key: `${request.requestContext.actor?.id ?? ''}\u0000${followKey}`, windowMs: 60_000 };
+      return gateway.admin.audit.search(request.query as AuditQuery);
+    },
   );
   app.get(
     ADMIN_AUDIT_EXPORT_PATH,
@@ -37,4 +53,13 @@ export async function adminAuditRoutes(app: FastifyInstance, { gateway }: { gate
         .send(Readable.from(file.chunks((rows) => (details.rows += rows))));
     },
   );
+}
+
+/**
+ * What the search's own entry keeps: the filter as asked, without the paging (a page of a search is the same
+ * search); and for a follow's poll (`after`), what its polls share.
+ */
+function searchFilter(query: AuditQuery): { details: Record<string, unknown>; followKey?: string } {
+  const { cursor: _cursor, after, limit: _limit, ...filter } = query;
+  return { details: { filter }, ...(after !== undefined ? { followKey: JSON.stringify(filter) } : {}) };
 }
