@@ -54,6 +54,12 @@ export function createApprovals(deps: ApprovalsDependencies): Approvals {
     return proposal;
   }
 
+  /** A proposal as the API shows it: a request that keeps a secret's hash shows what its action lets it show. */
+  function view(proposal: Proposal): ProposalView {
+    const shown = deps.registry.get(proposal.action)?.shownRequest;
+    return toProposalView(shown ? { ...proposal, request: shown(proposal.request) } : proposal);
+  }
+
   async function decided(id: string): Promise<never> {
     const now = await deps.proposals.find(id);
     throw errors.proposalDecided(now?.status ?? 'gone');
@@ -81,19 +87,19 @@ export function createApprovals(deps: ApprovalsDependencies): Approvals {
       if (preview.partner !== undefined) context.audit.partner = preview.partner;
       const held = preview.holdReason === undefined ? {} : { heldBecause: preview.holdReason };
       context.audit.details = { proposal: { id: proposal.id, status: 'pending', expiresAt: proposal.expiresAt.toISOString() }, ...held, target: preview.target, preview: preview.preview };
-      return { proposal: toProposalView(proposal) };
+      return { proposal: view(proposal) };
     },
     async list(query) {
       await deps.proposals.expire(new Date(deps.now()));
       const limit = query.limit === undefined ? 100 : Number(query.limit);
       if (!(limit >= 1 && limit <= PROPOSAL_PAGE_MAX)) throw errors.validationFailed([{ field: 'limit', message: `must be between 1 and ${PROPOSAL_PAGE_MAX}` }]);
-      return (await deps.proposals.list({ ...(query.status ? { status: query.status } : {}), limit })).map(toProposalView);
+      return (await deps.proposals.list({ ...(query.status ? { status: query.status } : {}), limit })).map(view);
     },
     async get(id) {
       await deps.proposals.expire(new Date(deps.now()));
       const proposal = await deps.proposals.find(id);
       if (!proposal) throw errors.proposalNotFound();
-      return toProposalView(proposal);
+      return view(proposal);
     },
     async approve(id, context) {
       const actor = context.actor!;
@@ -103,7 +109,9 @@ export function createApprovals(deps: ApprovalsDependencies): Approvals {
       const proposers = operatorsBehind(proposal.proposedBy);
       if (operatorsBehind(actorRef(actor)).some((id) => proposers.includes(id))) throw errors.credentialOfProposer();
       const checked = definition(proposal.action);
-      if (!actorAllows(actor, checked.permission)) throw errors.forbidden(checked.permission);
+      for (const permission of checked.permissionsFor?.(proposal.request) ?? [checked.permission]) {
+        if (!actorAllows(actor, permission)) throw errors.forbidden(permission);
+      }
       const approver = actorRef(actor);
       const claimed = await deps.proposals.decide(id, 'approved', { decidedBy: approver, decidedAt: new Date(deps.now()), reason: null });
       if (!claimed) return decided(id);
@@ -129,7 +137,7 @@ export function createApprovals(deps: ApprovalsDependencies): Approvals {
       }
       await deps.proposals.settle(id, { status: 'approved', result: result ?? null, reason: null });
       context.audit.details = { ...context.audit.details, proposal: { id } };
-      return toProposalView({ ...claimed, result: result ?? null });
+      return view({ ...claimed, result: result ?? null });
     },
     async reject(id, body, context) {
       const actor = context.actor!;
@@ -141,7 +149,7 @@ export function createApprovals(deps: ApprovalsDependencies): Approvals {
       const rejected = await deps.proposals.decide(id, 'rejected', { decidedBy: actorRef(actor), decidedAt: new Date(deps.now()), reason });
       if (!rejected) return decided(id);
       context.audit.details = { proposal: { id }, action: proposal.action, target: proposal.target, reason, withdrawn };
-      return toProposalView(rejected);
+      return view(rejected);
     },
     async settings() {
       const required = await deps.settings.requiredActions();

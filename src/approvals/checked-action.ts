@@ -48,6 +48,10 @@ export interface CheckedAction<Input = any, Result = any> {
    * proposal whatever the settings say (the removal guard: a change that would take many banks from partners).
    */
   guarded?: boolean;
+  /** The permissions its approver needs for this request, when they depend on what it changes (a partner's fields); `[permission]` otherwise. */
+  permissionsFor?(input: Input): Permission[];
+  /** What proposals show of a request that keeps something not to be shown (a new password's hash); the request itself by default. */
+  shownRequest?(input: Input): unknown;
   /** Throws the change's own refusals (404, 422) so that a proposal that could never apply is refused when made. */
   preview(input: Input): Promise<ChangePreview>;
   /** Makes the change, noting its audit details (and partner) in `context.audit`; answers what the route answers. */

@@ -16,7 +16,12 @@ export interface PartnerAdmin {
   list(): Promise<PartnerView[]>;
   get(login: string): Promise<PartnerView>;
   /** The change, and the partner before and after it (for the audit trail). */
-  update(login: string, input: UpdatePartnerBody): Promise<PartnerChange>;
+  update(login: string, input: PartnerUpdate): Promise<PartnerChange>;
+  /**
+   * A new password, checked as a change checks it, as the partner row stores it (argon2id): what a change waiting
+   * for approval keeps instead of the password.
+   */
+  hashNewPassword(password: string): Promise<string>;
   /** Removes the partner; returns it as it was. */
   remove(login: string): Promise<PartnerView>;
   /** How many partners there are (the demo partner is created only when there are none). */
@@ -26,6 +31,9 @@ export interface PartnerAdmin {
   /** Partners holding reward types outside the catalogue (stored before REWARD_TYPES left them out), for the start-up report. */
   withUnknownRewardTypes(): Promise<Array<{ login: string; unknownRewardTypes: string[] }>>;
 }
+
+/** A change of a partner: the body, whose new password may come already hashed (hashNewPassword). */
+export type PartnerUpdate = UpdatePartnerBody & { passwordHash?: string };
 
 /** A partner before and after a change, and whether the change ended its sessions (for the audit trail). */
 export interface PartnerChange {
@@ -76,7 +84,7 @@ export function createPartnerAdmin(partners: PartnerRepository, rewardTypes: rea
       const before = await partners.findByLogin(login);
       if (!before) throw errors.partnerNotFound(login);
       // Every field of the body but these five is stored as it comes, under its own name (the partner field map).
-      const { password, ipAllowlist, rewardTypes, authMethods, requireSenderConstrainedTokens, ...stored } = input;
+      const { password, passwordHash, ipAllowlist, rewardTypes, authMethods, requireSenderConstrainedTokens, ...stored } = input;
       const problems: ErrorDetail[] = [];
       const changes: PartnerChanges = { ...stored };
       if (ipAllowlist !== undefined) changes.ipAllowlist = normalizeAllowlist(ipAllowlist, problems);
@@ -89,15 +97,22 @@ export function createPartnerAdmin(partners: PartnerRepository, rewardTypes: rea
       if (requireSenderConstrainedTokens !== undefined) changes.requireBoundTokens = requireSenderConstrainedTokens;
       if (problems.length > 0) throw errors.validationFailed(problems);
       if (password !== undefined) changes.passwordHash = await hashPassword(password);
+      else if (passwordHash !== undefined) changes.passwordHash = passwordHash;
       // A block or a new password ends every session: tokens issued before stop working on their next use. So
       // does a stricter policy (the password taken away, or binding required): tokens issued under the weaker
       // one must not outlive it.
       const passwordWithdrawn = changes.authMethods !== undefined && before.authMethods.includes('password') && !changes.authMethods.includes('password');
       const bindingRequired = changes.requireBoundTokens === true && !before.requireBoundTokens;
-      if (input.status === 'blocked' || password !== undefined || passwordWithdrawn || bindingRequired) changes.revokeTokens = true;
+      if (input.status === 'blocked' || changes.passwordHash !== undefined || passwordWithdrawn || bindingRequired) changes.revokeTokens = true;
       const updated = await partners.update(login, changes);
       if (!updated) throw errors.partnerNotFound(login);
       return { before: toPartnerView(before), after: toPartnerView(updated), sessionsEnded: changes.revokeTokens === true };
+    },
+    async hashNewPassword(password) {
+      const problems: ErrorDetail[] = [];
+      checkPassword(password, problems);
+      if (problems.length > 0) throw errors.validationFailed(problems);
+      return hashPassword(password);
     },
     async remove(login) {
       const before = await partners.findByLogin(login);

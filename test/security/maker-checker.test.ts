@@ -39,7 +39,7 @@ for (const backend of testBackends()) {
       const settings = (await call(viewer.headers, 'GET', '/admin/v1/approvals/settings')).json();
       assert.deepEqual(
         settings.actions.map((action: { action: string; required: boolean }) => [action.action, action.required]),
-        [['approvals.configure', false], ['partner.delete', false], ['partner.jwks.set', false], ['partner.certificates.set', false], ['key.revoke', false], ['operator.create', false], ['operator.update', false], ['banks.replace', false], ['banks.restore', false], ['banks.import', false], ['bank.add', false], ['bank.edit', false], ['bank.remove', false]],
+        [['approvals.configure', false], ['partner.update', false], ['partner.delete', false], ['partner.jwks.set', false], ['partner.certificates.set', false], ['key.revoke', false], ['operator.create', false], ['operator.update', false], ['banks.replace', false], ['banks.restore', false], ['banks.import', false], ['bank.add', false], ['bank.edit', false], ['bank.remove', false]],
       );
       const partner = await t.addPartner();
       assert.equal((await call(operator.headers, 'DELETE', `/admin/v1/partners/${partner.login}`)).statusCode, 204, 'applied at once');
@@ -156,6 +156,35 @@ for (const backend of testBackends()) {
       assert.equal(refused.statusCode, 409);
       assert.equal((await list()).banks.length, 2, 'not restored');
       assert.equal((await require([])).statusCode, 200);
+    });
+
+    it('when partner changes need approval, then an allowlist, a status and a password change each wait, a password is never shown, and its approver needs the credentials permission', async () => {
+      assert.equal((await require(['partner.update'])).statusCode, 200);
+      const partner = await t.addPartner();
+      const allowlist = await call(operator.headers, 'PATCH', `/admin/v1/partners/${partner.login}`, { ipAllowlist: ['127.0.0.1/32', '::1/128', '203.0.113.0/24'], status: 'blocked' });
+      assert.equal(allowlist.statusCode, 202, allowlist.body);
+      assert.deepEqual(allowlist.json().preview.requested, { ipAllowlist: ['127.0.0.1/32', '::1/128', '203.0.113.0/24'], status: 'blocked' });
+      const unchanged = await t.gateway.admin.partners.get(partner.login);
+      assert.deepEqual({ status: unchanged.status, ipAllowlist: unchanged.ipAllowlist }, { status: 'active', ipAllowlist: ['127.0.0.1/32', '::1/128'] });
+      assert.equal((await call(secondOperator.headers, 'POST', `/admin/v1/approvals/${allowlist.json().id}/approve`)).statusCode, 200);
+      assert.equal((await t.gateway.admin.partners.get(partner.login)).status, 'blocked');
+
+      const newPassword = 'a-new-password-for-the-partner';
+      const reset = await call(maker.headers, 'PATCH', `/admin/v1/partners/${partner.login}`, { password: newPassword });
+      assert.equal(reset.statusCode, 202, reset.body);
+      const listed = (await call(viewer.headers, 'GET', '/admin/v1/approvals?status=pending')).body;
+      assert.ok(!listed.includes(newPassword) && !listed.includes('$argon2'), 'neither the password nor its hash is shown');
+      assert.equal(reset.json().request.body.password, '(a new password, kept hashed)');
+      const byOperator = await call(secondOperator.headers, 'POST', `/admin/v1/approvals/${reset.json().id}/approve`);
+      assert.equal(byOperator.statusCode, 403, 'a password is the security role\'s');
+      assert.match(byOperator.json().description_status, /partners\.credentials/);
+      assert.equal((await call(checker.headers, 'POST', `/admin/v1/approvals/${reset.json().id}/approve`)).statusCode, 200);
+      assert.equal((await call(BOOTSTRAP, 'PATCH', `/admin/v1/partners/${partner.login}`, { status: 'active' })).statusCode, 202);
+      const reactivate = (await call(viewer.headers, 'GET', '/admin/v1/approvals?status=pending')).json().proposals[0];
+      assert.equal((await call(secondOperator.headers, 'POST', `/admin/v1/approvals/${reactivate.id}/approve`)).statusCode, 200);
+      const login = await t.app.inject({ method: 'POST', url: '/api/v1/login/', payload: { login: partner.login, password: newPassword } });
+      assert.equal(login.statusCode, 200, 'the approved password works');
+      await require([]);
     });
 
     it('when the settings themselves need approval, then nobody turns maker-checker off alone', async () => {

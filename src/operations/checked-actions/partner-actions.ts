@@ -1,10 +1,14 @@
 import { auditablePartner, type PartnerView } from '@partner-gateway/contract/admin-partners';
 import type { SetPartnerJwksBody } from '@partner-gateway/contract/admin-partner-keys';
 import type { SetPartnerCertificatesBody } from '@partner-gateway/contract/admin-partner-certificates';
+import type { Permission } from '@partner-gateway/contract/admin-permissions';
 import type { CheckedAction } from '../../approvals/checked-action.js';
-import type { PartnerAdmin } from '../../partners/partner-admin.js';
+import type { PartnerAdmin, PartnerUpdate } from '../../partners/partner-admin.js';
 import type { PartnerCertificateAdmin } from '../../partners/partner-certificate-admin.js';
 import type { PartnerKeyAdmin } from '../../partners/partner-key-admin.js';
+
+/** The fields of a partner change that only the security role's partners.credentials may make (or approve). */
+const CREDENTIAL_FIELDS = ['passwordHash', 'authMethods', 'requireSenderConstrainedTokens'] as const;
 
 /** A partner's state as a proposal depends on it: any change to the partner moves it. */
 const baseOf = (partner: PartnerView) => `${partner.id}@${partner.updatedAt}`;
@@ -15,6 +19,27 @@ const baseOf = (partner: PartnerView) => `${partner.id}@${partner.updatedAt}`;
  * then act as the partner: the classic insider takeover a second pair of eyes stops).
  */
 export function partnerActions(partners: PartnerAdmin, keys: PartnerKeyAdmin, certificates: PartnerCertificateAdmin): CheckedAction[] {
+  const updatePartner: CheckedAction<{ login: string; body: PartnerUpdate }, PartnerView> = {
+    action: 'partner.update',
+    permission: 'partners.write',
+    description: "Change a partner: status, IP allowlist, reward types, password, methods (a block or a new password ends its sessions)",
+    // As the route's field permissions: a credential field is the security role's, any other field partners.write.
+    permissionsFor: ({ body }) => [
+      ...new Set(Object.keys(body).map((field): Permission => ((CREDENTIAL_FIELDS as readonly string[]).includes(field) ? 'partners.credentials' : 'partners.write'))),
+    ],
+    shownRequest: ({ login, body: { passwordHash, ...body } }) => ({ login, body: passwordHash === undefined ? body : { ...body, password: '(a new password, kept hashed)' } }),
+    async preview({ login, body: { passwordHash, ...body } }) {
+      const partner = await partners.get(login);
+      const requested = passwordHash === undefined ? body : { ...body, passwordChanged: true };
+      return { target: `partner ${login}`, preview: { before: auditablePartner(partner), requested }, base: baseOf(partner), partner: login };
+    },
+    async apply({ login, body }, context) {
+      context.audit.partner = login;
+      const { before, after, sessionsEnded } = await partners.update(login, body);
+      context.audit.details = { ...context.audit.details, before: auditablePartner(before), after: auditablePartner(after), passwordChanged: body.passwordHash !== undefined, sessionsEnded };
+      return after;
+    },
+  };
   const deletePartner: CheckedAction<{ login: string }, undefined> = {
     action: 'partner.delete',
     permission: 'partners.write',
@@ -61,5 +86,5 @@ export function partnerActions(partners: PartnerAdmin, keys: PartnerKeyAdmin, ce
       return after!;
     },
   };
-  return [deletePartner, setJwks, setCertificates];
+  return [updatePartner, deletePartner, setJwks, setCertificates];
 }

@@ -54,15 +54,23 @@ export async function adminPartnerRoutes(app: FastifyInstance, { gateway }: { ga
         // A partner's credentials and how it may use them are the security role's.
         fieldPermissions: { password: 'partners.credentials', authMethods: 'partners.credentials', requireSenderConstrainedTokens: 'partners.credentials' },
       },
-      schema: { operationId: 'updatePartner', tags, summary: 'Change a partner (a block, a new password, taking `password` out of authMethods or requiring bound tokens ends its sessions)', params: LoginParams, body: bodies.update, response: { 200: PartnerView, ...errorResponses } },
+      schema: {
+        operationId: 'updatePartner',
+        tags,
+        summary: 'Change a partner (a block, a new password, taking `password` out of authMethods or requiring bound tokens ends its sessions)',
+        description: 'Maker-checker action `partner.update`: when it needs approval, the answer is 202 with a proposal (a new password is kept only hashed until then).',
+        params: LoginParams,
+        body: bodies.update,
+        response: { 200: PartnerView, ...PROPOSED, ...errorResponses },
+      },
     },
-    async (request) => {
+    async (request, reply) => {
       const { login } = request.params as LoginParams;
-      const body = request.body as UpdatePartnerBody;
+      const { password, ...body } = request.body as UpdatePartnerBody;
       request.requestContext.audit.partner = login;
-      const { before, after, sessionsEnded } = await partners.update(login, body);
-      request.requestContext.audit.details = { before: auditablePartner(before), after: auditablePartner(after), passwordChanged: body.password !== undefined, sessionsEnded };
-      return after;
+      // Hashed before it is submitted, so that a proposal never keeps the password itself.
+      const update = password === undefined ? body : { ...body, passwordHash: await partners.hashNewPassword(password) };
+      return answerSubmitted(reply, await gateway.admin.approvals.submit('partner.update', { login, body: update }, request.requestContext));
     },
   );
   app.delete(
