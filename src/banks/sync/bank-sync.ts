@@ -6,7 +6,7 @@ import { SYNC_AUTHOR, type BankListService } from '../bank-list-service.js';
 import { mergeRegistry, type RegistryEntry } from '../merge-registry.js';
 import type { BankSyncRepository, NewSyncRun, SyncRun } from './bank-sync-repository.js';
 import { shownSource, toSyncRun, toSyncRunView } from './bank-sync-view.js';
-import { readRegistrySource } from './read-registry-source.js';
+import type { RegistryReading } from './read-registry-source.js';
 import { holdReason, type RemovalLimits } from './removal-guard.js';
 import type { BankSyncFigures } from '../../metrics/bank-sync-gauges.js';
 
@@ -25,6 +25,8 @@ export interface BankSyncDependencies {
   lists: BankListService;
   /** Downloads the source, within the limits jwksUri fetching has (time, size, https in production, no private address). */
   fetchSource: (url: string) => Promise<Uint8Array>;
+  /** Reads what the source served (ZIP or XML) off the serving thread, within BANKS_IMPORT_MAX_BYTES (BankFileReader). */
+  readSource: (bytes: Uint8Array) => Promise<RegistryReading>;
   settings: BankSyncSettings;
   now: () => number;
   /** Told of every recorded run (the gateway audits scheduled ones and logs failures). */
@@ -75,7 +77,7 @@ export function createBankSync(deps: BankSyncDependencies): BankSync {
     } catch (error) {
       return { problem: `the source could not be fetched: ${error instanceof Error ? error.message : String(error)}` };
     }
-    return readRegistrySource(bytes);
+    return deps.readSource(bytes);
   }
 
   async function record(run: NewSyncRun): Promise<SyncRun> {
