@@ -33,9 +33,9 @@ export function readImportFile(bytes: Uint8Array, contentType: string | undefine
   const parsed = parseBankFile(bytes, contentType);
   if ('problems' in parsed) throw errors.validationFailed(parsed.problems);
   if (parsed.entries.length === 0) throw errors.validationFailed([{ field: 'body', message: 'the file contains no banks' }]);
-  if (parsed.entries.length > MAX_IMPORT_BANKS) throw tooMany(parsed.entries.length, 'banks');
   const checked = validateBankList(parsed.entries, parsed.where);
   if ('problems' in checked) throw errors.validationFailed(checked.problems, checked.total);
+  if (parsed.entries.length > MAX_IMPORT_BANKS) throw tooMany(parsed.entries.length, 'banks');
   const rows = checked.banks.map((bank, index) => {
     const raw = parsed.entries[index] as Record<string, unknown>;
     return {
