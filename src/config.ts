@@ -127,6 +127,7 @@ export const ConfigSchema = Type.Object({
     maximum: 36500,
     description: 'Days versions of the bank list are kept for history and restore; older ones are removed (never the current one).',
   }),
+  BANKS_IMPORT_MAX_BYTES: Type.Integer({ default: 4194304, minimum: 65536, maximum: 67108864, description: 'Largest bank file an import may send or the registry sync may download, and the most a ZIP may unpack to (default 4 MiB; the whole ED807 directory is under 1 MiB); larger is 413 import_too_large.' }),
   BANKS_SYNC_URL: Type.Optional(
     Type.String({
       description: 'The Bank of Russia BIC directory (ED807, as XML or the ZIP it publishes) the bank list is synced from; no sync when unset. https in production, and never a private address.',

@@ -12,6 +12,9 @@ import { describeProblem, type Problem } from '@partner-gateway/contract/error-b
 /** One offending field or row, for errors that list several (the contract's Problem). */
 export type ErrorDetail = Problem;
 
+/** A 422 lists at most this many problems (a file of 500 000 bad rows answers the first 100 and the count). */
+export const MAX_LISTED_PROBLEMS = 100;
+
 export class AppError extends Error {
   override name = 'AppError';
   constructor(
@@ -29,6 +32,8 @@ export class AppError extends Error {
       oauthDescription?: string;
       headers?: Record<string, string>;
       details?: ErrorDetail[];
+      /** How many problems there are in all, when `details` lists only the first MAX_LISTED_PROBLEMS. */
+      errorCount?: number;
     } = {},
   ) {
     super(description);
@@ -55,15 +60,16 @@ export const errors = {
   notEncrypted: () => new AppError('not_encrypted', 422, texts.notEncrypted),
   parameterInvalid: (name: string) =>
     new AppError('parameter_invalid', 422, `Parameter ${name} has an invalid value; repeat the request with correct data`),
-  validationFailed: (details: ErrorDetail[]) =>
+  /** `total`: how many problems there are when `details` lists only the first of them (MAX_LISTED_PROBLEMS). */
+  validationFailed: (details: ErrorDetail[], total = details.length) =>
     new AppError(
       'validation_failed',
       422,
       `The request contains invalid data (${details
         .slice(0, 5)
         .map(describeDetail)
-        .join('; ')}${details.length > 5 ? `; and ${details.length - 5} more` : ''}); repeat the request with correct data`,
-      { details },
+        .join('; ')}${total > 5 ? `; and ${total - 5} more` : ''}); repeat the request with correct data`,
+      listedProblems(details, total),
     ),
   forbiddenKey: () =>
     new AppError('forbidden_key', 400, 'The request body must not contain a __proto__ or constructor key; repeat the request with correct data'),
@@ -72,6 +78,12 @@ export const errors = {
   unsupportedMediaType: (accepted: string) =>
     new AppError('unsupported_media_type', 415, `The request body must be sent as ${accepted}; repeat the request with correct data`),
   payloadTooLarge: () => new AppError('payload_too_large', 413, 'The request body is too large; repeat the request with a smaller body'),
+  /** A bank file (import body, registry download or what its ZIP unpacks to) past BANKS_IMPORT_MAX_BYTES. */
+  importTooLarge: (limitBytes: number) =>
+    new AppError('import_too_large', 413, `The file is larger than the import limit of ${describeBytes(limitBytes)} (BANKS_IMPORT_MAX_BYTES); nothing was changed: send a smaller file`),
+  /** A bank file whose reading ran out of the worker's memory or time: refused whole, nothing changed. */
+  importTooDemanding: (limit: string) =>
+    new AppError('import_too_demanding', 422, `The file could not be read within ${limit}; nothing was changed: send a smaller or simpler file`),
   headersTooLarge: () =>
     new AppError('headers_too_large', 431, 'The request address or headers are too large; repeat the request with correct data'),
   requestTimeout: () => new AppError('request_timeout', 408, 'The request took too long to arrive; repeat the request'),
@@ -208,4 +220,17 @@ export const errors = {
 
 function describeDetail(detail: ErrorDetail): string {
   return describeProblem(detail, 'body');
+}
+
+/** `4 MiB`, `512 KiB`, or bytes when neither divides evenly. */
+export function describeBytes(bytes: number): string {
+  if (bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
+  if (bytes % 1024 === 0) return `${bytes / 1024} KiB`;
+  return `${bytes} bytes`;
+}
+
+/** The first MAX_LISTED_PROBLEMS problems, and how many there are in all when that is more than are listed. */
+function listedProblems(details: ErrorDetail[], total: number): { details: ErrorDetail[]; errorCount?: number } {
+  const listed = details.slice(0, MAX_LISTED_PROBLEMS);
+  return total > listed.length ? { details: listed, errorCount: total } : { details: listed };
 }

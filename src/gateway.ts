@@ -147,7 +147,7 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
   const audit = createAudit(handle.db, config, now, events);
   const banks = createBanks(handle.db, feed, config, now, {
     kind: handle.kind,
-    fetchSource: options.fetchBankRegistry ?? registryFetcher({ production: config.NODE_ENV === 'production' }),
+    fetchSource: options.fetchBankRegistry ?? registryFetcher({ production: config.NODE_ENV === 'production', maxBytes: config.BANKS_IMPORT_MAX_BYTES }),
     onRun: (run) => {
       if (run.outcome === 'failed') events({ type: 'bank_sync_failed', source: run.source, problem: run.error ?? '' });
       // A run an operator started is audited by its request; a scheduled one has no request, so it is audited here.

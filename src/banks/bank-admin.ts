@@ -8,7 +8,7 @@ import { authorOf, type BankListService, type ListBuilder } from './bank-list-se
 import { readBanks } from './bank-repository.js';
 import type { BankVersionRepository } from './bank-version-repository.js';
 import { toVersionSummary } from './bank-version-view.js';
-import { readImportFile } from './import/read-import-file.js';
+import type { BankFileReader } from './import/bank-file-reader.js';
 import { mergeRegistry } from './merge-registry.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
@@ -57,7 +57,7 @@ export interface BankAdmin {
   refusal(input: unknown, shape: 'list' | 'one'): AppError | undefined;
 }
 
-export function createBankAdmin(db: Kysely<Database>, lists: BankListService, versions: BankVersionRepository): BankAdmin {
+export function createBankAdmin(db: Kysely<Database>, lists: BankListService, versions: BankVersionRepository, reader: BankFileReader): BankAdmin {
   const run = (build: ListBuilder, context: RequestContext | undefined, options: ChangeOptions, source: Parameters<BankListService['apply']>[1]['source'], extra: { fileName?: string } = {}) =>
     options.dryRun
       ? lists.preview(build, options.baseVersion)
@@ -97,7 +97,7 @@ export function createBankAdmin(db: Kysely<Database>, lists: BankListService, ve
       if (mode === 'replace' && !options.confirm && !options.dryRun) {
         throw errors.validationFailed([{ field: 'confirm', message: 'replacing the whole list must be confirmed: add confirm=true (the default, merge, keeps curated fields)' }]);
       }
-      const file = readImportFile(bytes, contentType);
+      const file = await reader.importFile(bytes, contentType);
       const build: ListBuilder =
         file.kind === 'registry'
           ? mode === 'merge'
@@ -135,7 +135,7 @@ function checkList(input: unknown): Bank[] | AppError {
   const list = (input as { banks?: unknown } | null)?.banks;
   if (!Array.isArray(list)) return errors.validationFailed([{ field: 'banks', message: 'must be an array of banks' }]);
   const checked = validateBankList(list, (index) => `banks[${index}]`);
-  return 'problems' in checked ? errors.validationFailed(checked.problems) : checked.banks;
+  return 'problems' in checked ? errors.validationFailed(checked.problems, checked.total) : checked.banks;
 }
 
 /** POST's bank checked: the bank, or the 422 listing what is wrong with it. */

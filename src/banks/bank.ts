@@ -1,5 +1,5 @@
 import { BANK_NAME_MAX_LENGTH, BIC_PROBLEM, BIC_REGEXP } from '@partner-gateway/contract/patterns';
-import type { ErrorDetail } from '../errors.js';
+import { MAX_LISTED_PROBLEMS, type ErrorDetail } from '../errors.js';
 
 /** A bank that can receive SBP business-to-consumer transfers. */
 export interface Bank {
@@ -64,25 +64,32 @@ function optionalString(value: unknown, field: string, problems: ErrorDetail[]):
 }
 
 /**
- * Validates a whole list: every entry, plus duplicated BICs. Returns the banks or every problem found.
+ * Validates a whole list: every entry, plus duplicated BICs. Returns the banks, or the first MAX_LISTED_PROBLEMS
+ * problems found and how many there are in all (a file of half a million bad rows must not hold a million
+ * problems in memory to say so).
  */
-export function validateBankList(inputs: readonly unknown[], fieldOf: (index: number) => string): { banks: Bank[] } | { problems: ErrorDetail[] } {
+export function validateBankList(inputs: readonly unknown[], fieldOf: (index: number) => string): { banks: Bank[] } | { problems: ErrorDetail[]; total: number } {
   const banks: Bank[] = [];
   const problems: ErrorDetail[] = [];
+  let total = 0;
+  const note = (found: ErrorDetail[]) => {
+    total += found.length;
+    if (problems.length < MAX_LISTED_PROBLEMS) problems.push(...found.slice(0, MAX_LISTED_PROBLEMS - problems.length));
+  };
   const seen = new Map<string, number>();
   inputs.forEach((input, index) => {
     const result = validateBank(input, fieldOf(index));
     if ('problems' in result) {
-      problems.push(...result.problems);
+      note(result.problems);
       return;
     }
     const first = seen.get(result.bank.bic);
     if (first !== undefined) {
-      problems.push({ field: `${fieldOf(index)}.bic`, message: `duplicates BIC ${result.bank.bic} of ${fieldOf(first)}` });
+      note([{ field: `${fieldOf(index)}.bic`, message: `duplicates BIC ${result.bank.bic} of ${fieldOf(first)}` }]);
       return;
     }
     seen.set(result.bank.bic, index);
-    banks.push(result.bank);
+    if (total === 0) banks.push(result.bank);
   });
-  return problems.length > 0 ? { problems } : { banks };
+  return total > 0 ? { problems, total } : { banks };
 }

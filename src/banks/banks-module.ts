@@ -9,6 +9,7 @@ import { createBankListService, type BankListService } from './bank-list-service
 import { createBankVersionRepository } from './bank-version-repository.js';
 import type { Bank } from './bank.js';
 import type { DatabaseKind } from '../db/database.js';
+import { createBankFileReader } from './import/bank-file-reader.js';
 import { createBankSyncRepository } from './sync/bank-sync-repository.js';
 import { createBankSync, type BankSync, type BankSyncDependencies } from './sync/bank-sync.js';
 
@@ -55,9 +56,12 @@ export function createBanks(db: Kysely<Database>, feed: ChangeFeed, config: Conf
     feed.publish({ kind: 'banks' });
   });
   const runs = createBankSyncRepository(db, wiring.kind);
+  // Files are read in worker threads under limits of their own (src/banks/import/bank-file-reader.ts).
+  const reader = createBankFileReader({ maxBytes: config.BANKS_IMPORT_MAX_BYTES });
   const sync = createBankSync({
     runs,
     lists,
+    readSource: (bytes) => reader.registrySource(bytes),
     fetchSource: wiring.fetchSource,
     onRun: wiring.onRun,
     now,
@@ -66,7 +70,7 @@ export function createBanks(db: Kysely<Database>, feed: ChangeFeed, config: Conf
   return {
     catalog,
     lists,
-    admin: createBankAdmin(db, lists, versions),
+    admin: createBankAdmin(db, lists, versions, reader),
     sync,
     seed: (banks) => lists.seed(banks.map(toEntry)),
     async purgeVersions() {

@@ -18,7 +18,8 @@ function interval(seconds: number): string {
 function outcomeOf(run: BankSyncRun): string {
   if (run.outcome === 'applied') return `applied as version ${run.version}`;
   if (run.outcome === 'held') return `held (${run.hold?.status}${run.version !== null ? `, version ${run.version}` : ''})`;
-  if (run.outcome === 'failed') return 'failed';
+  if (run.outcome === 'failed') return run.finishedAt === null ? 'failed: never finished' : 'failed';
+  if (run.outcome === 'started') return 'running';
   return 'no change';
 }
 
@@ -154,7 +155,7 @@ export function BankSyncPanel({ canChange, onChanged }: { canChange: boolean; on
                 <tr key={run.id} class={`sync-${run.outcome}`}>
                   <th scope="row">{run.id}</th>
                   <td>
-                    <Time value={run.finishedAt} />
+                    <Time value={run.finishedAt ?? run.startedAt} />
                   </td>
                   <td>{run.trigger}</td>
                   <td>{run.author.name}</td>

@@ -9,8 +9,12 @@ import { BankListChange } from './admin-bank-versions.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 
-/** What a run did: `applied` (a new version), `held` (the removal guard stopped it), `unchanged`, or `failed` (nothing changed). */
-export const BankSyncOutcome = Type.Union([Type.Literal('applied'), Type.Literal('held'), Type.Literal('unchanged'), Type.Literal('failed')], { title: 'BankSyncOutcome' });
+/**
+ * What a run did: `applied` (a new version), `held` (the removal guard stopped it), `unchanged`, or `failed`
+ * (nothing changed); `started` while it runs. A started run whose instance stopped before it ended (a crash, a
+ * restart) is marked `failed` with no `finishedAt` by the next check, and the schedule backs off after it.
+ */
+export const BankSyncOutcome = Type.Union([Type.Literal('started'), Type.Literal('applied'), Type.Literal('held'), Type.Literal('unchanged'), Type.Literal('failed')], { title: 'BankSyncOutcome' });
 export type BankSyncOutcome = Static<typeof BankSyncOutcome>;
 
 /** A held run's state: waiting, approved (applied as a version), rejected, superseded by a later run, or refused because the list changed since. */
@@ -46,7 +50,8 @@ export type BankSyncHold = Static<typeof BankSyncHold>;
 export const BankSyncRun = Type.Object({
   id: Type.Integer(),
   startedAt: Type.String({ format: 'date-time' }),
-  finishedAt: Type.String({ format: 'date-time' }),
+  /** Null while it runs, and for a run that never finished (its instance stopped). */
+  finishedAt: Nullable(Type.String({ format: 'date-time' })),
   /** `schedule` (every BANKS_SYNC_INTERVAL) or `manual` (an operator ran it now). */
   trigger: Type.Union([Type.Literal('schedule'), Type.Literal('manual')]),
   /** Who ran it: the operator, or the gateway itself for a scheduled run. */

@@ -21,6 +21,8 @@ export type Problem = Static<typeof Problem>;
 export const ErrorBody = Type.Object({
   description_status: Type.String(),
   errors: Type.Optional(Type.Array(Problem)),
+  /** How many problems there are in all, when `errors` lists only the first 100 of them (a bank file of many bad rows). */
+  errorCount: Type.Optional(Type.Integer()),
 }, { title: 'ErrorBody' });
 export type ErrorBody = Static<typeof ErrorBody>;
 

@@ -254,13 +254,14 @@ describe('bank import readers', () => {
     assert.ok(JSON.stringify(result ?? null).length < xml.length, JSON.stringify(result).slice(0, 300));
   });
 
-  it('read a 100 000-entry JSON import and list a problem for each bad entry', () => {
+  it('read a 100 000-entry JSON import and count a problem for each bad entry, listing the first 100', () => {
     const valid = Array.from({ length: 100_000 }, (_, i) => ({ bic: `04${String(i).padStart(7, '0')}`, name: `Bank ${i}` }));
     const good = readsOrRefuses(utf8(JSON.stringify({ banks: valid })), 'application/json', 'valid');
     assert.ok(good && 'entries' in good && good.entries.length === 100_000);
     const bad = parseBankFile(utf8(JSON.stringify(Array.from({ length: 100_000 }, () => ({})))), 'application/json');
     assert.ok('entries' in bad);
     const validated = validateBankList(bad.entries, bad.where);
-    assert.ok('problems' in validated && validated.problems.length === 200_000);
+    // Every problem counted, the first 100 kept (issue 33: a list of them all once ran the gateway out of memory).
+    assert.ok('problems' in validated && validated.problems.length === 100 && validated.total === 200_000);
   });
 });

@@ -1,6 +1,6 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { decodeText } from './decode-text.js';
-import type { ErrorDetail } from '../../errors.js';
+import { MAX_LISTED_PROBLEMS, type ErrorDetail } from '../../errors.js';
 import { validateBank } from '../bank.js';
 import type { RegistryEntry } from '../merge-registry.js';
 import type { ParseResult } from './parse-bank-json.js';
@@ -39,22 +39,26 @@ interface DirectoryEntry {
  * if ('entries' in read) mergeRegistry(current, read.entries);
  * ```
  */
-export function parseEd807Registry(bytes: Uint8Array): { entries: RegistryEntry[] } | { problems: ErrorDetail[] } {
+export function parseEd807Registry(bytes: Uint8Array): { entries: RegistryEntry[] } | { problems: ErrorDetail[]; total?: number } {
   const read = readDirectory(bytes);
   if ('problems' in read) return read;
   const entries: RegistryEntry[] = [];
   const problems: ErrorDetail[] = [];
+  let total = 0;
   for (const entry of read.directory) {
     if (entry.ParticipantInfo?.PtType !== HEAD_OFFICE || typeof entry.BIC !== 'string') continue;
     const sbpParticipant = isSbpHeadOffice(entry);
     const checked = validateBank({ bic: entry.BIC, name: entry.ParticipantInfo.NameP ?? entry.BIC, nameEn: entry.ParticipantInfo.EnglName }, `entry BIC ${entry.BIC}`);
     if ('problems' in checked) {
-      if (sbpParticipant) problems.push(...checked.problems);
+      if (sbpParticipant) {
+        total += checked.problems.length;
+        if (problems.length < MAX_LISTED_PROBLEMS) problems.push(...checked.problems);
+      }
       continue;
     }
     entries.push({ bic: checked.bank.bic, registryName: checked.bank.name, nameEn: checked.bank.nameEn ?? null, sbpParticipant });
   }
-  return problems.length > 0 ? { problems } : { entries };
+  return total > 0 ? { problems: problems.slice(0, MAX_LISTED_PROBLEMS), total } : { entries };
 }
 
 /**

@@ -11,7 +11,8 @@ import type { RegistryEntry } from '../merge-registry.js';
 export const syncRunFields = {
   id: column<number>('id').defaulted(0).immutable(),
   startedAt: column<Date>('started_at').immutable(),
-  finishedAt: column<Date>('finished_at').immutable(),
+  /** Null while the run goes on, and for a run that never finished. */
+  finishedAt: column<Date | null>('finished_at').immutable(),
   trigger: column<'schedule' | 'manual'>('trigger').immutable(),
   author: json<ActorRef>('author').immutable(),
   source: column<string>('source').immutable(),
@@ -46,8 +47,20 @@ export interface SyncDecision {
 }
 
 export interface BankSyncRepository {
-  /** Records a finished run; a held run (holdStatus pending) supersedes any run still pending, in one transaction. */
-  insert(run: NewSyncRun): Promise<SyncRun>;
+  /** Records a run as started (outcome `started`, no end) before its source is fetched: what a crash leaves behind. */
+  start(run: NewSyncRun): Promise<SyncRun>;
+  /**
+   * Records a finished run, dropping its `started` record (`replacing`) in the same transaction; a held run
+   * (holdStatus pending) supersedes any run still pending.
+   */
+  insert(run: NewSyncRun, replacing?: number): Promise<SyncRun>;
+  /** Drops a started record without a run to replace it (the run stopped on an error of the gateway's). */
+  discard(id: number): Promise<void>;
+  /**
+   * Marks every started run failed with `error` and no end: called under the sync's lock, when no run can be
+   * going on, so that a started run is one whose instance stopped. Returns the runs it marked.
+   */
+  abandonUnfinished(error: string): Promise<SyncRun[]>;
   /** The last `limit` runs, newest first. */
   recent(limit: number): Promise<SyncRun[]>;
   /** The held run waiting for a decision, if any. */
@@ -82,9 +95,20 @@ export function createBankSyncRepository(database: Kysely<Database>, kind: Datab
   const db = database.withTables<Tables>();
   const toRun = (row: Record<string, unknown>) => fromColumns(syncRunFields, row);
   return {
-    insert(run) {
+    async start(run) {
+      return toRun(await db.insertInto('bank_sync_runs').values(toColumns(syncRunFields, run)).returningAll().executeTakeFirstOrThrow());
+    },
+    async discard(id) {
+      await db.deleteFrom('bank_sync_runs').where('id', '=', id).where('outcome', '=', 'started').execute();
+    },
+    async abandonUnfinished(error) {
+      const rows = await db.updateTable('bank_sync_runs').set({ outcome: 'failed', error }).where('outcome', '=', 'started').returningAll().execute();
+      return rows.map(toRun);
+    },
+    insert(run, replacing) {
       return database.transaction().execute(async (trx) => {
         const locked = trx.withTables<Tables>();
+        if (replacing !== undefined) await locked.deleteFrom('bank_sync_runs').where('id', '=', replacing).where('outcome', '=', 'started').execute();
         if (run.holdStatus === 'pending' || run.outcome === 'applied') {
           // A newer reading of the registry replaces a held one: approving an old reading would apply a stale list.
           await locked
@@ -173,7 +197,8 @@ export function createBankSyncRepository(database: Kysely<Database>, kind: Datab
     async purgeBefore(cutoff) {
       const result = await db
         .deleteFrom('bank_sync_runs')
-        .where('finished_at', '<', cutoff)
+        .where(sql<Date>`coalesce(finished_at, started_at)`, '<', cutoff)
+        .where('outcome', '<>', 'started')
         .where(sql<boolean>`hold_status is distinct from 'pending'`)
         .executeTakeFirst();
       return Number(result.numDeletedRows);

@@ -6,7 +6,7 @@ export function toSyncRun(run: SyncRun): BankSyncRun {
   return {
     id: run.id,
     startedAt: run.startedAt.toISOString(),
-    finishedAt: run.finishedAt.toISOString(),
+    finishedAt: run.finishedAt?.toISOString() ?? null,
     trigger: run.trigger,
     author: run.author,
     source: run.source,

@@ -8,6 +8,9 @@ import { testBackends } from '../../../test/support/test-databases.js';
 import { loadDefaultBanks } from '../default-banks.js';
 import { createBanks, type BanksModule } from '../banks-module.js';
 import type { DatabaseHandle } from '../../db/database.js';
+import type { BankSyncRun } from '@partner-gateway/contract/admin-bank-sync';
+import { createBankSyncRepository } from './bank-sync-repository.js';
+import { ABANDONED_RUN } from './sync-due.js';
 
 const OPERATOR = { id: 'op-1', name: 'alice', credential: 'token' } as const;
 const HOUR = 3_600_000;
@@ -99,6 +102,43 @@ for (const backend of testBackends()) {
       const status = await banks.sync.status();
       assert.deepEqual(status.runs.map((run) => run.id), [held.id]);
       assert.equal(status.pending?.id, held.id);
+    });
+
+    it('when a run was started and its instance died before it finished, then the next start does not fetch again at once: the run is recorded as failed and told, and retries back off', async () => {
+      // The crash: the run's started record is all the dead instance left.
+      const repository = createBankSyncRepository(handle.db, handle.kind);
+      const crashed = async () =>
+        repository.start({ startedAt: new Date(clock), finishedAt: null, trigger: 'schedule', author: { id: 'sync', name: 'scheduled sync', credential: 'system' }, source: 'http://127.0.0.1:9/ed807.xml', outcome: 'started', error: null, received: null, baseVersion: null, version: null, added: 0, changed: 0, removed: 0, changes: [], entries: null, holdReason: null, holdStatus: null, decidedBy: null, decidedAt: null, decisionComment: null });
+      const started = await crashed();
+      assert.equal((await banks.sync.status()).runs[0]?.outcome, 'started');
+      clock += 30_000;
+      // The next start: a new module over the same database, as a restarted instance has.
+      const told: BankSyncRun[] = [];
+      let fetched = 0;
+      const restarted = createBanks(handle.db, handle.changeFeed(), loadConfig({ NODE_ENV: 'test', BANKS_SYNC_URL: 'http://127.0.0.1:9/ed807.xml', BANKS_SYNC_INTERVAL: '86400' }), () => clock, {
+        kind: handle.kind,
+        async fetchSource() {
+          fetched++;
+          return readFileSync(ED807_MAY_2023);
+        },
+        onRun: (run) => told.push(run),
+      });
+      assert.equal(await restarted.sync.tick(), undefined, 'not retried at the next start');
+      assert.equal(fetched, 0);
+      const [abandoned] = (await restarted.sync.status()).runs;
+      assert.deepEqual([abandoned?.id, abandoned?.outcome, abandoned?.finishedAt, abandoned?.error], [started.id, 'failed', null, ABANDONED_RUN]);
+      assert.deepEqual(told.map((run) => [run.id, run.outcome]), [[started.id, 'failed']], 'audited and logged as a failure');
+      assert.equal((await restarted.sync.figures()).lastFailed, true);
+      // A second crash in a row doubles the wait: a tenth of the interval (2.4 h), then a fifth (4.8 h).
+      clock += 2.4 * HOUR;
+      await crashed();
+      clock += 2.4 * HOUR;
+      assert.equal(await restarted.sync.tick(), undefined, 'a second crash in a row waits twice as long');
+      assert.equal(fetched, 0);
+      clock += 2.4 * HOUR;
+      assert.equal((await restarted.sync.tick())?.outcome, 'applied', 'then it runs, and reads the directory');
+      assert.equal(fetched, 1);
+      assert.ok((await restarted.sync.status()).runs.every((run) => run.outcome !== 'started'), 'no started record is left behind by a finished run');
     });
   });
 }

@@ -6,8 +6,9 @@ import { SYNC_AUTHOR, type BankListService } from '../bank-list-service.js';
 import { mergeRegistry, type RegistryEntry } from '../merge-registry.js';
 import type { BankSyncRepository, NewSyncRun, SyncRun } from './bank-sync-repository.js';
 import { shownSource, toSyncRun, toSyncRunView } from './bank-sync-view.js';
-import { readRegistrySource } from './read-registry-source.js';
+import type { RegistryReading } from './read-registry-source.js';
 import { holdReason, type RemovalLimits } from './removal-guard.js';
+import { ABANDONED_RUN, DUE_HISTORY, isDue } from './sync-due.js';
 import type { BankSyncFigures } from '../../metrics/bank-sync-gauges.js';
 
 /** How many runs `GET /admin/v1/banks/sync` lists. */
@@ -25,6 +26,8 @@ export interface BankSyncDependencies {
   lists: BankListService;
   /** Downloads the source, within the limits jwksUri fetching has (time, size, https in production, no private address). */
   fetchSource: (url: string) => Promise<Uint8Array>;
+  /** Reads what the source served (ZIP or XML) off the serving thread, within BANKS_IMPORT_MAX_BYTES (BankFileReader). */
+  readSource: (bytes: Uint8Array) => Promise<RegistryReading>;
   settings: BankSyncSettings;
   now: () => number;
   /** Told of every recorded run (the gateway audits scheduled ones and logs failures). */
@@ -75,20 +78,37 @@ export function createBankSync(deps: BankSyncDependencies): BankSync {
     } catch (error) {
       return { problem: `the source could not be fetched: ${error instanceof Error ? error.message : String(error)}` };
     }
-    return readRegistrySource(bytes);
+    return deps.readSource(bytes);
   }
 
-  async function record(run: NewSyncRun): Promise<SyncRun> {
-    const stored = await runs.insert(run);
-    deps.onRun(toSyncRun(stored));
-    return stored;
+  /** Runs left `started` by an instance that stopped, marked failed and told like any failure (audit, log, metrics). */
+  async function settleAbandoned(): Promise<void> {
+    for (const run of await runs.abandonUnfinished(ABANDONED_RUN)) deps.onRun(toSyncRun(run));
   }
 
-  /** One run, under the lock's protection (the caller holds it). */
+  /** One run, under the lock's protection (the caller holds it): recorded as started before its source is fetched. */
   async function runLocked(trigger: 'schedule' | 'manual', author: ActorRef): Promise<SyncRun> {
     const url = source();
+    await settleAbandoned();
     const startedAt = new Date(now());
     const base = { startedAt, trigger, author, source: shownSource(url), received: null, baseVersion: null, version: null, added: 0, changed: 0, removed: 0, changes: [], entries: null, holdReason: null, holdStatus: null, decidedBy: null, decidedAt: null, decisionComment: null } satisfies Partial<NewSyncRun>;
+    const started = await runs.start({ ...base, finishedAt: null, outcome: 'started', error: null });
+    const record = async (run: NewSyncRun) => {
+      const stored = await runs.insert(run, started.id);
+      deps.onRun(toSyncRun(stored));
+      return stored;
+    };
+    try {
+      return await runStarted(url, base, record);
+    } catch (error) {
+      // An error of the gateway's (the database), not the source's: as before, no run is recorded for it.
+      await runs.discard(started.id).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  async function runStarted(url: string, base: Omit<NewSyncRun, 'finishedAt' | 'outcome' | 'error'>, record: (run: NewSyncRun) => Promise<SyncRun>): Promise<SyncRun> {
+    const { trigger, author } = base;
     const reading = await read(url);
     if ('problem' in reading) return record({ ...base, finishedAt: new Date(now()), outcome: 'failed', error: reading.problem });
     let held: { reason: string; changes: SyncRun['changes'] } | undefined;
@@ -112,10 +132,8 @@ export function createBankSync(deps: BankSyncDependencies): BankSync {
   }
 
   async function due(): Promise<boolean> {
-    const [last] = await runs.recent(1);
-    if (!last) return true;
-    const age = now() - last.finishedAt.getTime();
-    return age >= settings.intervalMs || (last.outcome === 'failed' && age >= settings.intervalMs / 10);
+    await settleAbandoned();
+    return isDue(await runs.recent(DUE_HISTORY), now(), settings.intervalMs);
   }
 
   return {
@@ -193,7 +211,7 @@ export function createBankSync(deps: BankSyncDependencies): BankSync {
     },
     async figures() {
       const [[last], pending, lastSuccessAt] = await Promise.all([runs.recent(1), runs.pending(), runs.lastSuccessAt()]);
-      return { lastAttemptAt: last?.finishedAt, lastSuccessAt, lastFailed: last?.outcome === 'failed', pending: pending ? 1 : 0 };
+      return { lastAttemptAt: last ? (last.finishedAt ?? last.startedAt) : undefined, lastSuccessAt, lastFailed: last?.outcome === 'failed', pending: pending ? 1 : 0 };
     },
   };
 }

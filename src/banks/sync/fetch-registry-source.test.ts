@@ -23,15 +23,15 @@ describe('registryFetcher', () => {
   after(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
   it('when the source is on loopback outside production, then it is downloaded, following a redirect', async () => {
-    const bytes = await registryFetcher({ production: false })(`${base}/moved`);
+    const bytes = await registryFetcher({ production: false, maxBytes: 4 * 1024 * 1024 })(`${base}/moved`);
     assert.equal(Buffer.from(bytes).toString(), '<ED807/>');
   });
 
   it('when a production gateway is given a name that resolves to a private address, then nothing is fetched (no SSRF into its own network)', async () => {
     const before = hits;
-    const fetchSource = registryFetcher({ production: true, lookup: async () => [{ address: '127.0.0.1', family: 4 }] });
+    const fetchSource = registryFetcher({ production: true, maxBytes: 4 * 1024 * 1024, lookup: async () => [{ address: '127.0.0.1', family: 4 }] });
     await assert.rejects(fetchSource('https://registry.example/ed807.zip'), (error: unknown) => error instanceof PublicFetchError && error.reason === 'address');
-    await assert.rejects(registryFetcher({ production: true })(`${base}/ed807.xml`), (error: unknown) => error instanceof PublicFetchError && error.reason === 'scheme');
+    await assert.rejects(registryFetcher({ production: true, maxBytes: 4 * 1024 * 1024 })(`${base}/ed807.xml`), (error: unknown) => error instanceof PublicFetchError && error.reason === 'scheme');
     assert.equal(hits, before);
   });
 });

@@ -1,5 +1,4 @@
 import { fetchPublicResource, type ResolveHost } from '../../net/fetch-public-resource.js';
-import { MAX_DIRECTORY_BYTES } from './read-registry-source.js';
 
 /** How long downloading a directory may take (the Bank of Russia's ZIP is about 0.5 MB; its XML about 1 MB). */
 export const REGISTRY_FETCH_TIMEOUT_MS = 30_000;
@@ -12,14 +11,14 @@ export const REGISTRY_FETCH_TIMEOUT_MS = 30_000;
  *
  * @example
  * ```ts
- * const fetchSource = registryFetcher({ production: true });
+ * const fetchSource = registryFetcher({ production: true, maxBytes: config.BANKS_IMPORT_MAX_BYTES });
  * const bytes = await fetchSource('https://cbr.example/s/newbik'); // the ZIP or the XML, as served
  * ```
  */
-export function registryFetcher(options: { production: boolean; lookup?: ResolveHost }): (url: string) => Promise<Uint8Array> {
+export function registryFetcher(options: { production: boolean; maxBytes: number; lookup?: ResolveHost }): (url: string) => Promise<Uint8Array> {
   return async (url) => {
     const resource = await fetchPublicResource(url, {
-      maxBytes: MAX_DIRECTORY_BYTES,
+      maxBytes: options.maxBytes,
       timeoutMs: REGISTRY_FETCH_TIMEOUT_MS,
       production: options.production,
       accept: 'application/zip, application/xml, text/xml;q=0.9, */*;q=0.1',

@@ -35,7 +35,7 @@ export function readRegistrySource(bytes: Uint8Array, maxBytes = MAX_DIRECTORY_B
     xml = bytes;
   }
   const read = parseEd807Registry(xml);
-  if ('problems' in read) return { problem: `not a usable ED807 directory: ${describe(read.problems)}` };
+  if ('problems' in read) return { problem: `not a usable ED807 directory: ${describe(read.problems, read.total ?? read.problems.length)}` };
   const received = read.entries.filter((entry) => entry.sbpParticipant).length;
   if (received === 0) return { problem: 'the directory lists no SBP head office' };
   return { entries: read.entries, received };
@@ -86,7 +86,7 @@ export function unzipDirectory(bytes: Uint8Array, maxBytes: number): { xml: Uint
   return { xml: Buffer.concat(file.chunks) };
 }
 
-function describe(problems: readonly ErrorDetail[]): string {
+function describe(problems: readonly ErrorDetail[], total: number): string {
   const shown = problems.slice(0, 3).map((problem) => (problem.field ? `${problem.field}: ${problem.message}` : problem.message));
-  return problems.length > 3 ? `${shown.join('; ')}; and ${problems.length - 3} more` : shown.join('; ');
+  return total > 3 ? `${shown.join('; ')}; and ${total - 3} more` : shown.join('; ');
 }

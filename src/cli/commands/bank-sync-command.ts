@@ -15,8 +15,10 @@ function runText(run: BankSyncRun): string {
         ? `held: ${run.hold?.reason} (${run.hold?.status}${run.version !== null ? `, version ${run.version}` : ''})`
         : run.outcome === 'failed'
           ? `failed: ${run.error}`
-          : 'no change';
-  return `Run ${run.id} (${run.trigger}, ${run.author.name}, ${run.finishedAt}): ${what}${run.outcome === 'failed' || run.outcome === 'unchanged' ? '' : `: ${run.added} added, ${run.changed} changed, ${run.removed} removed`}`;
+          : run.outcome === 'started'
+            ? 'running'
+            : 'no change';
+  return `Run ${run.id} (${run.trigger}, ${run.author.name}, ${run.finishedAt ?? run.startedAt}): ${what}${run.outcome === 'failed' || run.outcome === 'unchanged' || run.outcome === 'started' ? '' : `: ${run.added} added, ${run.changed} changed, ${run.removed} removed`}`;
 }
 
 /** `bank sync`, `bank sync-status`, `bank pending approve|reject`: the registry sync (BANKS_SYNC_URL). */
@@ -52,7 +54,7 @@ export const bankSyncCommands: Record<string, Subcommand<AdminApi>> = {
       const head = status.configured
         ? `Source ${status.source}, every ${status.intervalSeconds} s; held past ${status.maxRemovals} removals or under ${status.minBanks} banks. Last success: ${status.lastSuccessAt ?? 'never'}`
         : 'The registry sync is off: BANKS_SYNC_URL is not set.';
-      const rows = status.runs.map((run) => [String(run.id), run.finishedAt, run.trigger, run.author.name, run.outcome + (run.hold ? ` (${run.hold.status})` : ''), run.version === null ? '' : String(run.version), run.error ?? run.hold?.reason ?? `+${run.added} ~${run.changed} -${run.removed}`]);
+      const rows = status.runs.map((run) => [String(run.id), run.finishedAt ?? run.startedAt, run.trigger, run.author.name, run.outcome + (run.hold ? ` (${run.hold.status})` : ''), run.version === null ? '' : String(run.version), run.error ?? run.hold?.reason ?? `+${run.added} ~${run.changed} -${run.removed}`]);
       const runs = rows.length === 0 ? 'No runs yet.' : table(['RUN', 'WHEN', 'TRIGGER', 'WHO', 'OUTCOME', 'VERSION', 'WHAT'], rows, { wide: values.wide === true, cutLast: ['RUN', 'WHEN', 'VERSION'] });
       const pending = status.pending ? `\nWaiting for a decision: ${runText(status.pending)}\n  partner-gateway bank pending show` : '';
       return print(io, `${head}\n${runs}${pending}`);

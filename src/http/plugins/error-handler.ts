@@ -48,10 +48,11 @@ export function sendError(reply: FastifyReply, error: AppError, request?: Fastif
   for (const [name, value] of Object.entries(error.extra.headers ?? {})) reply.header(name, value);
   // The OAuth endpoints' errors carry RFC 6749's `error` and `error_description` too (OAuthErrorBody), so that
   // OAuth libraries and the seed's clients both read them.
-  const body: { error?: string; error_description?: string; description_status: string; errors?: ErrorDetail[] } = error.extra.oauthError
+  const body: { error?: string; error_description?: string; description_status: string; errors?: ErrorDetail[]; errorCount?: number } = error.extra.oauthError
     ? { error: error.extra.oauthError, error_description: error.extra.oauthDescription ?? error.description, description_status: error.description }
     : { description_status: error.description };
   if (error.extra.details) body.errors = error.extra.details;
+  if (error.extra.errorCount !== undefined) body.errorCount = error.extra.errorCount;
   return reply.code(error.status).type('application/json; charset=utf-8').send(body);
 }
 

@@ -1,0 +1,106 @@
+import { extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { AppError, errors } from '../../errors.js';
+import type { RegistryReading } from '../sync/read-registry-source.js';
+import type { BankFileAnswer, BankFileTask } from './bank-file-worker.js';
+import type { ImportFile } from './read-import-file.js';
+
+/** A worker's heap: the real directory (0.85 MB) reads in about 40 MB; a 4 MiB file of tiny elements needs more, and is refused. */
+const WORKER_HEAP_MB = 128;
+/** How long reading one file may take in its worker. */
+const WORKER_TIME_MS = 30_000;
+/** Files read at once; more get 503 busy (each reading holds a worker's heap beside the gateway's). */
+const MAX_READINGS = 2;
+
+export interface BankFileLimits {
+  /** BANKS_IMPORT_MAX_BYTES: the largest file, and the most a registry ZIP may unpack to. */
+  maxBytes: number;
+}
+
+/**
+ * Reads bank files off the serving thread: each in a worker thread of its own with a heap limit and a time limit,
+ * so that no file (half a million bad rows, two million tiny XML elements, a ZIP bomb) can stop the gateway or
+ * hold up the requests it serves. A worker that runs out of memory or time is a 422 `import_too_demanding`; the
+ * catalogue errors a file is refused with (415, 422 with its first 100 problems) come back as they were thrown.
+ *
+ * @example
+ * ```ts
+ * const reader = createBankFileReader({ maxBytes: 4 * 1024 * 1024 });
+ * const file = await reader.importFile(bytes, 'text/csv'); // { kind: 'file', rows: [...], received: 12 }
+ * ```
+ */
+export interface BankFileReader {
+  /** An import file read and checked (readImportFile); throws its 413, 415 or 422. */
+  importFile(bytes: Uint8Array, contentType: string | undefined): Promise<ImportFile>;
+  /** A registry source read (readRegistrySource): its entries, or why it is unusable in words; never throws for the file's sake. */
+  registrySource(bytes: Uint8Array): Promise<RegistryReading>;
+}
+
+export function createBankFileReader(limits: BankFileLimits): BankFileReader {
+  let running = 0;
+  async function inWorker<T>(task: BankFileTask): Promise<T> {
+    if (running >= MAX_READINGS) throw errors.busy();
+    running++;
+    try {
+      const answer = await runWorker(task);
+      if (answer.ok) return answer.value as T;
+      throw new AppError(answer.error.code, answer.error.status, answer.error.description, answer.error.extra);
+    } finally {
+      running--;
+    }
+  }
+  return {
+    importFile(bytes, contentType) {
+      if (bytes.length > limits.maxBytes) return Promise.reject(errors.importTooLarge(limits.maxBytes));
+      return inWorker<ImportFile>({ task: 'import', bytes, contentType });
+    },
+    async registrySource(bytes) {
+      if (bytes.length > limits.maxBytes) return { problem: `the source is larger than ${limits.maxBytes} bytes (BANKS_IMPORT_MAX_BYTES)` };
+      try {
+        return await inWorker<RegistryReading>({ task: 'registry', bytes, maxBytes: limits.maxBytes });
+      } catch (error) {
+        if (error instanceof AppError && error.code === 'import_too_demanding') return { problem: `the source could not be read: ${error.description}` };
+        throw error;
+      }
+    },
+  };
+}
+
+/** The worker's file beside this one, as built (`.js`) or run from source (`.ts`, under tsx). */
+const workerFile = new URL(`./bank-file-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
+/**
+ * From source, the worker registers tsx before loading its `.ts` file: Node 20 does not run `--import tsx`'s
+ * hooks for a worker's entry point. Built, it is the `.js` file itself.
+ */
+const workerEntry: [string | URL, { eval?: boolean }] = workerFile.pathname.endsWith('.ts')
+  ? [`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(workerFile.href)}); })`, { eval: true }]
+  : [workerFile, {}];
+
+function runWorker(task: BankFileTask): Promise<BankFileAnswer> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(workerEntry[0], {
+      ...workerEntry[1],
+      workerData: task,
+      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 },
+      execArgv: [],
+      stdout: false,
+      stderr: false,
+    });
+    let settled = false;
+    const settle = (outcome: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      outcome();
+    };
+    const tooDemanding = () => errors.importTooDemanding(`the ${WORKER_HEAP_MB} MiB of memory and ${WORKER_TIME_MS / 1000} s its reading may take`);
+    const timer = setTimeout(() => {
+      settle(() => reject(tooDemanding()));
+      void worker.terminate();
+    }, WORKER_TIME_MS);
+    worker.once('message', (answer: BankFileAnswer) => settle(() => resolve(answer)));
+    worker.once('error', (error: Error & { code?: string }) => settle(() => reject(error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? tooDemanding() : error)));
+    worker.once('exit', (code) => settle(() => reject(code === 0 ? new Error('the bank file worker ended without an answer') : tooDemanding())));
+  });
+}

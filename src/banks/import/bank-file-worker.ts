@@ -1,0 +1,31 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { AppError } from '../../errors.js';
+import { readRegistrySource } from '../sync/read-registry-source.js';
+import { readImportFile } from './read-import-file.js';
+
+/** What the reader asks of a worker: an import file read and checked, or a registry source read (ZIP or XML). */
+export type BankFileTask =
+  | { task: 'import'; bytes: Uint8Array; contentType: string | undefined }
+  | { task: 'registry'; bytes: Uint8Array; maxBytes: number };
+
+/** What a worker answers: the reading, or the catalogue error it refused the file with, field by field. */
+export type BankFileAnswer =
+  | { ok: true; value: unknown }
+  | { ok: false; error: { code: string; status: number; description: string; extra: AppError['extra'] } };
+
+/**
+ * The worker thread that reads a bank file (see createBankFileReader): parsing a file is the one step whose time
+ * and memory the file decides, so it runs here, under the worker's own resource limits, and the serving thread
+ * only waits for the answer.
+ */
+function answer(task: BankFileTask): BankFileAnswer {
+  try {
+    const value = task.task === 'import' ? readImportFile(task.bytes, task.contentType) : readRegistrySource(task.bytes, task.maxBytes);
+    return { ok: true, value };
+  } catch (error) {
+    if (error instanceof AppError) return { ok: false, error: { code: error.code, status: error.status, description: error.description, extra: error.extra } };
+    throw error;
+  }
+}
+
+parentPort?.postMessage(answer(workerData as BankFileTask));
