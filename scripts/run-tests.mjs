@@ -1,12 +1,17 @@
 #!/usr/bin/env node
-// Runs every `*.test.ts` beside the code and under test/ with node's own test runner (through tsx). Node 20
-// cannot expand globs in `--test`, so the files are listed here. Extra arguments are passed on (e.g. a file to
-// run alone; --list prints the files it would run and exits). After node's own closing lines, which are left
-// as they are, it lists what was skipped and why.
+// Runs every `*.test.ts` beside the code and under test/ with node's own test runner (through tsx), in three
+// tiers one after the other, each in a node run of its own: unit (in-process, no database), integration (databases,
+// in-process gateways), system (child processes, toolchains, browsers); scripts/tier-of.mjs sorts the files by
+// what they import. Node 20 cannot expand globs in `--test`, so the files are listed here. `--tier NAME` runs one
+// tier; every tier runs even when an earlier one failed, and the run fails at the end if any did. Extra arguments
+// are passed on (e.g. a file to run alone, which runs as it is, in no tier; --list prints the files it would run
+// and exits). After node's own closing lines of each tier, which are left as they are, it lists what was skipped
+// and why; after all three, one line sums them up.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { TIERS, tierOf } from './tier-of.mjs';
 
 const roots = ['src', 'packages', 'scripts', 'test'];
 // Build output only: a folder of tests may be called anything, test/build/ included.
@@ -51,34 +56,97 @@ function skippedSummary(jsonLines) {
   });
 }
 
-const args = process.argv.slice(2);
-const files = args.some((arg) => arg.endsWith('.ts')) ? [] : roots.flatMap(findTests).sort();
+/** `--tier NAME` or `--tier=NAME` taken out of `args`: the tiers to run (all of them without one). */
+function takeTier(args) {
+  const at = args.findIndex((arg) => arg === '--tier' || arg.startsWith('--tier='));
+  if (at < 0) return { tiers: TIERS, rest: args };
+  const name = args[at] === '--tier' ? args[at + 1] : args[at].slice('--tier='.length);
+  if (!TIERS.includes(name)) {
+    process.stderr.write(`--tier takes one of ${TIERS.join(', ')}, not ${name}\n`);
+    process.exit(2);
+  }
+  return { tiers: [name], rest: args.filter((_, index) => index !== at && !(args[at] === '--tier' && index === at + 1)) };
+}
+
+/**
+ * Test files at a time, per tier: as the single pool had it (the cores, at least two, so that a file waiting on a
+ * database or a child process leaves the other core work), until a measurement shows a tier does better otherwise.
+ */
+const concurrency = { unit: Math.max(2, availableParallelism()), integration: Math.max(2, availableParallelism()), system: Math.max(2, availableParallelism()) };
+
+/** One node test run of `files`; resolves to its exit code and node's closing counts (tests, pass, fail, ...). */
+function runNode(files, args, testConcurrency) {
+  const reportDir = mkdtempSync(join(tmpdir(), 'run-tests-'));
+  const skippedFile = join(reportDir, 'skipped.jsonl');
+  const child = spawn(
+    process.execPath,
+    [
+      '--import', 'tsx', '--test', `--test-concurrency=${testConcurrency}`,
+      ...reporters(args),
+      `--test-reporter=${new URL('./skipped-reporter.mjs', import.meta.url).href}`, `--test-reporter-destination=${skippedFile}`,
+      ...args, ...files,
+    ],
+    // stdout is read on its way through for the closing counts; colours as a terminal would have them.
+    { stdio: ['inherit', 'pipe', 'inherit'], env: { ...process.env, NODE_ENV: 'test', ...(process.stdout.isTTY && !process.env.NO_COLOR ? { FORCE_COLOR: '1' } : {}) } },
+  );
+  const counts = {};
+  let partial = '';
+  child.stdout.on('data', (chunk) => {
+    process.stdout.write(chunk);
+    const lines = (partial + chunk).split('\n');
+    partial = lines.pop();
+    for (const line of lines) {
+      // eslint-disable-next-line no-control-regex
+      const match = /^(?:# |ℹ )(tests|suites|pass|fail|cancelled|skipped|todo) (\d+)$/.exec(line.replace(/\x1b\[[0-9;]*m/g, ''));
+      if (match) counts[match[1]] = Number(match[2]);
+    }
+  });
+  return new Promise((resolve) => {
+    child.on('close', (code, signal) => {
+      let skipped = '';
+      try {
+        skipped = readFileSync(skippedFile, 'utf8');
+      } catch {
+        // No run, nothing skipped.
+      }
+      rmSync(reportDir, { recursive: true, force: true });
+      const summary = skippedSummary(skipped);
+      if (summary.length > 0) process.stdout.write(`${summary.join('\n')}\n`);
+      resolve({ code: signal ? 1 : (code ?? 1), counts });
+    });
+  });
+}
+
+const { tiers, rest: args } = takeTier(process.argv.slice(2));
+const explicitFiles = args.some((arg) => arg.endsWith('.ts'));
+const files = explicitFiles ? [] : roots.flatMap(findTests).sort();
+const byTier = new Map(TIERS.map((tier) => [tier, files.filter((file) => tiers.includes(tier) && tierOf(file) === tier)]));
 if (args.includes('--list')) {
-  process.stdout.write(`${files.join('\n')}\n`);
+  const listed = tiers.length === TIERS.length ? files : [...byTier.values()].flat().sort();
+  process.stdout.write(`${listed.join('\n')}\n`);
   process.exit(0);
 }
-const concurrency = Math.max(2, availableParallelism());
-const reportDir = mkdtempSync(join(tmpdir(), 'run-tests-'));
-const skippedFile = join(reportDir, 'skipped.jsonl');
-const child = spawn(
-  process.execPath,
-  [
-    '--import', 'tsx', '--test', `--test-concurrency=${concurrency}`,
-    ...reporters(args),
-    `--test-reporter=${new URL('./skipped-reporter.mjs', import.meta.url).href}`, `--test-reporter-destination=${skippedFile}`,
-    ...args, ...files,
-  ],
-  { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } },
-);
-child.on('exit', (code, signal) => {
-  let skipped = '';
-  try {
-    skipped = readFileSync(skippedFile, 'utf8');
-  } catch {
-    // No run, nothing skipped.
+if (explicitFiles) {
+  // The files named run as they are, whatever their tiers, at the widest concurrency.
+  const { code } = await runNode([], args, Math.max(...Object.values(concurrency)));
+  process.exit(code);
+}
+const results = [];
+for (const tier of tiers) {
+  const tierFiles = byTier.get(tier);
+  // Node given no file looks for tests everywhere itself: an empty tier runs nothing instead.
+  if (tierFiles.length === 0) {
+    process.stdout.write(`# tier ${tier}: no test files\n`);
+    continue;
   }
-  rmSync(reportDir, { recursive: true, force: true });
-  const summary = skippedSummary(skipped);
-  if (summary.length > 0) process.stdout.write(`${summary.join('\n')}\n`);
-  process.exit(signal ? 1 : (code ?? 1));
-});
+  process.stdout.write(`# tier ${tier}: ${tierFiles.length} file${tierFiles.length === 1 ? '' : 's'}, ${concurrency[tier]} at a time\n`);
+  const started = Date.now();
+  const { code, counts } = await runNode(tierFiles, args, concurrency[tier]);
+  results.push({ tier, code, counts, seconds: Math.round((Date.now() - started) / 1000) });
+}
+if (results.length > 1) {
+  const sum = (key) => results.reduce((total, { counts }) => total + (counts[key] ?? 0), 0);
+  const each = results.map(({ tier, code, counts, seconds }) => `${tier} ${counts.pass ?? 0}/${counts.tests ?? 0} in ${seconds} s${code === 0 ? '' : ' FAILED'}`);
+  process.stdout.write(`# all tiers: tests ${sum('tests')}, pass ${sum('pass')}, fail ${sum('fail')}, skipped ${sum('skipped')} (${each.join('; ')})\n`);
+}
+process.exit(results.some(({ code }) => code !== 0) ? 1 : 0);

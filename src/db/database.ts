@@ -28,6 +28,11 @@ export interface DatabaseOptions {
   url?: string | undefined;
   /** Where PGlite keeps its files; `undefined` keeps it in memory (tests). */
   dataDir?: string | undefined;
+  /**
+   * In-memory PGlite only: a data directory dumped by `dumpPglite` to start from, instead of an empty cluster
+   * (tests load one migrated image per run rather than migrating every fresh database).
+   */
+  image?: Blob | undefined;
   poolSize?: number;
   /** PostgreSQL only: the schema to work in (tests give each suite its own). */
   searchPath?: string;
@@ -46,10 +51,18 @@ export interface DatabaseOptions {
  */
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (options.url) return openPostgres(options.url, options);
-  return openPglite(options.dataDir);
+  return openPglite(options.dataDir, options.image);
+}
+
+/** The whole data directory of the in-memory PGlite behind `handle`, as a tar image for `image`. */
+export async function dumpPglite(handle: DatabaseHandle): Promise<Blob> {
+  const client = pgliteClients.get(handle.db);
+  if (!client) throw new Error('not a PGlite handle');
+  return client.dumpDataDir('none');
 }
 
 const soleWriters = new WeakSet<Kysely<Database>>();
+const pgliteClients = new WeakMap<Kysely<Database>, PGlite>();
 
 /**
  * True when nothing but this process writes through `db`: PGlite, which one process alone may open (the data
@@ -61,10 +74,10 @@ export function isSoleWriter(db: Kysely<Database>): boolean {
   return soleWriters.has(db);
 }
 
-async function openPglite(dataDir: string | undefined): Promise<DatabaseHandle> {
+async function openPglite(dataDir: string | undefined, image: Blob | undefined): Promise<DatabaseHandle> {
   let client: PGlite;
   if (dataDir === undefined) {
-    client = new PGlite();
+    client = image ? new PGlite({ loadDataDir: image }) : new PGlite();
   } else {
     const directory = join(dataDir, 'pglite');
     mkdirSync(directory, { recursive: true });
@@ -73,6 +86,7 @@ async function openPglite(dataDir: string | undefined): Promise<DatabaseHandle> 
   await client.waitReady;
   const db = new Kysely<Database>({ dialect: new PGliteDialect(client) });
   soleWriters.add(db);
+  pgliteClients.set(db, client);
   const bus = createLocalChangeFeedBus();
   return {
     kind: 'pglite',

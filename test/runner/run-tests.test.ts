@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { projectFile } from '../../src/project-root.js';
@@ -27,5 +30,81 @@ describe('the test runner (scripts/run-tests.mjs)', () => {
     const listed = stdout.split('\n').filter(Boolean).sort();
     assert.deepEqual(listed, tracked.split('\n').filter(Boolean).sort());
     assert.ok(listed.includes('test/build/production-build.test.ts'));
+  });
+
+  it('when the files are listed tier by tier, then every test file of the repository is in exactly one tier', async () => {
+    const list = async (...args: string[]) => (await run(process.execPath, [projectFile('scripts/run-tests.mjs'), '--list', ...args], { cwd: projectFile('.') })).stdout.split('\n').filter(Boolean);
+    const all = await list();
+    const tiers = await Promise.all(['unit', 'integration', 'system'].map((tier) => list('--tier', tier)));
+    assert.deepEqual(tiers.flat().sort(), all);
+    assert.equal(new Set(tiers.flat()).size, all.length, 'no file in two tiers');
+    // One known file of each, so that a classifier putting everything in one tier fails here.
+    assert.ok(tiers[0]!.includes('src/errors.test.ts'));
+    assert.ok(tiers[1]!.includes('src/http/routes/login.test.ts'));
+    assert.ok(tiers[2]!.includes('test/examples/examples.test.ts'));
+  });
+
+  it('when a test reaches a process or a database through the test support, then it leaves the unit tier for the system or the integration tier', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'tiers-'));
+    const files: Record<string, string> = {
+      // A type alone loads nothing.
+      'src/a/plain.test.ts': "import assert from 'node:assert/strict';\nimport type { Handle } from '../../test/support/test-databases.js';\n",
+      'src/a/gateway.test.ts': "import {\n  startTestGateway,\n} from '../../test/support/test-gateway.js';\n",
+      'src/a/redis.test.ts': "const { Redis } = await import('ioredis');\n",
+      'src/a/process.test.ts': "import { startProcess } from '../../test/support/process-harness.js';\n",
+      'test/x/plain.test.ts': "import assert from 'node:assert/strict';\n",
+      'test/support/test-gateway.ts': "export { open } from './test-databases.js';\n",
+      'test/support/test-databases.ts': 'export const open = () => {};\n',
+      'test/support/process-harness.ts': "import { spawn } from 'node:child_process';\nexport const startProcess = spawn;\n",
+    };
+    try {
+      for (const [path, text] of Object.entries(files)) {
+        mkdirSync(dirname(join(root, path)), { recursive: true });
+        writeFileSync(join(root, path), text);
+      }
+      const list = async (tier: string) => (await run(process.execPath, [projectFile('scripts/run-tests.mjs'), '--list', '--tier', tier], { cwd: root })).stdout.split('\n').filter(Boolean);
+      assert.deepEqual(await list('unit'), ['src/a/plain.test.ts']);
+      // Under test/ is never unit: unit tests sit beside the code.
+      assert.deepEqual(await list('integration'), ['src/a/gateway.test.ts', 'src/a/redis.test.ts', 'test/x/plain.test.ts']);
+      assert.deepEqual(await list('system'), ['src/a/process.test.ts']);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('when an earlier tier fails, then the later tiers still run, each ends with node\'s closing lines, and the run fails at the end', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'tiers-'));
+    try {
+      const files: Record<string, string> = {
+        'src/a/failing.test.ts': "import assert from 'node:assert/strict';\nimport { it } from 'node:test';\nit('fails', () => assert.equal(1, 2));\n",
+        'test/x/passing.test.ts': "import { it } from 'node:test';\nit('passes', () => {});\nit('is skipped', { skip: 'not here' }, () => {});\n",
+      };
+      for (const [path, text] of Object.entries(files)) {
+        mkdirSync(dirname(join(root, path)), { recursive: true });
+        writeFileSync(join(root, path), text);
+      }
+      // tsx, which the runner imports into each test process, is found from the working directory.
+      symlinkSync(projectFile('node_modules'), join(root, 'node_modules'));
+      const { NODE_TEST_CONTEXT: _, ...env } = process.env;
+      const failure = await run(process.execPath, [projectFile('scripts/run-tests.mjs')], { cwd: root, env }).then(
+        () => assert.fail('the run passed'),
+        (error: { code: number; stdout: string }) => error,
+      );
+      assert.equal(failure.code, 1);
+      const lines = failure.stdout.split('\n');
+      assert.deepEqual(lines.filter((line) => /^# (tier|fail \d|pass \d)/.test(line)).map((line) => line.replace(/\d+ at a time/, 'N at a time')), [
+        '# tier unit: 1 file, N at a time',
+        '# pass 0',
+        '# fail 1',
+        '# tier integration: 1 file, N at a time',
+        '# pass 1',
+        '# fail 0',
+        '# tier system: no test files',
+      ]);
+      assert.ok(lines.includes('# skipped: 1 test (not here): test/x/passing.test.ts (is skipped)'), failure.stdout);
+      assert.match(failure.stdout, /\n# all tiers: tests 3, pass 1, fail 1, skipped 1 \(unit 0\/1 in \d+ s FAILED; integration 1\/2 in \d+ s\)\n$/);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
