@@ -38,9 +38,9 @@ export function assertErrorShape(answer: AnswerLike, context: unknown, options: 
   assert.ok(typeof body === 'object' && body !== null && !Array.isArray(body), `not a JSON object: ${where()}`);
   const record = body as Record<string, unknown>;
   assert.deepEqual(
-    Object.keys(record).filter((key) => key !== 'description_status' && key !== 'errors'),
+    Object.keys(record).filter((key) => key !== 'description_status' && key !== 'errors' && key !== 'errorCount'),
     [],
-    `keys other than description_status and errors: ${where()}`,
+    `keys other than description_status, errors and errorCount: ${where()}`,
   );
   assert.ok(typeof record.description_status === 'string' && record.description_status.length > 0, `no description_status: ${where()}`);
   if ('errors' in record) {
