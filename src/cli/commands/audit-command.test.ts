@@ -3,8 +3,10 @@ import { after, before, describe, it } from 'node:test';
 import { cliHarness } from '../../../test/support/cli-harness.js';
 import { testBackends } from '../../../test/support/test-databases.js';
 import { startTestGateway, TEST_ADMIN_TOKEN, type TestGateway } from '../../../test/support/test-gateway.js';
+import { waitFor } from '../../../test/support/wait-for.js';
 import { runCli } from '../run-cli.js';
-import { AUDIT_USAGE } from './audit-command.js';
+import { createAdminClient } from '../admin-client.js';
+import { AUDIT_USAGE, auditCommand } from './audit-command.js';
 
 describe('partner-gateway audit', () => {
   let t: TestGateway;
@@ -15,7 +17,7 @@ describe('partner-gateway audit', () => {
   });
   after(() => t.close());
 
-  it('prints the latest --limit entries oldest first, as its help says', async () => {
+  it('when run without --follow, then it prints the latest --limit entries newest first, as its help says', async () => {
     const partner = await t.addPartner();
     for (let i = 0; i < 5; i++) {
       const login = await t.app.inject({ method: 'POST', url: '/api/v1/login/', payload: { login: partner.login, password: i === 4 ? partner.password : 'wrong password' } });
@@ -25,11 +27,10 @@ describe('partner-gateway audit', () => {
     const harness = cliHarness(env);
     assert.equal(await runCli(['audit', '--partner', partner.login, '--action', 'login', '--limit', '3', '--json'], harness.io), 0, harness.stderr());
     const printed = harness.stdout().trim().split('\n').map((line) => JSON.parse(line) as { id: string; outcome: string });
-    assert.deepEqual(printed.map((entry) => entry.outcome), ['failure', 'failure', 'success'], 'the last three of five, in the order they happened');
+    assert.deepEqual(printed.map((entry) => entry.outcome), ['success', 'failure', 'failure'], 'the last three of five, newest first');
     const ids = printed.map((entry) => BigInt(entry.id));
-    assert.ok(ids[0]! < ids[1]! && ids[1]! < ids[2]!, 'oldest first');
-    assert.match(AUDIT_USAGE, /oldest first/);
-    assert.doesNotMatch(AUDIT_USAGE, /newest first/);
+    assert.ok(ids[0]! > ids[1]! && ids[1]! > ids[2]!, 'newest first');
+    assert.match(AUDIT_USAGE, /newest first/);
   });
 
   it('when given --request-id, then it prints the entry of the request whose answer carried that X-Request-Id', async () => {
@@ -43,5 +44,19 @@ describe('partner-gateway audit', () => {
     const printed = harness.stdout().trim().split('\n').map((line) => JSON.parse(line) as { requestId: string; partner: string; reason: string });
     assert.deepEqual(printed.map(({ requestId, partner: login, reason }) => ({ requestId, login, reason })), [{ requestId: id, login: partner.login, reason: 'wrong_password' }]);
     assert.match(AUDIT_USAGE, /--request-id <id>/);
+  });
+
+  it('when following, then the entries so far read oldest first, as a log that grows below them', async () => {
+    const partner = await t.addPartner();
+    for (let i = 0; i < 3; i++) await t.app.inject({ method: 'POST', url: '/api/v1/login/', payload: { login: partner.login, password: i === 2 ? partner.password : 'wrong password' } });
+    await t.gateway.admin.audit.flush();
+    const controller = new AbortController();
+    const harness = cliHarness(env);
+    const following = auditCommand(['--partner', partner.login, '--action', 'login', '--follow', '--json'], harness.io, createAdminClient(harness.io), { pollMs: 20, signal: controller.signal });
+    await waitFor(() => harness.stdout().trim().split('\n').length >= 3, { message: () => `three entries in ${harness.stdout()}` });
+    controller.abort();
+    await following;
+    const printed = harness.stdout().trim().split('\n').map((line) => JSON.parse(line) as { id: string; outcome: string });
+    assert.deepEqual(printed.map((entry) => entry.outcome), ['failure', 'failure', 'success']);
   });
 });

@@ -7,10 +7,11 @@ export const AUDIT_USAGE = `Usage: partner-gateway audit [--partner <login>] [--
                             [--action <action>] [--request-id <id>] [--from <ISO time>] [--to <ISO time>]
                             [--limit <n>] [--follow] [--json] [--wide]
 
-Shows the latest entries of the audit trail (--limit, default 100) oldest first, as a log reads;
---follow then prints new entries below them as they come (Ctrl-C to stop). --request-id finds the
-entry of one request by the X-Request-Id its answer carried (the caller's own id, or one the gateway
-made). The table fits 100 columns, cutting long cells with …; --wide prints them whole.
+Shows the latest entries of the audit trail (--limit, default 100) newest first. With --follow they
+are printed oldest first, as a log reads, and new entries below them as they come (Ctrl-C to stop).
+--request-id finds the entry of one request by the X-Request-Id its answer carried (the caller's own
+id, or one the gateway made). The table fits 100 columns, cutting long cells with …; --wide prints
+them whole.
 
 Examples:
   partner-gateway audit --partner acme --outcome failure
@@ -54,8 +55,10 @@ export async function auditCommand(args: string[], io: CliIo, admin: AdminApi, o
     );
   };
   const first = await admin.audit.query(query);
+  // The API answers newest first, which is what a look at the trail wants; following appends below, so
+  // there the first page turns around to read oldest→newest with the entries that come after it.
+  if (!values.follow) return show(first.entries);
   show([...first.entries].reverse());
-  if (!values.follow) return;
   let last = first.entries[0]?.id ?? '0';
   delete query.limit;
   while (!options.signal?.aborted) {
