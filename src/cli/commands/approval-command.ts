@@ -28,7 +28,7 @@ export const approvalCommands: CommandGroup<AdminApi> = {
         const { proposals } = await admin.approvals.list(values.status ? { status: values.status as ProposalStatus } : {});
         if (values.json) return print(io, JSON.stringify(proposals, null, 2));
         const rows = proposals.map((p) => [p.id, p.action, p.target, p.proposedBy.name, p.proposedAt, p.status, p.decidedBy?.name ?? '-']);
-        return print(io, table(['ID', 'ACTION', 'TARGET', 'PROPOSED BY', 'PROPOSED', 'STATUS', 'DECIDED BY'], rows, { wide: values.wide === true, keep: ['ID'] }));
+        return print(io, table(['ID', 'ACTION', 'TARGET', 'PROPOSED BY', 'PROPOSED', 'STATUS', 'DECIDED BY'], rows, { wide: values.wide === true, keep: ['ID', 'ACTION'] }));
       },
     },
     show: {

@@ -33,6 +33,22 @@ describe('partner-gateway audit', () => {
     assert.match(AUDIT_USAGE, /newest first/);
   });
 
+  it('when a row is wider than the terminal, then its time and address are printed whole, and --wide prints every cell whole', async () => {
+    const partner = await t.addPartner({ login: `a-partner-whose-login-is-far-too-long-for-one-table-row-${process.pid}` });
+    const address = '2001:db8:85a3:1234:5678:8a2e:370:7334';
+    await t.app.inject({ method: 'POST', url: '/api/v1/login/', remoteAddress: address, payload: { login: partner.login, password: 'wrong password' } });
+    await t.gateway.admin.audit.flush();
+    const harness = cliHarness(env);
+    assert.equal(await runCli(['audit', '--partner', partner.login, '--limit', '1'], harness.io), 0, harness.stderr());
+    const [, row] = harness.stdout().trim().split('\n');
+    assert.match(row!, /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z/, 'the whole time');
+    assert.ok(row!.includes(address), `the whole address: ${row}`);
+    assert.ok(!row!.includes(partner.login) && row!.includes('…'), 'the partner is what gives way');
+    const wide = cliHarness(env);
+    assert.equal(await runCli(['audit', '--partner', partner.login, '--limit', '1', '--wide'], wide.io), 0, wide.stderr());
+    assert.ok(wide.stdout().includes(partner.login), '--wide cuts nothing');
+  });
+
   it('when given --request-id, then it prints the entry of the request whose answer carried that X-Request-Id', async () => {
     const partner = await t.addPartner();
     const id = 'cli-ticket-4711';

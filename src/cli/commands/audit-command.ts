@@ -50,7 +50,8 @@ export async function auditCommand(args: string[], io: CliIo, admin: AdminApi, o
       table(
         ['ID', 'TIME', 'ACTION', 'OUTCOME', 'STATUS', 'PARTNER', 'ADDRESS', 'REASON', 'CALLS'],
         entries.map((e) => [e.id, e.at, e.action, e.outcome, String(e.status ?? ''), e.partner ?? '', e.clientAddress ?? '', e.reason ?? '', String(e.count ?? 1)]),
-        { wide: values.wide === true, cutLast: ['ID', 'TIME', 'ACTION', 'OUTCOME', 'STATUS', 'REASON', 'CALLS'] },
+        // The time and the address are what a reader quotes or looks up next: never cut, like the id.
+        { wide: values.wide === true, keep: ['ID', 'TIME', 'ADDRESS'], cutLast: ['ACTION', 'OUTCOME', 'STATUS', 'REASON', 'CALLS'] },
       ),
     );
   };
