@@ -228,7 +228,7 @@ describe('console single sign-on in Chromium', { skip, timeout: 180_000 }, () =>
     await page.getByRole('heading', { name: 'Partners', level: 1 }).waitFor();
     await textOf(page.getByTestId('signed-in-as'), /^olga \(operator, single sign-on\)$/);
     const olga = (await api('/admin/v1/operators')).operators.find((operator: { name: string }) => operator.name === 'olga');
-    const { token } = await t.gateway.admin.operators.createToken(olga.id, { label: 'script' }, olga.id);
+    const { token } = await t.gateway.admin.operators.createToken(olga.id, { label: 'script' }, { id: olga.id, through: [] });
     const me = (headers: Record<string, string>) => t.admin.inject({ method: 'GET', url: '/admin/v1/me', headers });
     assert.equal((await me({ authorization: `Bearer ${token}` })).statusCode, 200);
     assert.equal((await me({ authorization: `Bearer ${olgaToken}` })).statusCode, 401, 'the token revoked by the disable stays revoked');
