@@ -318,16 +318,16 @@ describe('bad input on the admin API (pglite)', () => {
     assert.equal(({} as Record<string, unknown>).polluted, undefined);
   });
 
-  it('answers 100 000-element arrays on PUT /admin/v1/banks and on a JSON import with a 422 listing the entries', async () => {
+  it('answers 100 000-element arrays on PUT /admin/v1/banks and on a JSON import with a 422 listing the first 100 entries and counting them all', async () => {
     const put = await send('PUT', '/admin/v1/banks', { banks: Array.from({ length: 100_000 }, () => 0) });
     assertNeverServerError(put, 'PUT 100 000', [422]);
-    assert.equal(put.json().errors.length, 100_000);
+    assert.deepEqual({ listed: put.json().errors.length, counted: put.json().errorCount }, { listed: 100, counted: 100_000 });
     const tooMany = await send('PUT', '/admin/v1/banks', { banks: Array.from({ length: 100_001 }, () => 0) });
     assertNeverServerError(tooMany, 'PUT 100 001', [422]);
     const duplicates = Array.from({ length: 100_000 }, () => ({ bic: '044525225', name: 'Same' }));
     const imported = await t.admin.inject({ method: 'POST', url: '/admin/v1/banks/import', headers: { ...ADMIN, ...JSON_TYPE }, payload: JSON.stringify(duplicates) });
     assertNeverServerError(imported, 'import 100 000', [422]);
-    assert.equal(imported.json().errors.length, 99_999);
+    assert.deepEqual({ listed: imported.json().errors.length, counted: imported.json().errorCount }, { listed: 100, counted: 99_999 });
   });
 
   const get = (url: string) => t.admin.inject({ method: 'GET', url, headers: ADMIN });
