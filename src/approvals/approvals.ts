@@ -11,12 +11,13 @@ export type Submitted<Result> = { applied: Result } | { proposal: ProposalView }
 
 /**
  * Maker-checker. Every checked route submits its change here: when its action needs approval (a setting, none by
- * default), or its preview says it must be held (a guarded action over its limits), the change becomes a pending proposal, with a preview of what it will do and the base it was computed
- * from; otherwise it is made at once. Another operator, holding the action's permission and approvals.decide,
- * approves it within APPROVAL_TTL: it is then applied exactly as previewed, or refused (409) when its base has
- * changed. Nobody approves their own proposal: no operator behind the approving credential (its operator, and
- * every operator its token was created through) may be behind the proposal's (request-context's operatorsBehind). The approval's audit entry
- * is the change's own action, naming the proposer as its operator and the approver beside.
+ * default), or its preview says it must be held (a guarded action over its limits), the change becomes a pending
+ * proposal, with a preview of what it will do and the base it was computed from; otherwise it is made at once.
+ * Another operator, holding the action's permission and approvals.decide, approves it within APPROVAL_TTL: it is
+ * then applied exactly as previewed, or refused (409) when its base has changed. Nobody approves their own
+ * proposal: no operator behind the approving credential (its operator, and every operator its token was created
+ * through) may be behind the proposal's (request-context's operatorsBehind). The approval's audit entry is the
+ * change's own action, naming the proposer as its operator and the approver beside.
  */
 export interface Approvals {
   submit<Result>(action: string, input: unknown, context: RequestContext): Promise<Submitted<Result>>;
