@@ -4,19 +4,38 @@ import type { CheckedAction } from '../../approvals/checked-action.js';
 import type { BankAdmin } from '../../banks/bank-admin.js';
 import { holdReason, type RemovalLimits } from '../../banks/sync/removal-guard.js';
 
-/** What replacing the list takes: a list (`PUT /admin/v1/banks`) or a file (`import?mode=replace&confirm=true`), base64. */
+/** An imported file as a proposal keeps it: its bytes in base64, its Content-Type and its name. */
+export interface SubmittedFile {
+  base64: string;
+  contentType: string | undefined;
+  fileName?: string;
+}
+
+/** What replacing the list takes: a list (`PUT /admin/v1/banks`) or a file (`import?mode=replace&confirm=true`). */
 export interface ReplaceBanksInput {
   banks?: unknown[];
-  file?: { base64: string; contentType: string | undefined; fileName?: string };
+  file?: SubmittedFile;
   baseVersion?: number;
   comment?: string;
 }
 
-/** A file merged into the list (`import`, mode merge), base64. */
+/** A file merged into the list (`import`, mode merge). */
 export interface MergeBanksInput {
-  file: { base64: string; contentType: string | undefined; fileName?: string };
+  file: SubmittedFile;
   baseVersion?: number;
   comment?: string;
+}
+
+/** A submitted file imported as `mode` (a replace is confirmed by its submission), or previewed with `dryRun`. */
+function importSubmitted(banks: BankAdmin, input: MergeBanksInput, mode: 'merge' | 'replace', dryRun: boolean, context?: Parameters<BankAdmin['importFile']>[2]): Promise<ImportReport> {
+  return banks.importFile(Buffer.from(input.file.base64, 'base64'), input.file.contentType, context, {
+    mode,
+    dryRun,
+    ...(mode === 'replace' ? { confirm: true } : {}),
+    ...(input.baseVersion !== undefined ? { baseVersion: input.baseVersion } : {}),
+    ...(input.comment ? { comment: input.comment } : {}),
+    ...(input.file.fileName ? { fileName: input.file.fileName } : {}),
+  });
 }
 
 export interface RestoreBanksInput {
@@ -41,11 +60,8 @@ export const shown = (outcome: BankListOutcome) => ({
  */
 export function bankActions(banks: BankAdmin, limits: RemovalLimits): CheckedAction[] {
   const replaceWith = (input: ReplaceBanksInput, dryRun: boolean, context?: Parameters<BankAdmin['replaceAll']>[1]): Promise<BankListOutcome | ImportReport> => {
+    if (input.file) return importSubmitted(banks, { ...input, file: input.file }, 'replace', dryRun, context);
     const options = { dryRun, ...(input.baseVersion !== undefined ? { baseVersion: input.baseVersion } : {}), ...(input.comment ? { comment: input.comment } : {}) };
-    if (input.file) {
-      const bytes = Buffer.from(input.file.base64, 'base64');
-      return banks.importFile(bytes, input.file.contentType, context, { ...options, mode: 'replace', confirm: true, ...(input.file.fileName ? { fileName: input.file.fileName } : {}) });
-    }
     return banks.replaceAll({ banks: input.banks }, context, options);
   };
   const replace: CheckedAction<ReplaceBanksInput, BankListOutcome> = {
@@ -76,26 +92,18 @@ export function bankActions(banks: BankAdmin, limits: RemovalLimits): CheckedAct
       return outcome;
     },
   };
-  const mergeWith = (input: MergeBanksInput, dryRun: boolean, context?: Parameters<BankAdmin['importFile']>[2]) =>
-    banks.importFile(Buffer.from(input.file.base64, 'base64'), input.file.contentType, context, {
-      mode: 'merge',
-      dryRun,
-      ...(input.baseVersion !== undefined ? { baseVersion: input.baseVersion } : {}),
-      ...(input.comment ? { comment: input.comment } : {}),
-      ...(input.file.fileName ? { fileName: input.file.fileName } : {}),
-    });
   const merge: CheckedAction<MergeBanksInput, ImportReport> = {
     action: 'banks.import',
     permission: 'banks.write',
     description: 'Merge a file into the bank list (new banks added, registry facts updated, banks that left SBP removed)',
     guarded: true,
     async preview(input) {
-      const report = await mergeWith(input, true);
+      const report = await importSubmitted(banks, input, 'merge', true);
       const reason = await removalHold(banks, report, limits);
       return { target: 'the bank list', preview: { received: report.received, ...shown(report), ...(reason ? { heldBecause: reason } : {}) }, base: String(report.baseVersion), ...(reason ? { holdReason: reason } : {}) };
     },
     async apply(input, context) {
-      const report = await mergeWith(input, false, context);
+      const report = await importSubmitted(banks, input, 'merge', false, context);
       context.audit.details = { ...context.audit.details, mode: 'merge', received: report.received, version: report.version, added: report.added, changed: report.changed, removed: report.removed };
       return report;
     },

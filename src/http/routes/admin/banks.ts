@@ -12,7 +12,6 @@ const errorResponses = { '4xx': ErrorBody, '5xx': ErrorBody };
 const tags = ['Banks'];
 const VERSIONED = 'Every change makes a new version of the list (see /admin/v1/banks/versions); `baseVersion` applies it only if the list is still at that version (409 `bank_list_changed` otherwise, nothing changed).';
 
-
 const GUARDED =
   'A change that would remove more banks than BANKS_SYNC_MAX_REMOVALS or leave fewer than BANKS_SYNC_MIN_BANKS (the sync\'s removal guard) is held for a second operator (202, a proposal) whatever the approval settings.';
 
@@ -147,15 +146,13 @@ export async function adminBankRoutes(app: FastifyInstance, { gateway }: { gatew
         const mode = query.mode ?? 'merge';
         const options = { ...changeOptions(query), ...(query.fileName ? { fileName: query.fileName } : {}) };
         const contentType = request.headers['content-type'];
+        // A change (not a preview, not an unconfirmed replace) goes to maker-checker with the file as a proposal keeps it.
+        const submitted = () => ({ file: { base64: body.toString('base64'), contentType, ...(query.fileName ? { fileName: query.fileName } : {}) }, ...changeOptions(query) });
         if (mode === 'replace' && query.dryRun !== 'true' && query.confirm === 'true') {
-          const input = { file: { base64: body.toString('base64'), contentType, ...(query.fileName ? { fileName: query.fileName } : {}) }, ...changeOptions(query) };
           request.requestContext.audit.action = 'banks.replace';
-          return answerSubmitted(reply, await gateway.admin.approvals.submit('banks.replace', input, request.requestContext));
+          return answerSubmitted(reply, await gateway.admin.approvals.submit('banks.replace', submitted(), request.requestContext));
         }
-        if (mode === 'merge' && query.dryRun !== 'true') {
-          const input = { file: { base64: body.toString('base64'), contentType, ...(query.fileName ? { fileName: query.fileName } : {}) }, ...changeOptions(query) };
-          return answerSubmitted(reply, await gateway.admin.approvals.submit('banks.import', input, request.requestContext));
-        }
+        if (mode === 'merge' && query.dryRun !== 'true') return answerSubmitted(reply, await gateway.admin.approvals.submit('banks.import', submitted(), request.requestContext));
         const report = await banks.importFile(body, contentType, request.requestContext, { ...options, mode, dryRun: query.dryRun === 'true', confirm: query.confirm === 'true' });
         request.requestContext.audit.details = { mode, dryRun: query.dryRun === 'true', received: report.received, version: report.version, added: report.added, changed: report.changed, removed: report.removed };
         return report;
