@@ -168,7 +168,7 @@ describe('the Kubernetes manifests (deploy/kubernetes/)', { skip }, () => {
         const service = one<Service>('Service');
         assert.ok(matches(service.spec!.selector, labels), 'Service');
         assert.ok(matches(one<PodDisruptionBudget>('PodDisruptionBudget').spec!.selector!.matchLabels, labels), 'PodDisruptionBudget');
-        assert.ok(matches(one<NetworkPolicy>('NetworkPolicy').spec!.podSelector.matchLabels, labels), 'NetworkPolicy');
+        assert.ok(matches(one<NetworkPolicy>('NetworkPolicy').spec!.podSelector!.matchLabels, labels), 'NetworkPolicy');
         const target = one<HorizontalPodAutoscaler>('HorizontalPodAutoscaler').spec!.scaleTargetRef;
         assert.deepEqual([target.kind, target.name], ['Deployment', deployment.metadata!.name]);
         const monitor = one<ServiceMonitor>('ServiceMonitor');
