@@ -63,6 +63,19 @@ describe('the partner guide and the README', () => {
     }
     for (const example of ['python', 'php', 'java', 'go']) assert.ok(guide.includes(`](../examples/${example}/)`), `the guide links examples/${example}`);
   });
+
+  it('link only to sections the documents have (as GitHub makes heading anchors)', () => {
+    /** GitHub's anchor of a heading: lower case, punctuation but `-` and `_` dropped, spaces made `-`. */
+    const slug = (heading: string) => heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+    const anchors = (path: string) => new Set([...read(path).matchAll(/^#{1,6} (.+)$/gm)].map(([, heading]) => slug(heading!.replace(/`/g, ''))));
+    for (const [name, text] of documents) {
+      for (const [link, target, fragment] of text.matchAll(/\]\((?!https?:|mailto:)([^)#\s]*)#([^)\s]+)\)/g)) {
+        const path = target ? relative(projectFile('.'), join(dirname(projectFile(name)), target!)) : name;
+        if (!path.endsWith('.md')) continue;
+        assert.ok(anchors(path).has(fragment!), `${name}: ${link} names no heading of ${path}`);
+      }
+    }
+  });
 });
 
 describe('the README and docs/ against a running gateway', () => {
