@@ -12,7 +12,7 @@
  * skipped outside CI; under CI that is a failure.
  */
 import assert from 'node:assert/strict';
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, cpSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -63,6 +63,7 @@ const documents = ['README.md', ...readdirSync(projectFile('docs')).filter((name
 describe('the runnable blocks of the README and docs/, as written', { skip }, () => {
   const blocks = documents.flatMap(runnableBlocks);
   const folder = mkdtempSync(join(tmpdir(), 'runnable-blocks-'));
+  const logs = mkdtempSync(join(tmpdir(), 'runnable-blocks-logs-'));
   const database = `runnable_blocks_${randomBytes(6).toString('hex')}`;
   let databaseUrl = '';
   let env: NodeJS.ProcessEnv = {};
@@ -97,6 +98,7 @@ describe('the runnable blocks of the README and docs/, as written', { skip }, ()
   after(async () => {
     if (running) await stop();
     rmSync(folder, { recursive: true, force: true });
+    rmSync(logs, { recursive: true, force: true });
     if (DATABASE_SERVER && databaseUrl) await adminQuery(DATABASE_SERVER, `drop database if exists ${database} with (force)`);
   });
 
@@ -140,7 +142,7 @@ describe('the runnable blocks of the README and docs/, as written', { skip }, ()
       }
       // Twice: a second start with the same secrets must work too (a key made anew at each start would not).
       for (const start of ['first', 'second']) {
-        const log = join(folder, `block-${block.line}-${start}.log`);
+        const log = join(logs, `block-${block.line}-${start}.log`);
         const fd = openSync(log, 'w');
         const child = spawn('bash', ['--norc', '--noprofile', '-euo', 'pipefail', '-c', script], { cwd: folder, env, stdio: ['ignore', fd, fd], detached: true });
         closeSync(fd);
@@ -164,4 +166,23 @@ describe('the runnable blocks of the README and docs/, as written', { skip }, ()
       }
     });
   }
+
+  it('leaves nothing git would commit or docker would build: every file the blocks made is ignored (secrets, keys)', () => {
+    /** The files under `dir` (relative to the folder) that the repository does not have; links are the repository's own. */
+    const made = (dir: string): string[] =>
+      readdirSync(join(folder, dir), { withFileTypes: true }).flatMap((entry) => {
+        const path = dir ? `${dir}/${entry.name}` : entry.name;
+        if (entry.isSymbolicLink()) return [];
+        if (entry.isDirectory()) return existsSync(projectFile(path)) ? made(path) : [`${path}/`];
+        return existsSync(projectFile(path)) ? [] : [path];
+      });
+    const files = made('');
+    assert.ok(files.includes('admin-token') && files.includes('master-key'), files.join(', '));
+    const dockerignore = readFileSync(projectFile('.dockerignore'), 'utf8').split('\n').map((line) => line.trim()).filter((line) => line && !line.startsWith('#'));
+    for (const path of files) {
+      assert.equal(spawnSync('git', ['check-ignore', '--no-index', '-q', path], { cwd: projectFile('.') }).status, 0, `${path} is not in .gitignore`);
+      const bare = path.replace(/\/$/, '');
+      assert.ok(dockerignore.some((pattern) => bare === pattern || bare.startsWith(`${pattern}/`)), `${path} is not in .dockerignore`);
+    }
+  });
 });
