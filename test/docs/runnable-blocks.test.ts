@@ -167,6 +167,13 @@ describe('the runnable blocks of the README and docs/, as written', { skip }, ()
     });
   }
 
+  it('writes an .env that gives docker-compose.yml every variable it requires (${NAME:?…})', () => {
+    const required = new Set([...readFileSync(projectFile('docker-compose.yml'), 'utf8').matchAll(/\$\{(\w+):\?/g)].map(([, name]) => name!));
+    assert.ok(required.size >= 3);
+    const written = new Map(readFileSync(join(folder, '.env'), 'utf8').split('\n').filter((line) => /^\w+=/.test(line)).map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)] as const));
+    for (const name of required) assert.match(written.get(name) ?? '', /^[0-9a-f]{32,}$/, `.env sets ${name}`);
+  });
+
   it('leaves nothing git would commit or docker would build: every file the blocks made is ignored (secrets, keys)', () => {
     /** The files under `dir` (relative to the folder) that the repository does not have; links are the repository's own. */
     const made = (dir: string): string[] =>
