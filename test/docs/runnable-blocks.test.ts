@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { projectFile } from '../../src/project-root.js';
 import { freePort } from '../support/free-port.js';
+import { partnerEnv } from '../support/partner-project.js';
 import { adminQuery } from '../support/test-databases.js';
 import { waitFor } from '../support/wait-for.js';
 
@@ -66,7 +67,7 @@ describe('the runnable blocks of the README and docs/, as written', { skip }, ()
   const logs = mkdtempSync(join(tmpdir(), 'runnable-blocks-logs-'));
   const database = `runnable_blocks_${randomBytes(6).toString('hex')}`;
   let databaseUrl = '';
-  let env: NodeJS.ProcessEnv = {};
+  let env: Record<string, string> = {};
   let port = 0;
   let running: { child: ChildProcess; exited: Promise<void> } | undefined;
 
@@ -90,9 +91,9 @@ describe('the runnable blocks of the README and docs/, as written', { skip }, ()
     databaseUrl = url.href;
     port = await freePort();
     const adminPort = await freePort();
-    // The reader's shell: no test settings of this process, their own ports, and nothing but loopback.
-    env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(TEST_|NODE_ENV$|DATABASE_URL$|ADMIN_TOKEN$|MASTER_KEY$|PUBLIC_URL$|DATA_DIR$|REDIS_URL$)/.test(name)));
-    Object.assign(env, { PORT: String(port), ADMIN_PORT: String(adminPort), HOST: '127.0.0.1', ADMIN_HOST: '127.0.0.1', npm_config_update_notifier: 'false' });
+    // A reader's shell: PATH, HOME and the language, none of this test run's settings (node options, npm's
+    // variables, TEST_*), their own ports, and loopback only.
+    env = partnerEnv({ PORT: String(port), ADMIN_PORT: String(adminPort), HOST: '127.0.0.1', ADMIN_HOST: '127.0.0.1', npm_config_update_notifier: 'false' });
   });
 
   after(async () => {
