@@ -99,7 +99,7 @@ describe('server start-up on the embedded database', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'gateway-'));
     const printed: string[] = [];
     const server = await startServer(
-      loadConfig({ DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', ADMIN_PORT: '0', NODE_ENV: 'production', PUBLIC_URL: 'http://127.0.0.1:8080' }),
+      loadConfig({ DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', ADMIN_PORT: '0', NODE_ENV: 'production', ALLOW_EMBEDDED_DATABASE: 'true', PUBLIC_URL: 'http://127.0.0.1:8080' }),
       silent,
       (text) => printed.push(text),
     );
