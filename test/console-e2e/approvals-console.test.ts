@@ -84,6 +84,7 @@ describe('approval screens in Chromium', { skip, timeout: 120_000 }, () => {
     assert.equal((await api('GET', '/admin/v1/banks')).body.banks.length, current.length + NEW_BANKS.length, 'nothing changed yet');
     // An operator who may decide sees the count refreshed after the change.
     await textOf(page.getByTestId('pending-approvals'), /^1 waiting$/);
+    if (process.env.CONSOLE_SCREENSHOTS_TO) await page.screenshot({ path: join(process.env.CONSOLE_SCREENSHOTS_TO, 'sent-for-approval.png') });
 
     // The approver sees the count, opens Approvals, reads the counts and the diff.
     await signInAs(approver, '#/partners');
@@ -96,6 +97,7 @@ describe('approval screens in Chromium', { skip, timeout: 120_000 }, () => {
 
     // Approve asks first, saying what is applied; Cancel applies nothing.
     await proposal.getByRole('button', { name: 'Approve…' }).click();
+    if (process.env.CONSOLE_SCREENSHOTS_TO) await page.screenshot({ path: join(process.env.CONSOLE_SCREENSHOTS_TO, 'approve-confirm.png') });
     const confirm = page.getByRole('dialog', { name: 'Approve and apply this proposal?' });
     await textOf(confirm.getByTestId('approve-summary'), /the bank list, back to version \d+: \+0 added \/ ~\d+ changed \/ −6 removed\./);
     await confirm.getByRole('button', { name: 'Cancel' }).click();
