@@ -15,8 +15,9 @@ export class ApiError extends Error {
 }
 
 /**
- * A change the gateway held for a second operator (maker-checker answered 202): nothing was changed yet. Pages show
- * it where they show a refusal, since what they asked for has not happened, and say where it waits.
+ * A change the gateway held for a second operator (maker-checker answered 202): nothing was changed yet, so the
+ * page's own "done" path must not run. It is not a failure either: the console says "sent for approval" once, for
+ * every page (onProposed), and the forms' error helpers show nothing for it.
  */
 export class ProposedChange extends ApiError {
   constructor(readonly proposal: ProposalView) {
@@ -26,6 +27,20 @@ export class ProposedChange extends ApiError {
 
 type Listener = () => void;
 const signedOutListeners = new Set<Listener>();
+const proposedListeners = new Set<(proposal: ProposalView) => void>();
+const changedListeners = new Set<Listener>();
+
+/** Called with each change the gateway held for approval (a 202), whichever page sent it. */
+export function onProposed(listener: (proposal: ProposalView) => void): () => void {
+  proposedListeners.add(listener);
+  return () => proposedListeners.delete(listener);
+}
+
+/** Called after every change the gateway accepted or held (what the pending count depends on). */
+export function onChanged(listener: Listener): () => void {
+  changedListeners.add(listener);
+  return () => changedListeners.delete(listener);
+}
 
 /** Called when the API refuses the tab's credential: the console forgets it and asks to sign in again. */
 export function onSignedOut(listener: Listener): () => void {
@@ -64,6 +79,7 @@ async function send({ method, path, json, file }: AdminRequest, token?: string):
   } catch {
     throw new ApiError(0, 'The gateway did not answer; check that it is running and try again.');
   }
+  if (method !== 'GET' && (response.ok || response.status === 202)) for (const listener of changedListeners) listener();
   if (response.status === 204) return undefined;
   const text = await response.text();
   let parsed: unknown;
@@ -72,7 +88,11 @@ async function send({ method, path, json, file }: AdminRequest, token?: string):
   } catch {
     parsed = undefined;
   }
-  if (response.status === 202) throw new ProposedChange(parsed as ProposalView);
+  if (response.status === 202) {
+    const proposal = parsed as ProposalView;
+    for (const listener of proposedListeners) listener(proposal);
+    throw new ProposedChange(proposal);
+  }
   if (!response.ok) {
     const error = parsed as Partial<ErrorBody> | undefined;
     const failure = new ApiError(response.status, error?.description_status ?? `The gateway answered ${response.status}.`, error?.errors ?? []);

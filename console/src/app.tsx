@@ -1,9 +1,10 @@
 import type { AdminIdentity } from '@partner-gateway/contract/admin-operators';
 import { useEffect, useState } from 'preact/hooks';
-import { admin, onSignedOut, probe } from './api';
+import type { ProposalView } from '@partner-gateway/contract/admin-approvals';
+import { admin, onChanged, onProposed, onSignedOut, probe } from './api';
 import { onAnnounce } from './announce';
 import { PageTitle } from './components/page';
-import { IdentityContext } from './identity';
+import { IdentityContext, useCan } from './identity';
 import { ApprovalsPage } from './pages/approvals';
 import { AuditPage } from './pages/audit';
 import { BanksPage } from './pages/banks';
@@ -88,10 +89,13 @@ export function App() {
 
 function Shell({ route, identity, onSignOut }: { route: Route; identity: AdminIdentity; onSignOut: () => void }) {
   const [message, setMessage] = useState('');
-  useEffect(() => onAnnounce(setMessage), []);
+  const [proposed, setProposed] = useState<ProposalView | null>(null);
+  useEffect(() => onAnnounce((said) => (setMessage(said), setProposed(null))), []);
+  useEffect(() => onProposed((proposal) => (setProposed(proposal), setMessage(''))), []);
   // A message belongs to the page it was said on.
   const routeKey = route.segments.join('/');
-  useEffect(() => setMessage(''), [routeKey]);
+  useEffect(() => (setMessage(''), setProposed(null)), [routeKey]);
+  const pending = usePendingCount(routeKey);
   const first = route.segments[0] ?? 'partners';
   const section = first === 'partner' ? 'partners' : first === 'operator' ? 'operators' : first;
   return (
@@ -107,6 +111,13 @@ function Shell({ route, identity, onSignOut }: { route: Route; identity: AdminId
               <li key={path}>
                 <a href={`#/${path}`} aria-current={section === path ? 'page' : undefined}>
                   {label}
+                  {path === 'approvals' && pending !== null && pending > 0 && (
+                    <span class="count-badge" data-testid="pending-approvals" title={`${pending} proposal${pending === 1 ? '' : 's'} waiting for approval`}>
+                      {' '}
+                      {pending}
+                      <span class="visually-hidden"> waiting</span>
+                    </span>
+                  )}
                 </a>
               </li>
             ))}
@@ -121,12 +132,57 @@ function Shell({ route, identity, onSignOut }: { route: Route; identity: AdminId
       </header>
       <div class="announcer" role="status" aria-live="polite">
         {message && <p class="notice">{message}</p>}
+        {proposed && <SentForApproval proposal={proposed} />}
       </div>
       <main id="main" tabIndex={-1}>
         <Page route={route} />
       </main>
     </>
   );
+}
+
+/** A change the gateway held for a second operator: not a failure, and where it now waits. */
+function SentForApproval({ proposal }: { proposal: ProposalView }) {
+  const heldBecause = (proposal.preview as { heldBecause?: unknown } | null)?.heldBecause;
+  return (
+    <div class="notice notice-proposed" data-testid="sent-for-approval">
+      <p class="notice-title">Sent for approval</p>
+      <p>
+        {proposal.action} of {proposal.target} waits for a second operator; nothing changes until it is approved.
+        {typeof heldBecause === 'string' && ` Held because ${heldBecause}.`} <a href="#/approvals">Open Approvals</a>
+      </p>
+    </div>
+  );
+}
+
+/** How often the pending count is asked again while the console stays on one page (others' proposals). */
+const PENDING_REFRESH_MS = 60_000;
+
+/**
+ * The number of proposals waiting, for an operator who may decide them (null otherwise): asked on every page
+ * change, after every change sent, and every minute.
+ */
+function usePendingCount(routeKey: string): number | null {
+  const canDecide = useCan('approvals.decide');
+  const [count, setCount] = useState<number | null>(null);
+  useEffect(() => {
+    if (!canDecide) return;
+    let live = true;
+    const refresh = () =>
+      void admin.approvals.list({ status: 'pending', limit: '500' }).then(
+        (body) => live && setCount(body.proposals.length),
+        () => {},
+      );
+    refresh();
+    const stop = onChanged(refresh);
+    const timer = setInterval(refresh, PENDING_REFRESH_MS);
+    return () => {
+      live = false;
+      stop();
+      clearInterval(timer);
+    };
+  }, [canDecide, routeKey]);
+  return canDecide ? count : null;
 }
 
 function Page({ route }: { route: Route }) {

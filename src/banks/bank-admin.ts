@@ -61,7 +61,7 @@ export function createBankAdmin(db: Kysely<Database>, lists: BankListService, ve
   const run = (build: ListBuilder, context: RequestContext | undefined, options: ChangeOptions, source: Parameters<BankListService['apply']>[1]['source'], extra: { fileName?: string } = {}) =>
     options.dryRun
       ? lists.preview(build, options.baseVersion)
-      : lists.apply(build, { ...options, source, author: authorOf(context), comment: options.comment ?? null, fileName: extra.fileName ?? null });
+      : lists.apply(build, { ...options, source, ...authorOf(context), comment: options.comment ?? null, fileName: extra.fileName ?? null });
   const toAdmin = (bank: Awaited<ReturnType<typeof readBanks>>[number]): AdminBank => ({ ...bank, updatedAt: bank.updatedAt.toISOString() });
   return {
     list: async () => (await readBanks(db)).map(toAdmin),
@@ -121,7 +121,7 @@ export function createBankAdmin(db: Kysely<Database>, lists: BankListService, ve
     },
     restore(number, context, options = {}) {
       if (options.dryRun) return lists.previewRestore(number, options.baseVersion);
-      return lists.restore(number, { baseVersion: options.baseVersion, author: authorOf(context), comment: options.comment ?? null });
+      return lists.restore(number, { baseVersion: options.baseVersion, ...authorOf(context), comment: options.comment ?? null });
     },
     refusal(input, shape) {
       const checked = shape === 'one' ? checkOne(input) : checkList(input);

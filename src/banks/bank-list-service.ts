@@ -22,11 +22,14 @@ export const SYNC_AUTHOR: ActorRef = { id: 'sync', name: 'scheduled sync', crede
 export const SEED_AUTHOR: ActorRef = { id: 'gateway', name: 'the gateway', credential: 'system' };
 
 /**
- * The operator of an admin request, as the history names it (id, name, credential, as the audit trail does); the
- * gateway itself for a change made without a request (a test, a script calling the service).
+ * Who the history names for an admin request's change, as the audit trail does (id, name, credential): its
+ * operator; for a change applied by approving a proposal, the proposer as author and the approving operator as
+ * approver (approvals.ts sets both on the context's audit notes); the gateway itself for a change made without a
+ * request (a test, a script calling the service).
  */
-export function authorOf(context: RequestContext | undefined): ActorRef {
-  return context?.actor ? actorRef(context.actor) : SEED_AUTHOR;
+export function authorOf(context: RequestContext | undefined): Pick<VersionRecord, 'author' | 'approver'> {
+  if (context?.audit.approver && context.audit.operator) return { author: context.audit.operator, approver: context.audit.approver };
+  return { author: context?.actor ? actorRef(context.actor) : SEED_AUTHOR, approver: null };
 }
 
 /**

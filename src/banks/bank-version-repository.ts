@@ -8,11 +8,12 @@ import { partnerBody, strongEtag } from './bank-body.js';
 import { readBanks, toListEntry, writeBanks, type BankTables } from './bank-repository.js';
 import type { ListChange } from './merge-registry.js';
 
-/** A version's stored fields (migration 0023): the one map that drives its insert and read. */
+/** A version's stored fields (migrations 0023, 0032): the one map that drives its insert and read. */
 export const bankVersionFields = {
   number: column<number>('number').immutable(),
   createdAt: column<Date>('created_at').immutable(),
   author: json<ActorRef>('author'),
+  approver: json<ActorRef | null>('approver'),
   source: column<BankVersionSource>('source'),
   fileName: column<string | null>('file_name'),
   comment: column<string | null>('comment'),
@@ -35,7 +36,10 @@ type Tables = BankTables & {
 
 /** What a change of the list records beside the list itself. */
 export interface VersionRecord {
+  /** Who made the change: its operator, or for a change applied on approval its proposer (as the audit names them). */
   author: ActorRef;
+  /** Who approved it, for a change applied on approval; null or absent otherwise. */
+  approver?: ActorRef | null;
   /** A function when the source depends on what the change turned out to do (an edit that only moves is a reorder). */
   source: BankVersionSource | ((changes: readonly BankListChange[]) => BankVersionSource);
   fileName?: string | null;
@@ -111,6 +115,7 @@ export function createBankVersionRepository(database: Kysely<Database>): BankVer
               number: version + 1,
               createdAt: at,
               author: record.author,
+              approver: record.approver ?? null,
               source: typeof record.source === 'function' ? record.source(changes) : record.source,
               fileName: record.fileName ?? null,
               comment: record.comment ?? null,

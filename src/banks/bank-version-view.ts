@@ -7,6 +7,7 @@ export function toVersionSummary(version: BankVersion): BankVersionSummary {
     number: version.number,
     createdAt: version.createdAt.toISOString(),
     author: version.author,
+    approver: version.approver,
     source: version.source,
     fileName: version.fileName,
     comment: version.comment,

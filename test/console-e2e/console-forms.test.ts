@@ -4,6 +4,7 @@ import { importContentType } from '@partner-gateway/contract/import-media-types'
 import { LOGIN_REGEXP } from '@partner-gateway/contract/patterns';
 import { allowlistProblems, checkCidr, splitAllowlist } from '../../console/src/cidr.js';
 import { generatePassword } from '../../console/src/password.js';
+import { problemsInWords } from '../../console/src/problem-words.js';
 import { normalizeCidr } from '../../src/partners/ip-allowlist.js';
 
 /** The console's own checks, run before a form is sent, must agree with the gateway's. */
@@ -64,5 +65,29 @@ describe('admin console form checks', () => {
     assert.equal(importContentType('20230518_ED807_full.xml'), 'application/xml');
     assert.equal(importContentType('list.csv'), 'text/csv');
     assert.equal(importContentType('list.txt'), undefined);
+  });
+
+  it('when the API refuses a value by a schema, then the problem reads in words: the field named, what a valid value looks like, a union\'s noise dropped', () => {
+    const words = problemsInWords([
+      { field: 'sbpMemberId', message: 'must match pattern "^([0-9]{12})?$"' },
+      { field: 'sbpMemberId', message: 'must be null' },
+      { field: 'sbpMemberId', message: 'must match a schema in anyOf' },
+      { field: 'nameEn', message: 'must be null' },
+      { field: 'nameEn', message: 'must match a schema in anyOf' },
+      { field: 'ipAllowlist[1]', message: 'is not an IP address or CIDR' },
+      { field: 'position', message: 'must be integer' },
+      { field: 'login', message: 'must match pattern "^[A-Za-z0-9][A-Za-z0-9._@-]{2,63}$"' },
+      { field: 'x', message: 'must match pattern "^q$"' },
+      { line: 3, message: 'must be a non-empty string' },
+    ]).map((problem) => problem.message);
+    assert.deepEqual(words, [
+      'SBP member id must be 12 digits, or empty.',
+      'Latin name is not a valid value.',
+      'IP allowlist, entry 2 is not an IP address or CIDR.',
+      'Position must be a whole number.',
+      'Login must be 3 to 64 letters, digits or . _ @ -, starting with a letter or digit.',
+      'x is not in the expected form.',
+      'must be a non-empty string',
+    ]);
   });
 });

@@ -1,38 +1,72 @@
+import type { BankListChange } from '@partner-gateway/contract/admin-bank-versions';
+import type { ComponentChildren } from 'preact';
+import { BankChanges, bankCounts, bankPreviewOf } from './bank-changes';
+
 /**
  * An audit entry's details as people read them: a change's before and after field by field (only the fields that
  * changed, each old value beside its new one), and anything else as labelled values. Nested settings are named by
- * their path (`certificates.subjectDn`), lists are written out.
+ * their path (`certificates.subjectDn`), lists are written out; a bank list change as its counts and the History
+ * tab's table. Whatever is long (a list of every BIC an import touched, more than a dozen values) opens folded to
+ * its count, with a "show" toggle, so that a page of entries stays a page.
  */
 export function AuditDetails({ details }: { details: Record<string, unknown> }) {
-  const { before, after, preview, proposal: _proposal, dryRun: _dryRun, ...rest } = details;
+  const { before, after, preview, changes, proposal: _proposal, dryRun: _dryRun, ...rest } = details;
   const change = 'before' in details || 'after' in details ? diff(before, after) : undefined;
   const previewed = isChange(preview) ? diff(preview.before, preview.after) : undefined;
-  const others = flatten(previewed || preview === undefined ? rest : { ...rest, preview });
+  const bankPreview = bankPreviewOf(preview);
+  const bankChanges = isBankChanges(changes) ? changes : bankPreview?.changes;
+  const shownOtherwise = previewed !== undefined || bankPreview !== undefined;
+  const others = rowsOf({ ...rest, ...(preview === undefined || shownOtherwise ? {} : { preview }), ...(changes === undefined || isBankChanges(changes) ? {} : { changes }) });
+  const list = (
+    <dl>
+      {others.map((row) => (
+        <div key={row.name}>
+          <dt>{row.name}</dt>
+          <dd>{row.items !== undefined && row.items > LIST_MAX ? <Collapsed summary={`${row.items} items`}>{row.value}</Collapsed> : row.value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
   return (
     <div class="audit-details">
       {change && <ChangeTable rows={change} caption="Change" />}
       {previewed && <ChangeTable rows={previewed} caption="Proposed change" />}
-      {others.length > 0 && (
-        <dl>
-          {others.slice(0, MAX_ROWS).map(([name, value]) => (
-            <div key={name}>
-              <dt>{name}</dt>
-              <dd>{value}</dd>
-            </div>
-          ))}
-          {others.length > MAX_ROWS && (
-            <div>
-              <dt>…</dt>
-              <dd>{others.length - MAX_ROWS} more values (in the export)</dd>
-            </div>
-          )}
-        </dl>
-      )}
+      {bankPreview && <p class="change-counts">{bankCounts(bankPreview)}</p>}
+      {bankChanges && <BankChanges changes={bankChanges} open={false} />}
+      {others.length > 0 && (others.length > MAX_ROWS ? <Collapsed summary={`${others.length} values`}>{list}</Collapsed> : list)}
     </div>
   );
 }
 
+/** Past this many values, the details open collapsed to their count. */
 const MAX_ROWS = 12;
+/** Past this many items, a list (of BICs, of addresses) opens collapsed to its count. */
+const LIST_MAX = 5;
+
+/** Long content folded to a count, with a "show" toggle (a native <details>: keyboard and screen readers know it). */
+function Collapsed({ summary, children }: { summary: string; children: ComponentChildren }) {
+  return (
+    <details class="collapsed">
+      <summary>
+        {summary} <span class="toggle">show</span>
+      </summary>
+      {children}
+    </details>
+  );
+}
+
+function isBankChanges(value: unknown): value is BankListChange[] {
+  return Array.isArray(value) && value.length > 0 && value.every((item) => item !== null && typeof item === 'object' && 'bic' in item && 'kind' in item && Array.isArray((item as { fields?: unknown }).fields));
+}
+
+/** The values to list, by path; a top-level list of plain values keeps its item count (to fold it). */
+function rowsOf(details: Record<string, unknown>): Array<{ name: string; value: string; items?: number }> {
+  return Object.entries(details).flatMap(([key, value]) =>
+    Array.isArray(value) && value.every((item) => item === null || typeof item !== 'object')
+      ? [{ name: key, value: value.length === 0 ? '(empty)' : value.map(String).join(', '), items: value.length }]
+      : flatten(value, key).map(([name, text]) => ({ name, value: text })),
+  );
+}
 
 type DiffRow = { field: string; before: string; after: string };
 

@@ -6,14 +6,35 @@ const KINDS: Record<BankListChange['kind'], string> = { added: 'Added', removed:
 
 const show = (field: BankFieldChange['field'], value: BankFieldChange['old']) => (value === null ? '—' : field === 'sbpParticipant' ? (value ? 'yes' : 'no') : String(value));
 
+/** A bank list change's preview (src/operations/checked-actions/bank-actions.ts `shown`): counts first, then every change. */
+export interface BankPreview {
+  added: number;
+  changed: number;
+  removed: number;
+  changes: BankListChange[];
+  received?: number;
+  heldBecause?: string;
+}
+
+export function bankPreviewOf(preview: unknown): BankPreview | undefined {
+  if (preview === null || typeof preview !== 'object') return undefined;
+  const candidate = preview as Partial<BankPreview>;
+  return typeof candidate.added === 'number' && typeof candidate.changed === 'number' && typeof candidate.removed === 'number' && Array.isArray(candidate.changes) ? (candidate as BankPreview) : undefined;
+}
+
+/** "+3 added / ~1 changed / −12 removed": what a bank list change does, in the History tab's signs. */
+export function bankCounts({ added, changed, removed }: Pick<BankPreview, 'added' | 'changed' | 'removed'>): string {
+  return `+${added} added / ~${changed} changed / −${removed} removed`;
+}
+
 /**
  * Every change of a preview or a version, by bank and field, old → new: the same rows the CLI prints. Long lists
  * open collapsed, with their count.
  */
-export function BankChanges({ changes, title = 'Changes' }: { changes: readonly BankListChange[]; title?: string }) {
+export function BankChanges({ changes, title = 'Changes', open = changes.length <= 50 }: { changes: readonly BankListChange[]; title?: string; open?: boolean }) {
   if (changes.length === 0) return <p>No change.</p>;
   return (
-    <details open={changes.length <= 50} class="bank-changes">
+    <details open={open} class="bank-changes">
       <summary>
         {title} ({changes.length})
       </summary>

@@ -80,7 +80,15 @@ export function BankHistory({ canRestore, onRestored }: { canRestore: boolean; o
                 <td>
                   <Time value={version.createdAt} />
                 </td>
-                <td>{version.author.name}</td>
+                <td>
+                  {version.author.name}
+                  {version.approver && (
+                    <>
+                      <br />
+                      <span class="muted">approved by</span> {version.approver.name}
+                    </>
+                  )}
+                </td>
                 <td>
                   {version.source}
                   {version.fileName ? ` ${version.fileName}` : ''}
@@ -115,6 +123,10 @@ export function BankHistory({ canRestore, onRestored }: { canRestore: boolean; o
           <h3 id="version-title">
             Version {shown.number}: changes from version {shown.number - 1}
           </h3>
+          <p>
+            By {shown.author.name}
+            {shown.approver ? `, approved by ${shown.approver.name}` : ''}: <strong>+{shown.added} added / ~{shown.changed} changed / −{shown.removed} removed</strong>
+          </p>
           <BankChanges changes={shown.changes} />
         </div>
       )}

@@ -3,7 +3,7 @@ import { describeProblem } from '@partner-gateway/contract/error-body';
 import { importContentType } from '@partner-gateway/contract/import-media-types';
 import { useState } from 'preact/hooks';
 import { announce } from '../announce';
-import { admin, ApiError } from '../api';
+import { admin, ApiError, ProposedChange } from '../api';
 import { BankChanges } from './bank-changes';
 import { errorsFrom, Field, FormAlert, type FormErrors, noErrors } from './forms';
 
@@ -83,6 +83,8 @@ export function ImportForm({ onImported }: { current: Bank[]; onImported: () => 
       announce(`Imported ${report.received} banks: ${report.added.length} added, ${report.changed.length} changed, ${report.removed.length} removed (version ${report.version}).`);
       await onImported();
     } catch (error) {
+      // Held for approval: the preview is now the proposal's, under Approvals.
+      if (error instanceof ProposedChange) setPreview(null);
       setErrors(errorsFrom(error, []));
     } finally {
       setBusy(false);

@@ -1,6 +1,7 @@
 import type { ComponentChildren, JSX } from 'preact';
 import { describeProblem, type Problem } from '@partner-gateway/contract/error-body';
-import { ApiError } from '../api';
+import { ApiError, ProposedChange } from '../api';
+import { problemsInWords } from '../problem-words';
 
 /** Messages by form field, plus those that concern the form as a whole. */
 export interface FormErrors {
@@ -20,11 +21,14 @@ function rootField(field: string): string {
 }
 
 /**
- * Sorts an API error's problems onto the form's fields; what names no field of the form goes above the form
+ * Sorts an API error's problems, in words (problem-words.ts: the field named, what a valid value looks like), onto
+ * the form's fields; what names no field of the form goes above the form
  * with the API's description. A refusal without a list (409 "already exists") goes to `conflictField` when
- * given, else above the form.
+ * given, else above the form. A change held for approval (202) is no error: no message.
  */
 export function errorsFrom(error: unknown, fields: readonly string[], conflictField?: string): FormErrors {
+  // Held for approval: not an error; the shell says "sent for approval" (api.ts onProposed).
+  if (error instanceof ProposedChange) return noErrors;
   if (!(error instanceof ApiError)) return { fields: {}, form: [error instanceof Error ? error.message : String(error)] };
   if (error.problems.length === 0) {
     if (conflictField && error.status === 409) return { fields: { [conflictField]: [error.description] }, form: [] };
@@ -32,12 +36,14 @@ export function errorsFrom(error: unknown, fields: readonly string[], conflictFi
   }
   const result: FormErrors = { fields: {}, form: [] };
   const leftOver: Problem[] = [];
-  for (const problem of error.problems) {
+  for (const problem of problemsInWords(error.problems)) {
     const field = problem.field === undefined ? undefined : rootField(problem.field);
     if (field !== undefined && fields.includes(field)) (result.fields[field] ??= []).push(problem.message);
     else leftOver.push(problem);
   }
-  result.form = leftOver.length > 0 ? [error.description, ...leftOver.map((problem) => describeProblem(problem))] : ['Correct the fields marked below.'];
+  // In words, a problem names its field already (problemsInWords); a row or entry is named by describeProblem.
+  const sentence = (problem: Problem) => (problem.field !== undefined ? problem.message : describeProblem(problem));
+  result.form = leftOver.length > 0 ? [error.description, ...leftOver.map(sentence)] : ['Correct the fields marked below.'];
   return result;
 }
 

@@ -3,7 +3,7 @@ import { describeProblem, type Problem } from '@partner-gateway/contract/error-b
 import type { ComponentChildren, ComponentType } from 'preact';
 import { useState } from 'preact/hooks';
 import { announce } from '../announce';
-import { ApiError } from '../api';
+import { ApiError, ProposedChange } from '../api';
 import { ConfirmDialog } from './confirm-dialog';
 import { FormAlert, type FormErrors, noErrors } from './forms';
 
@@ -139,6 +139,7 @@ export function ItemTable({ caption, columns, children }: { caption: string; col
 /** The gateway's refusal under the field it concerns (above the form when none), each refused part named. */
 function errorsOf(error: unknown, field: string | undefined, problemText: (problem: Problem) => string): FormErrors {
   if (!(error instanceof ApiError)) return { fields: {}, form: [error instanceof Error ? error.message : String(error)] };
+  if (error instanceof ProposedChange) return noErrors;
   if (error.problems.length === 0) return { fields: {}, form: [error.description] };
   const messages = error.problems.map(problemText);
   return field === undefined ? { fields: {}, form: messages } : { fields: { [field]: messages }, form: [] };

@@ -2,10 +2,10 @@ import type { ApprovalSetting, ProposalView } from '@partner-gateway/contract/ad
 import { useState } from 'preact/hooks';
 import { announce } from '../announce';
 import { admin } from '../api';
-import { AuditDetails } from '../components/audit-details';
 import { ConfirmDialog } from '../components/confirm-dialog';
 import { errorsFrom, Field, FormAlert } from '../components/forms';
 import { LoadState, PageTitle, useLoad } from '../components/page';
+import { applySummary, ProposalPreview } from '../components/proposal-preview';
 import { Time } from '../components/time';
 import { useCan, useIdentity } from '../identity';
 
@@ -40,6 +40,7 @@ function Proposal({ proposal, onDecided }: { proposal: ProposalView; onDecided: 
   const canDecide = useCan('approvals.decide');
   const own = identity?.id === proposal.proposedBy.id;
   const [rejecting, setRejecting] = useState(false);
+  const [approving, setApproving] = useState(false);
   const [reason, setReason] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string[]>([]);
@@ -52,9 +53,11 @@ function Proposal({ proposal, onDecided }: { proposal: ProposalView; onDecided: 
       else await admin.approvals.reject(proposal.id, reason.trim() ? { reason: reason.trim() } : {});
       announce(approve ? `Approved and applied: ${proposal.action} of ${proposal.target}.` : `${own ? 'Withdrawn' : 'Rejected'}: ${proposal.action} of ${proposal.target}.`);
       setRejecting(false);
+      setApproving(false);
       await onDecided();
     } catch (failure) {
       setError(errorsFrom(failure, []).form);
+      setApproving(false);
     } finally {
       setBusy(false);
     }
@@ -68,15 +71,15 @@ function Proposal({ proposal, onDecided }: { proposal: ProposalView; onDecided: 
       <p>
         Proposed by <strong>{proposal.proposedBy.name}</strong> at <Time value={proposal.proposedAt} />; expires at <Time value={proposal.expiresAt} />.
       </p>
-      <AuditDetails details={{ preview: proposal.preview }} />
+      <ProposalPreview proposal={proposal} />
       <FormAlert errors={error} title="The proposal was not decided" />
       {canDecide && (
         <div class="actions">
           {own ? (
             <p class="hint">You proposed this: another operator must approve it.</p>
           ) : (
-            <button type="button" class="primary" disabled={busy} onClick={() => void decide(true)}>
-              Approve
+            <button type="button" class="primary" disabled={busy} onClick={() => setApproving(true)}>
+              Approve…
             </button>
           )}
           <button type="button" disabled={busy} onClick={() => setRejecting(true)}>
@@ -84,6 +87,12 @@ function Proposal({ proposal, onDecided }: { proposal: ProposalView; onDecided: 
           </button>
         </div>
       )}
+      <ConfirmDialog open={approving} title="Approve and apply this proposal?" confirmLabel="Approve and apply" busy={busy} onConfirm={() => void decide(true)} onCancel={() => setApproving(false)}>
+        <p data-testid="approve-summary">{applySummary(proposal)}</p>
+        <p>
+          Proposed by {proposal.proposedBy.name}. It is applied at once, exactly as shown, or refused if what it was based on has changed.
+        </p>
+      </ConfirmDialog>
       <ConfirmDialog open={rejecting} title={`${own ? 'Withdraw' : 'Reject'} this proposal?`} confirmLabel={own ? 'Withdraw' : 'Reject'} danger busy={busy} onConfirm={() => void decide(false)} onCancel={() => setRejecting(false)}>
         <Field id={`reject-reason-${proposal.id}`} label="Reason (shown to the proposer and in the audit trail)">
           {(control) => <input {...control} value={reason} maxLength={500} onInput={(event) => setReason(event.currentTarget.value)} />}

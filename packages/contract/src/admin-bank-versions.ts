@@ -83,8 +83,13 @@ export type BankVersionSource = Static<typeof BankVersionSource>;
 export const BankVersionSummary = Type.Object({
   number: Type.Integer(),
   createdAt: Type.String({ format: 'date-time' }),
-  /** Who made it: an operator (as the audit trail names it), or the gateway itself (the first list, a scheduled sync: credential `system`). */
+  /** Who made it (for a version applied on approval, who proposed it): an operator (as the audit trail names it), or the gateway itself (the first list, a scheduled sync: credential `system`). */
   author: ActorRef,
+  /**
+   * For a version applied by approving a proposal: who approved it (`author` is then who proposed it, as the audit
+   * trail names its operator and approver); null for a change made at once.
+   */
+  approver: Nullable(ActorRef),
   source: BankVersionSource,
   /** The imported file's name (import), when given. */
   fileName: Nullable(Type.String()),

@@ -27,7 +27,7 @@ export const bankVersionCommands: Record<string, Subcommand<AdminApi>> = {
       const rows = page.versions.map((v) => [
         String(v.number),
         v.createdAt,
-        v.author.name,
+        whoMade(v),
         v.source + (v.fileName ? ` ${v.fileName}` : '') + (v.restoredFrom !== null ? ` of ${v.restoredFrom}` : ''),
         `+${v.added} ~${v.changed} -${v.removed}`,
         String(v.banks),
@@ -46,7 +46,7 @@ export const bankVersionCommands: Record<string, Subcommand<AdminApi>> = {
       if (values.help) return print(io, usage);
       const version = await admin.banks.version(versionNumber(positionals[0], usage));
       if (values.json) return print(io, JSON.stringify(version, null, 2));
-      const head = `Version ${version.number}, ${version.createdAt}, by ${version.author.name} (${version.source}${version.fileName ? ` ${version.fileName}` : ''}): ${version.banks} banks, ETag ${version.etag}`;
+      const head = `Version ${version.number}, ${version.createdAt}, by ${whoMade(version)} (${version.source}${version.fileName ? ` ${version.fileName}` : ''}): ${version.banks} banks, ETag ${version.etag}`;
       return print(io, [head, ...(version.comment ? [`Comment: ${version.comment}`] : []), ...changeLines(version.changes)].join('\n'));
     },
   },
@@ -70,3 +70,8 @@ export const bankVersionCommands: Record<string, Subcommand<AdminApi>> = {
     },
   },
 };
+
+/** Who made a version, as the audit names them: its operator, and for one applied on approval, its approver beside. */
+function whoMade(version: { author: { name: string }; approver: { name: string } | null }): string {
+  return version.approver ? `${version.author.name}, approved by ${version.approver.name}` : version.author.name;
+}
