@@ -4,7 +4,7 @@ import { BankChanges, bankCounts, bankPreviewOf } from './bank-changes';
 
 /**
  * What approving a proposal will do, as a person reads it: a bank list change as the History tab's diff with its
- * counts first; a change of something (before and after, or before and what is requested) as a field list,
+ * counts first; a change of something (before and after: a partner as it is and as it will be, say) as a field list,
  * before → after; anything else (what is created, removed or revoked) as labelled values.
  */
 export function ProposalPreview({ proposal }: { proposal: ProposalView }) {
@@ -22,12 +22,6 @@ export function ProposalPreview({ proposal }: { proposal: ProposalView }) {
     );
   }
   const preview = (proposal.preview ?? {}) as Record<string, unknown>;
-  if ('before' in preview && 'requested' in preview) {
-    // A partner update: the fields it sets over the partner as it is.
-    const before = preview.before as Record<string, unknown> | null;
-    const requested = preview.requested as Record<string, unknown>;
-    return <FieldChanges rows={diff(before, { ...before, ...requested }).changed} />;
-  }
   if ('before' in preview && 'after' in preview) {
     const { before, after, ...rest } = preview;
     return (
@@ -58,10 +52,6 @@ export function applySummary(proposal: ProposalView): string {
   const bank = bankPreviewOf(proposal.preview);
   if (bank) return `${proposal.target}: ${bankCounts(bank)}.`;
   const preview = (proposal.preview ?? {}) as Record<string, unknown>;
-  if ('before' in preview && 'requested' in preview) {
-    const fields = Object.keys(preview.requested as object);
-    return `${proposal.target}: ${fields.join(', ')} set as proposed.`;
-  }
   if ('before' in preview && 'after' in preview) return `${proposal.target}: ${diff(preview.before, preview.after).changed.length} field(s) change.`;
   return `${proposal.action} of ${proposal.target} (${flatten(preview).length} values as shown).`;
 }
