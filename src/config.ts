@@ -206,6 +206,7 @@ export const ConfigSchema = Type.Object({
   SESSION_IDLE_TIMEOUT: Type.Integer({ default: 900, minimum: 60, maximum: 86400, description: 'Seconds a console session survives without a request (PCI DSS 8.2.8 asks for at most 15 minutes).' }),
   SESSION_MAX_AGE: Type.Integer({ default: 43200, minimum: 300, maximum: 604800, description: 'Seconds a console session lasts at most, however active; then the operator signs in again.' }),
   APPROVAL_TTL: Type.Integer({ default: 86400, minimum: 60, maximum: 2592000, description: 'Seconds a proposal (maker-checker) may wait for its approval; after that it expires unapplied.' }),
+  OTEL_EXPORTER_OTLP_ENDPOINT: Type.Optional(Type.String({ pattern: '^https?://[^\\s?#]+$', description: 'OpenTelemetry collector base URL (OTLP/HTTP, e.g. http://otel-collector:4318): traces go to its /v1/traces; tracing is off when unset.' })),
   OIDC_ISSUER: Type.Optional(Type.String({ pattern: '^https?://[^\\s?#]+$', description: 'The OpenID Connect issuer operators sign in to the console with (e.g. https://sso.example.com/realms/payments); single sign-on is off when unset.' })),
   OIDC_CLIENT_ID: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'The console\'s client id at OIDC_ISSUER; required with it.' })),
   OIDC_CLIENT_SECRET: Type.Optional(Type.String({ minLength: 1, description: 'The client\'s secret (client_secret_basic); or OIDC_PRIVATE_KEY_FILE; neither makes it a public client (PKCE only).' })),
