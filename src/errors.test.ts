@@ -15,7 +15,7 @@ describe('error catalogue', () => {
     assert.equal(texts.internal, 'Service temporarily unavailable; repeat the operation later');
   });
 
-  it('documents every error a partner can receive, with its exact text, in docs/integration.md and the README', () => {
+  it('documents every error a partner can receive, with its exact text, in docs/integration.md and docs/api.md', () => {
     const partnerFacing = [
       texts.unauthorized,
       texts.blocked,
@@ -32,7 +32,7 @@ describe('error catalogue', () => {
       errors.shuttingDown().description,
       texts.internal,
     ];
-    for (const file of ['docs/integration.md', 'README.md']) {
+    for (const file of ['docs/integration.md', 'docs/api.md']) {
       const text = readFileSync(projectFile(file), 'utf8');
       for (const description of partnerFacing) assert.ok(text.includes(`\`${description}\``), `${file}: ${description}`);
     }

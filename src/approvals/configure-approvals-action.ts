@@ -5,7 +5,7 @@ import type { ActionRegistry, CheckedAction } from './checked-action.js';
 
 /**
  * `approvals.configure`: which actions need a second operator. Itself checkable, so that once it needs approval
- * nobody can switch maker-checker off alone (the setting the README recommends for production).
+ * nobody can switch maker-checker off alone (the setting docs/admin.md recommends for production).
  */
 export function configureApprovalsAction(registry: ActionRegistry, settings: ApprovalSettingsStore, changed: () => void): CheckedAction<SetApprovalSettingsBody, { required: string[] }> {
   async function plan(input: SetApprovalSettingsBody) {

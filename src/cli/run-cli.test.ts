@@ -11,6 +11,8 @@ import { freePort } from '../../test/support/free-port.js';
 import { testBackends } from '../../test/support/test-databases.js';
 import { startSiblingGateway, startTestGateway, TEST_ADMIN_TOKEN, type TestGateway } from '../../test/support/test-gateway.js';
 import { projectFile } from '../project-root.js';
+import { runInvocation } from '@partner-gateway/client/cli/cli-io';
+import { runGroup, type CommandGroup } from '@partner-gateway/client/cli/command-group';
 import { ADMIN_GROUPS, CLIENT_GROUP, runCli } from './run-cli.js';
 
 describe('partner-gateway CLI against a running admin API', () => {
@@ -30,7 +32,7 @@ describe('partner-gateway CLI against a running admin API', () => {
   }
 
   it('adds a partner with the password from stdin, and that partner can log in', async () => {
-    const added = await cli(['partner', 'add', 'cli-shop', '--ips', '127.0.0.1,10.0.0.0/8', '--rewards', 'sbp', '--password-stdin'], 'cli password 123456\n');
+    const added = await cli(['partner', 'add', '--yes', 'cli-shop', '--ips', '127.0.0.1,10.0.0.0/8', '--rewards', 'sbp', '--password-stdin'], 'cli password 123456\n');
     assert.equal(added.code, 0, added.stderr);
     assert.match(added.stdout, /Created partner cli-shop/);
     assert.match(added.stdout, /127\.0\.0\.1\/32, 10\.0\.0\.0\/8/);
@@ -45,14 +47,14 @@ describe('partner-gateway CLI against a running admin API', () => {
     assert.match(list.stdout, /cli-other\s+active/);
     const json = JSON.parse((await cli(['partner', 'list', '--json'])).stdout);
     assert.ok(json.some((p: { login: string }) => p.login === 'cli-other'));
-    assert.match((await cli(['partner', 'block', 'cli-other'])).stdout, /now blocked/);
+    assert.match((await cli(['partner', 'block', '--yes', 'cli-other'])).stdout, /now blocked/);
     assert.equal((await t.gateway.admin.partners.get('cli-other')).status, 'blocked');
-    assert.match((await cli(['partner', 'unblock', 'cli-other'])).stdout, /now active/);
-    assert.match((await cli(['partner', 'set-ips', 'cli-other', '192.0.2.0/24', '2001:db8::/32'])).stdout, /192\.0\.2\.0\/24, 2001:db8::\/32/);
-    assert.match((await cli(['partner', 'set-rewards', 'cli-other', 'sbp,cards'])).stdout, /cards, sbp/);
-    assert.equal((await cli(['partner', 'passwd', 'cli-other', '--password-stdin'], 'another password 1')).code, 0);
+    assert.match((await cli(['partner', 'unblock', '--yes', 'cli-other'])).stdout, /now active/);
+    assert.match((await cli(['partner', 'set-ips', '--yes', 'cli-other', '192.0.2.0/24', '2001:db8::/32'])).stdout, /192\.0\.2\.0\/24, 2001:db8::\/32/);
+    assert.match((await cli(['partner', 'set-rewards', '--yes', 'cli-other', 'sbp,cards'])).stdout, /cards, sbp/);
+    assert.equal((await cli(['partner', 'passwd', '--yes', 'cli-other', '--password-stdin'], 'another password 1')).code, 0);
     assert.match((await cli(['partner', 'show', 'cli-other'])).stdout, /reward types: cards, sbp/);
-    assert.equal((await cli(['partner', 'remove', 'cli-other'])).code, 0);
+    assert.equal((await cli(['partner', 'remove', '--yes', 'cli-other'])).code, 0);
     const gone = await cli(['partner', 'show', 'cli-other']);
     assert.equal(gone.code, 1);
     assert.match(gone.stderr, /Partner cli-other does not exist/);
@@ -61,10 +63,10 @@ describe('partner-gateway CLI against a running admin API', () => {
   it('when given a reward type outside REWARD_TYPES, then it exits 1 naming the valid ones; partner reward-types lists them, and partner show warns of one stored before', async () => {
     assert.deepEqual((await cli(['partner', 'reward-types'])).stdout.trim().split('\n'), ['sbp', 'cards']);
     await t.addPartner({ login: 'cli-typo' });
-    const refused = await cli(['partner', 'set-rewards', 'cli-typo', 'spb']);
+    const refused = await cli(['partner', 'set-rewards', '--yes', 'cli-typo', 'spb']);
     assert.equal(refused.code, 1);
     assert.match(refused.stderr, /rewardTypes\[0\]: must be one of: sbp, cards/);
-    const added = await cli(['partner', 'add', 'cli-typo-2', '--ips', '', '--rewards', 'sbp,spb', '--password-stdin'], 'cli password 123456\n');
+    const added = await cli(['partner', 'add', '--yes', 'cli-typo-2', '--ips', '', '--rewards', 'sbp,spb', '--password-stdin'], 'cli password 123456\n');
     assert.equal(added.code, 1);
     assert.match(added.stderr, /rewardTypes\[1\]: must be one of: sbp, cards/);
     assert.doesNotMatch((await cli(['partner', 'show', 'cli-typo'])).stdout, /WARNING/);
@@ -80,16 +82,16 @@ describe('partner-gateway CLI against a running admin API', () => {
   });
 
   it('exits non-zero with the field named for a bad CIDR or a bad BIC', async () => {
-    const badIp = await cli(['partner', 'add', 'cli-bad', '--ips', '10.0.0.300', '--password-stdin'], 'a long password 1');
+    const badIp = await cli(['partner', 'add', '--yes', 'cli-bad', '--ips', '10.0.0.300', '--password-stdin'], 'a long password 1');
     assert.equal(badIp.code, 1);
     assert.match(badIp.stderr, /ipAllowlist\[0\]: 10\.0\.0\.300 is not an IPv4 or IPv6 address or CIDR/);
-    const badBic = await cli(['bank', 'add', '12345', 'Some bank']);
+    const badBic = await cli(['bank', 'add', '--yes', '12345', 'Some bank']);
     assert.equal(badBic.code, 1);
     assert.match(badBic.stderr, /bic: must be a string of 9 digits starting with 04/);
   });
 
   it('when an operator reads the history and restores version 1, then bank versions, show-version and restore say who, what and the new version', async () => {
-    assert.equal((await cli(['bank', 'move', '044525974', '1', '--comment', 'T first'])).code, 0);
+    assert.equal((await cli(['bank', 'move', '--yes', '044525974', '1', '--comment', 'T first'])).code, 0);
     const versions = await cli(['bank', 'versions', '--wide']);
     assert.equal(versions.code, 0, versions.stderr);
     assert.match(versions.stdout, /^N\s+WHEN\s+WHO\s+SOURCE/m);
@@ -127,7 +129,7 @@ describe('partner-gateway CLI against a running admin API', () => {
     assert.equal(accepted.code, 0, accepted.stderr);
     assert.match(accepted.stdout, /Applied as version \d+: 1 added, 0 changed, 0 removed/);
     assert.match((await cli(['bank', 'list'])).stdout, /049999997/);
-    assert.equal((await cli(['bank', 'remove', '049999997'])).code, 0);
+    assert.equal((await cli(['bank', 'remove', '--yes', '049999997'])).code, 0);
   });
 
   it('when a bank file is imported, then it is merged with every change printed old -> new, and --dry-run changes nothing', async () => {
@@ -138,7 +140,11 @@ describe('partner-gateway CLI against a running admin API', () => {
     assert.equal(dry.code, 0, dry.stderr);
     assert.match(dry.stdout, /\(0 added, 1 changed, 0 removed\):\n~ 044525974 Т-Банк Тест: name .+ -> Т-Банк Тест/);
     assert.doesNotMatch((await cli(['bank', 'list'])).stdout, /Т-Банк Тест/);
-    const imported = await cli(['bank', 'import', file]);
+    const unasked = await cli(['bank', 'import', file]);
+    assert.equal(unasked.code, 2, 'a merge without a terminal to ask needs --yes too');
+    assert.match(unasked.stderr, /no terminal to confirm it: pass --yes to go ahead \(or --dry-run to see what it would do\)/);
+    assert.doesNotMatch((await cli(['bank', 'list'])).stdout, /Т-Банк Тест/);
+    const imported = await cli(['bank', 'import', '--yes', file]);
     assert.equal(imported.code, 0, imported.stderr);
     assert.match(imported.stdout, /Applied as version \d+: 0 added, 1 changed, 0 removed/);
     assert.match((await cli(['bank', 'list'])).stdout, /044525974\s+Т-Банк Тест/);
@@ -173,7 +179,7 @@ describe('partner-gateway CLI against a running admin API', () => {
     const option = await cli(['partner', 'list', '--colour']);
     assert.equal(option.code, 2);
     assert.match(option.stderr, /Unknown option '--colour'/);
-    const missing = await cli(['partner', 'block']);
+    const missing = await cli(['partner', 'block', '--yes']);
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /Missing login/);
   });
@@ -210,8 +216,8 @@ describe('partner-gateway CLI against a running admin API', () => {
   it('bank list fits 100 columns, cutting long names with …, and --wide prints them whole', async () => {
     // A bank under its full legal name, as an ED807 import names it.
     const legal = 'Публичное акционерное общество «Сбербанк России» (полное фирменное наименование кредитной организации из справочника БИК)';
-    await cli(['bank', 'import', projectFile('seeds/sbp-banks.json')]);
-    assert.equal((await cli(['bank', 'add', '044599001', legal, '--name-en', 'Sberbank of Russia, public joint-stock company'])).code, 0);
+    await cli(['bank', 'import', '--yes', projectFile('seeds/sbp-banks.json')]);
+    assert.equal((await cli(['bank', 'add', '--yes', '044599001', legal, '--name-en', 'Sberbank of Russia, public joint-stock company'])).code, 0);
     const banks = await t.gateway.admin.banks.list();
     const wide = await cli(['bank', 'list', '--wide']);
     const longest = Math.max(...wide.stdout.split('\n').map((line) => line.length));
@@ -226,7 +232,7 @@ describe('partner-gateway CLI against a running admin API', () => {
   });
 
   it('never takes a password from the command line: without stdin or a terminal it refuses', async () => {
-    const result = await cli(['partner', 'passwd', 'anyone']);
+    const result = await cli(['partner', 'passwd', '--yes', 'anyone']);
     assert.equal(result.code, 2);
     assert.match(result.stderr, /--password-stdin/);
   });
@@ -237,5 +243,42 @@ describe('partner-gateway CLI against a running admin API', () => {
       run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'partner', 'list'], { env: { ...process.env, ADMIN_URL: `http://127.0.0.1:${await freePort()}`, ADMIN_TOKEN: 'x'.repeat(40) } }),
       (error: { code: number; stderr: string }) => error.code === 3 && /not reachable/.test(error.stderr),
     );
+  });
+});
+
+describe('confirmation of changing commands without a terminal', () => {
+  /** Arguments that make a subcommand whose `changes` depends on them change data. */
+  const CHANGING_ARGS = [['approve'], ['reject'], ['--require', 'key.revoke'], ['--none'], ['placeholder']];
+  const groups: Record<string, CommandGroup<never>> = { ...ADMIN_GROUPS, client: CLIENT_GROUP };
+  const changing = Object.entries(groups).flatMap(([group, { subcommands }]) =>
+    Object.entries(subcommands).flatMap(([name, { changes }]) => {
+      const args = CHANGING_ARGS.find((candidate) => (typeof changes === 'function' ? changes(candidate) : changes));
+      return args ? [{ group, name, args }] : [];
+    }),
+  );
+  /** An admin client that fails the test if the command reaches for it: nothing may be sent before consent. */
+  const untouchable = new Proxy({}, { get: (_target, property) => assert.fail(`the command used the admin client (${String(property)}) before it was confirmed`) });
+
+  it('when the command tables are read, then most admin commands are marked as changing data', () => {
+    assert.ok(changing.length >= 25, `${changing.length} changing commands: ${changing.map(({ group, name }) => `${group} ${name}`).join(', ')}`);
+    assert.ok(!changing.some(({ group }) => group === 'client'), "the partner's commands change nothing here");
+  });
+
+  it('when a changing command runs with no terminal on stdin and without --yes, then it refuses before sending anything, naming --yes (or what is lost, where --yes is always needed)', async () => {
+    for (const { group, name, args } of changing) {
+      const harness = cliHarness({});
+      const code = await runInvocation(harness.io, () => runGroup(groups[group]!, [name, ...args], harness.io, untouchable as never));
+      assert.equal(code, 2, `${group} ${name}: ${harness.stderr()}`);
+      assert.match(harness.stderr(), new RegExp(`^(partner-gateway ${group} ${name} changes data and there is no terminal to confirm it: pass --yes|.*; confirm with --yes)`), `${group} ${name}`);
+    }
+  });
+
+  it('when a changing command is given --yes, then its parser accepts it and its usage shows it', async () => {
+    for (const { group, name } of changing) {
+      const harness = cliHarness({});
+      const code = await runInvocation(harness.io, () => runGroup(groups[group]!, [name, '--yes', '--help'], harness.io, untouchable as never));
+      assert.equal(code, 0, `${group} ${name}: ${harness.stderr()}`);
+      assert.match(harness.stdout(), new RegExp(`^Usage: partner-gateway ${group} ${name} .*--yes`), `${group} ${name}`);
+    }
   });
 });

@@ -18,6 +18,11 @@ export interface PartnerAdmin {
   /** The change, and the partner before and after it (for the audit trail). */
   update(login: string, input: PartnerUpdate): Promise<PartnerChange>;
   /**
+   * What update would do, checked as update checks it, without changing anything: what an approver is shown,
+   * so that a change that would be refused is refused when it is proposed, not when it is approved.
+   */
+  previewUpdate(login: string, input: PartnerUpdate): Promise<PartnerChange>;
+  /**
    * A new password, checked as a change checks it, as the partner row stores it (argon2id): what a change waiting
    * for approval keeps instead of the password.
    */
@@ -83,30 +88,17 @@ export function createPartnerAdmin(partners: PartnerRepository, rewardTypes: rea
     async update(login, input) {
       const before = await partners.findByLogin(login);
       if (!before) throw errors.partnerNotFound(login);
-      // Every field of the body but these five is stored as it comes, under its own name (the partner field map).
-      const { password, passwordHash, ipAllowlist, rewardTypes, authMethods, requireSenderConstrainedTokens, ...stored } = input;
-      const problems: ErrorDetail[] = [];
-      const changes: PartnerChanges = { ...stored };
-      if (ipAllowlist !== undefined) changes.ipAllowlist = normalizeAllowlist(ipAllowlist, problems);
-      if (rewardTypes !== undefined) {
-        checkRewardTypes(rewardTypes, catalogue, problems);
-        changes.rewardTypes = normalizeRewardTypes(rewardTypes);
-      }
-      if (password !== undefined) checkPassword(password, problems);
-      if (authMethods !== undefined) changes.authMethods = [...new Set(authMethods)];
-      if (requireSenderConstrainedTokens !== undefined) changes.requireBoundTokens = requireSenderConstrainedTokens;
-      if (problems.length > 0) throw errors.validationFailed(problems);
-      if (password !== undefined) changes.passwordHash = await hashPassword(password);
-      else if (passwordHash !== undefined) changes.passwordHash = passwordHash;
-      // A block or a new password ends every session: tokens issued before stop working on their next use. So
-      // does a stricter policy (the password taken away, or binding required): tokens issued under the weaker
-      // one must not outlive it.
-      const passwordWithdrawn = changes.authMethods !== undefined && before.authMethods.includes('password') && !changes.authMethods.includes('password');
-      const bindingRequired = changes.requireBoundTokens === true && !before.requireBoundTokens;
-      if (input.status === 'blocked' || changes.passwordHash !== undefined || passwordWithdrawn || bindingRequired) changes.revokeTokens = true;
+      const changes = planUpdate(before, input, catalogue);
+      if (input.password !== undefined) changes.passwordHash = await hashPassword(input.password);
       const updated = await partners.update(login, changes);
       if (!updated) throw errors.partnerNotFound(login);
       return { before: toPartnerView(before), after: toPartnerView(updated), sessionsEnded: changes.revokeTokens === true };
+    },
+    async previewUpdate(login, input) {
+      const before = await partners.findByLogin(login);
+      if (!before) throw errors.partnerNotFound(login);
+      const { revokeTokens, passwordHash: _hash, ...fields } = planUpdate(before, input, catalogue);
+      return { before: toPartnerView(before), after: toPartnerView({ ...before, ...fields }), sessionsEnded: revokeTokens === true };
     },
     async hashNewPassword(password) {
       const problems: ErrorDetail[] = [];
@@ -132,6 +124,33 @@ export function createPartnerAdmin(partners: PartnerRepository, rewardTypes: rea
  * Each reward type outside the catalogue, told the ones there are, in the words the admin routes' schema gives
  * (partnerBodiesFor's enum): the routes refuse such a body before it gets here; this holds for every other caller.
  */
+
+/**
+ * The stored changes an update makes of `partner` (all but a plain password's hash, which update adds), checked:
+ * a 422 naming every problem. A block or a new password ends every session: tokens issued before stop working on
+ * their next use. So does a stricter policy (the password taken away, or binding required): tokens issued under
+ * the weaker one must not outlive it.
+ */
+function planUpdate(before: Partner, input: PartnerUpdate, catalogue: ReadonlySet<string>): PartnerChanges {
+  // Every field of the body but these five is stored as it comes, under its own name (the partner field map).
+  const { password, passwordHash, ipAllowlist, rewardTypes, authMethods, requireSenderConstrainedTokens, ...stored } = input;
+  const problems: ErrorDetail[] = [];
+  const changes: PartnerChanges = { ...stored };
+  if (ipAllowlist !== undefined) changes.ipAllowlist = normalizeAllowlist(ipAllowlist, problems);
+  if (rewardTypes !== undefined) {
+    checkRewardTypes(rewardTypes, catalogue, problems);
+    changes.rewardTypes = normalizeRewardTypes(rewardTypes);
+  }
+  if (password !== undefined) checkPassword(password, problems);
+  if (authMethods !== undefined) changes.authMethods = [...new Set(authMethods)];
+  if (requireSenderConstrainedTokens !== undefined) changes.requireBoundTokens = requireSenderConstrainedTokens;
+  if (problems.length > 0) throw errors.validationFailed(problems);
+  if (passwordHash !== undefined) changes.passwordHash = passwordHash;
+  const passwordWithdrawn = changes.authMethods !== undefined && before.authMethods.includes('password') && !changes.authMethods.includes('password');
+  const bindingRequired = changes.requireBoundTokens === true && !before.requireBoundTokens;
+  if (input.status === 'blocked' || password !== undefined || passwordHash !== undefined || passwordWithdrawn || bindingRequired) changes.revokeTokens = true;
+  return changes;
+}
 function checkRewardTypes(types: readonly string[], catalogue: ReadonlySet<string>, problems: ErrorDetail[]): void {
   types.forEach((type, index) => {
     if (!catalogue.has(type)) problems.push({ field: `rewardTypes[${index}]`, message: `must be one of: ${[...catalogue].join(', ')}` });

@@ -53,7 +53,9 @@ describe('the load balancer configuration (deploy/nginx.conf)', { skip }, () => 
     [plainPort, tlsPort] = [await freePort(), await freePort()];
     copyFileSync(projectFile('deploy/nginx-proxy.conf'), join(dir, 'nginx-proxy.conf'));
     const config = readFileSync(projectFile('deploy/nginx.conf'), 'utf8')
-      .replace(/server 172\.29\.80\.1[12]:8080/g, `server 127.0.0.1:${upstreamPort}`)
+      // The gateways' service names, found again by Docker's DNS (`resolve`, nginx 1.27.3+): here one echoing
+      // upstream at a fixed address, for Debian's nginx (1.22) which has no `resolve`.
+      .replace(/server gateway-[12]:8080 max_fails=0 resolve;/g, `server 127.0.0.1:${upstreamPort} max_fails=0;`)
       .replace('listen 8080;', `listen 127.0.0.1:${plainPort};`)
       .replace('listen 8443 ssl;', `listen 127.0.0.1:${tlsPort} ssl;`)
       .replaceAll('/etc/nginx/nginx-proxy.conf', join(dir, 'nginx-proxy.conf'))

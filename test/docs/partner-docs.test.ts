@@ -1,10 +1,11 @@
 /**
  * What the partner guide (docs/integration.md) and the README promise, held to the code: the JWE time window
  * against the configured defaults, the login response against its schema, the token claims against a real
- * token, every file they point at against the repository, and the README's CLI block against a fresh clone.
+ * token (docs/api.md), every file the README and docs/ point at against the repository, and the CLI block
+ * (docs/admin.md) against a fresh clone.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { decodeJwt } from 'jose';
@@ -22,6 +23,11 @@ const read = (path: string) => readFileSync(projectFile(path), 'utf8');
 const flat = (text: string) => text.replace(/\s+/g, ' ');
 const guide = read('docs/integration.md');
 const readme = read('README.md');
+/** The documents the README moved its references into: the partner API, and administration (the CLI). */
+const apiReference = read('docs/api.md');
+const adminGuide = read('docs/admin.md');
+/** Every Markdown document of the repository's own: the README and docs/. */
+const documents = ['README.md', ...readdirSync(projectFile('docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)].map((name) => [name, read(name)] as const);
 const defaults = loadConfig({});
 
 describe('the partner guide and the README', () => {
@@ -43,7 +49,7 @@ describe('the partner guide and the README', () => {
   });
 
   it('point only at files the repository has, and state no line count a file does not have', () => {
-    for (const [name, text] of [['docs/integration.md', guide], ['README.md', readme]] as const) {
+    for (const [name, text] of documents) {
       const base = dirname(projectFile(name));
       for (const [, target] of text.matchAll(/\]\((?!https?:|#|mailto:)([^)#\s]+)[^)]*\)/g)) {
         assert.ok(existsSync(join(base, target!)), `${name} links ${target}, which does not exist`);
@@ -57,9 +63,22 @@ describe('the partner guide and the README', () => {
     }
     for (const example of ['python', 'php', 'java', 'go']) assert.ok(guide.includes(`](../examples/${example}/)`), `the guide links examples/${example}`);
   });
+
+  it('link only to sections the documents have (as GitHub makes heading anchors)', () => {
+    /** GitHub's anchor of a heading: lower case, punctuation but `-` and `_` dropped, spaces made `-`. */
+    const slug = (heading: string) => heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+    const anchors = (path: string) => new Set([...read(path).matchAll(/^#{1,6} (.+)$/gm)].map(([, heading]) => slug(heading!.replace(/`/g, ''))));
+    for (const [name, text] of documents) {
+      for (const [link, target, fragment] of text.matchAll(/\]\((?!https?:|mailto:)([^)#\s]*)#([^)\s]+)\)/g)) {
+        const path = target ? relative(projectFile('.'), join(dirname(projectFile(name)), target!)) : name;
+        if (!path.endsWith('.md')) continue;
+        assert.ok(anchors(path).has(fragment!), `${name}: ${link} names no heading of ${path}`);
+      }
+    }
+  });
 });
 
-describe('the README against a running gateway', () => {
+describe('the README and docs/ against a running gateway', () => {
   let t: TestGateway;
   let adminUrl: string;
   before(async () => {
@@ -72,13 +91,13 @@ describe('the README against a running gateway', () => {
     const partner = await t.addPartner();
     const login = await t.app.inject({ method: 'POST', url: '/api/v1/login/', payload: { login: partner.login, password: partner.password } });
     const claims = Object.keys(decodeJwt(login.json().access_token));
-    const paragraph = flat(/\*\*Access tokens\*\*[^]*?\n\n/.exec(readme)?.[0] ?? '');
+    const paragraph = flat(/\*\*Access tokens\*\*[^]*?\n\n/.exec(apiReference)?.[0] ?? '');
     assert.ok(claims.includes('sid') && claims.includes('gen'));
-    for (const claim of claims) assert.ok(paragraph.includes(`\`${claim}\``), `the README's token claims lack ${claim}`);
+    for (const claim of claims) assert.ok(paragraph.includes(`\`${claim}\``), `docs/api.md's token claims lack ${claim}`);
   });
 
   it('has a CLI block that works in a fresh clone: no unset variable, only files in the repository, bank import then bank list', async () => {
-    const block = /```sh\n(npx partner-gateway --help\n[^]*?)```/.exec(readme)?.[1];
+    const block = /```sh\n(npx partner-gateway --help\n[^]*?)```/.exec(adminGuide)?.[1];
     assert.ok(block, 'the CLI block');
     const commands = block.split('\n').map((line) => line.replace(/\s+#.*$/, '').trim()).filter(Boolean);
     for (const [, name] of block.matchAll(/\$\{?([A-Za-z_]\w*)/g)) {

@@ -3,7 +3,7 @@
  * declares its permission (x-permission), every route of the admin listener declares one, and every operation is
  * called with a personal token of each role and with ADMIN_TOKEN. A role holding the permission gets past the
  * check (any answer but 401 and 403: the placeholders then meet a 404 or a 422), a role lacking it gets 403, and
- * the README's matrix is the contract's.
+ * docs/admin.md's matrix is the contract's.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -110,11 +110,11 @@ for (const backend of testBackends()) {
       }
     });
 
-    it('when the README is read, then its matrix is the contract\'s', () => {
-      const readme = readFileSync(projectFile('README.md'), 'utf8');
+    it('when docs/admin.md is read, then its matrix is the contract\'s', () => {
+      const readme = readFileSync(projectFile('docs/admin.md'), 'utf8');
       for (const permission of PERMISSIONS) {
         const row = readme.split('\n').find((line) => line.startsWith(`| \`${permission}\` |`));
-        assert.ok(row, `README has a row for ${permission}`);
+        assert.ok(row, `docs/admin.md has a row for ${permission}`);
         const cells = row.split('|').slice(2, 2 + OPERATOR_ROLES.length).map((cell) => cell.trim());
         assert.deepEqual(cells, OPERATOR_ROLES.map((role) => (ROLE_PERMISSIONS[role].includes(permission) ? '✓' : '')), permission);
       }

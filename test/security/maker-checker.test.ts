@@ -158,12 +158,18 @@ for (const backend of testBackends()) {
       assert.equal((await require([])).statusCode, 200);
     });
 
-    it('when partner changes need approval, then an allowlist, a status and a password change each wait, a password is never shown, and its approver needs the credentials permission', async () => {
+    it('when partner changes need approval, then an allowlist, a status and a password change each wait, shown as the partner will be, an invalid one is refused at once, a password is never shown, and its approver needs the credentials permission', async () => {
       assert.equal((await require(['partner.update'])).statusCode, 200);
       const partner = await t.addPartner();
       const allowlist = await call(operator.headers, 'PATCH', `/admin/v1/partners/${partner.login}`, { ipAllowlist: ['127.0.0.1/32', '::1/128', '203.0.113.0/24'], status: 'blocked' });
       assert.equal(allowlist.statusCode, 202, allowlist.body);
-      assert.deepEqual(allowlist.json().preview.requested, { ipAllowlist: ['127.0.0.1/32', '::1/128', '203.0.113.0/24'], status: 'blocked' });
+      const { before, after, sessionsEnded } = allowlist.json().preview;
+      assert.deepEqual({ status: before.status, ipAllowlist: before.ipAllowlist }, { status: 'active', ipAllowlist: ['127.0.0.1/32', '::1/128'] });
+      assert.deepEqual({ status: after.status, ipAllowlist: after.ipAllowlist }, { status: 'blocked', ipAllowlist: ['127.0.0.1/32', '::1/128', '203.0.113.0/24'] }, 'the approver sees the partner as it will be');
+      assert.equal(sessionsEnded, true, 'and that a block ends its sessions');
+      const typo = await call(operator.headers, 'PATCH', `/admin/v1/partners/${partner.login}`, { rewardTypes: ['spb'] });
+      assert.equal(typo.statusCode, 422, 'a change that would be refused is refused when proposed, not when approved');
+      assert.match(typo.json().description_status, /rewardTypes\[0\]: must be one of/);
       const unchanged = await t.gateway.admin.partners.get(partner.login);
       assert.deepEqual({ status: unchanged.status, ipAllowlist: unchanged.ipAllowlist }, { status: 'active', ipAllowlist: ['127.0.0.1/32', '::1/128'] });
       assert.equal((await call(secondOperator.headers, 'POST', `/admin/v1/approvals/${allowlist.json().id}/approve`)).statusCode, 200);

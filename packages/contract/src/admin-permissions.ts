@@ -3,7 +3,7 @@ import { Type, type Static } from 'typebox';
 /**
  * Who may do what on the admin API: three fixed roles, and the permission each admin operation declares. The
  * server enforces it in one hook, the admin OpenAPI document shows it on every operation (`x-permission`), the
- * console hides what the operator's role cannot do, and the README's matrix is this table.
+ * console hides what the operator's role cannot do, and docs/admin.md's matrix is this table.
  */
 
 /**
@@ -67,7 +67,7 @@ export function roleAllows(role: OperatorRole | 'bootstrap', permission: Permiss
   return role === 'bootstrap' || ROLE_PERMISSIONS[role].includes(permission);
 }
 
-/** The roles holding `permission`, in the roles' order (what the OpenAPI document and the README name). */
+/** The roles holding `permission`, in the roles' order (what the OpenAPI document and docs/admin.md name). */
 export function rolesWith(permission: Permission): OperatorRole[] {
   return OPERATOR_ROLES.filter((role) => ROLE_PERMISSIONS[role].includes(permission));
 }

@@ -20,6 +20,7 @@ export const approvalCommands: CommandGroup<AdminApi> = {
   subcommands: {
     list: {
       synopsis: '[--status pending|approved|rejected|expired|conflict] [--json] [--wide]',
+      changes: false,
       summary: 'proposals, newest first',
       run: async (args, io, admin, usage) => {
         const { values } = parseCommand(args, { status: { type: 'string' }, json: { type: 'boolean' }, wide: { type: 'boolean' } }, [], usage);
@@ -33,6 +34,7 @@ export const approvalCommands: CommandGroup<AdminApi> = {
     },
     show: {
       synopsis: '<id>',
+      changes: false,
       summary: 'a proposal: its request and what approving it will do',
       run: async (args, io, admin, usage) => {
         const { values, positionals } = parseCommand(args, {}, ['id'], usage);
@@ -42,6 +44,7 @@ export const approvalCommands: CommandGroup<AdminApi> = {
     },
     approve: {
       synopsis: '<id>',
+      changes: true,
       summary: 'apply it exactly as previewed (409 if what it was based on changed)',
       run: async (args, io, admin, usage) => {
         const { values, positionals } = parseCommand(args, {}, ['id'], usage);
@@ -52,6 +55,7 @@ export const approvalCommands: CommandGroup<AdminApi> = {
     },
     reject: {
       synopsis: '<id> [--reason <text>]',
+      changes: true,
       summary: 'refuse it (its proposer may withdraw it so)',
       run: async (args, io, admin, usage) => {
         const { values, positionals } = parseCommand(args, { reason: { type: 'string' } }, ['id'], usage);
@@ -62,6 +66,7 @@ export const approvalCommands: CommandGroup<AdminApi> = {
     },
     settings: {
       synopsis: '[--require <action,...> | --none] [--json] [--wide]',
+      changes: (args) => args.some((arg) => arg.startsWith('--require') || arg === '--none'),
       summary: 'which actions need a second operator; with --require or --none, set them\n(security; the list replaces the previous one)',
       run: async (args, io, admin, usage) => {
         const { values } = parseCommand(args, { require: { type: 'string', multiple: true }, none: { type: 'boolean' }, json: { type: 'boolean' }, wide: { type: 'boolean' } }, [], usage);

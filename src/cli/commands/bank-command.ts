@@ -25,6 +25,7 @@ export const bankCommands: CommandGroup<AdminApi> = {
   subcommands: {
     list: {
       synopsis: '[--json] [--wide]',
+      changes: false,
       summary: 'list the banks partners receive, in order (--wide: names longer than the table\'s\n100 columns whole)',
       run: async (args, io, admin, usage) => {
         const { values } = parseCommand(args, { json: { type: 'boolean' }, wide: { type: 'boolean' } }, [], usage);
@@ -38,6 +39,7 @@ export const bankCommands: CommandGroup<AdminApi> = {
     ...bankEditCommands,
     import: {
       synopsis: '<file> [--dry-run] [--replace] [--yes] [--comment <text>] [--type json|csv|xml]',
+      changes: true,
       summary:
         'merge a JSON, CSV (bic,name) or Bank of Russia ED807 XML file into the list: curated\nnames, member ids and order stay; prints every change and, in a terminal, asks first.\n--dry-run: only the preview. --replace: the list becomes the file (asks, or --yes)',
       run: async (args, io, admin, usage) => {

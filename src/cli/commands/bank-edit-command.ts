@@ -26,6 +26,7 @@ function position(text: string | undefined, usage: string): number {
 export const bankEditCommands: Record<string, Subcommand<AdminApi>> = {
   add: {
     synopsis: '<bic> <name> [--name-en <name>] [--sbp-member-id <id>] [--comment <text>]',
+    changes: true,
     summary: 'add a bank at the end of the list',
     run: async (args, io, admin, usage) => {
       const { values, positionals } = parseCommand(args, { 'name-en': { type: 'string' }, 'sbp-member-id': { type: 'string' }, ...CHANGE_OPTIONS }, ['bic', 'name'], usage);
@@ -44,6 +45,7 @@ export const bankEditCommands: Record<string, Subcommand<AdminApi>> = {
   },
   edit: {
     synopsis: '<bic> [--name <name>] [--name-en <name|"">] [--sbp-member-id <id|"">] [--position <n>]',
+    changes: true,
     summary: "change a bank's curated fields (an empty value clears it), or move it to position n",
     run: async (args, io, admin, usage) => {
       const options = { name: { type: 'string' }, 'name-en': { type: 'string' }, 'sbp-member-id': { type: 'string' }, position: { type: 'string' }, ...CHANGE_OPTIONS } as const;
@@ -61,6 +63,7 @@ export const bankEditCommands: Record<string, Subcommand<AdminApi>> = {
   },
   move: {
     synopsis: '<bic> <position>',
+    changes: true,
     summary: 'move a bank to a position (1 is first); the others keep their order',
     run: async (args, io, admin, usage) => {
       const { values, positionals } = parseCommand(args, CHANGE_OPTIONS, ['bic', 'position'], usage);
@@ -71,6 +74,7 @@ export const bankEditCommands: Record<string, Subcommand<AdminApi>> = {
   },
   remove: {
     synopsis: '<bic> [--comment <text>]',
+    changes: true,
     summary: 'remove a bank',
     run: async (args, io, admin, usage) => {
       const { values, positionals } = parseCommand(args, CHANGE_OPTIONS, ['bic'], usage);

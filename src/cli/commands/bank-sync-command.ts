@@ -25,6 +25,7 @@ function runText(run: BankSyncRun): string {
 export const bankSyncCommands: Record<string, Subcommand<AdminApi>> = {
   sync: {
     synopsis: '[--dry-run] [--yes] [--json]',
+    changes: true,
     summary:
       'run the registry sync now (BANKS_SYNC_URL): prints what it will change and, in a\nterminal, asks first; --dry-run: only that. Exit 4 when the removal guard held it',
     run: async (args, io, admin, usage) => {
@@ -45,6 +46,7 @@ export const bankSyncCommands: Record<string, Subcommand<AdminApi>> = {
   },
   'sync-status': {
     synopsis: '[--json] [--wide]',
+    changes: false,
     summary: "the registry sync's settings, its last runs, and the held run waiting for a decision",
     run: async (args, io, admin, usage) => {
       const { values } = parseCommand(args, { json: { type: 'boolean' }, wide: { type: 'boolean' } }, [], usage);
@@ -62,6 +64,7 @@ export const bankSyncCommands: Record<string, Subcommand<AdminApi>> = {
   },
   pending: {
     synopsis: 'show | approve [<run>] [--yes] [--comment <text>] | reject [<run>] [--comment <text>]',
+    changes: (args) => args[0] === 'approve' || args[0] === 'reject',
     summary: 'the sync run the removal guard held: show its every change, approve it (applied exactly\nas previewed) or reject it',
     run: async (args, io, admin, usage) => {
       const { values, positionals } = parseCommand(args, { yes: { type: 'boolean' }, comment: { type: 'string' }, json: { type: 'boolean' } }, ['action'], usage);

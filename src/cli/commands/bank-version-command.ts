@@ -14,6 +14,7 @@ function versionNumber(text: string | undefined, usage: string): number {
 export const bankVersionCommands: Record<string, Subcommand<AdminApi>> = {
   versions: {
     synopsis: '[--limit <n>] [--cursor <c>] [--json] [--wide]',
+    changes: false,
     summary: 'versions of the list, newest first: who, when, source, what changed',
     run: async (args, io, admin, usage) => {
       const { values } = parseCommand(args, { limit: { type: 'string' }, cursor: { type: 'string' }, json: { type: 'boolean' }, wide: { type: 'boolean' } }, [], usage);
@@ -38,6 +39,7 @@ export const bankVersionCommands: Record<string, Subcommand<AdminApi>> = {
   },
   'show-version': {
     synopsis: '<n> [--json]',
+    changes: false,
     summary: "one version: who made it and its changes from the version before it, field by field",
     run: async (args, io, admin, usage) => {
       const { values, positionals } = parseCommand(args, { json: { type: 'boolean' } }, ['n'], usage);
@@ -50,6 +52,7 @@ export const bankVersionCommands: Record<string, Subcommand<AdminApi>> = {
   },
   restore: {
     synopsis: '<n> [--yes] [--comment <text>]',
+    changes: true,
     summary: 'make the list what it was in version n again (a new version); shows what changes and asks, or --yes',
     run: async (args, io, admin, usage) => {
       const { values, positionals } = parseCommand(args, { yes: { type: 'boolean' }, comment: { type: 'string' } }, ['n'], usage);

@@ -17,6 +17,7 @@ export const keysCommands: CommandGroup<AdminApi> = {
   subcommands: {
     list: {
       synopsis: '[--json] [--wide]',
+      changes: false,
       summary: 'the keys in service: active, and retired ones still in their grace period',
       run: async (args, io, admin, usage) => {
         const { values } = parseCommand(args, { json: { type: 'boolean' }, wide: { type: 'boolean' } }, [], usage);
@@ -28,6 +29,7 @@ export const keysCommands: CommandGroup<AdminApi> = {
     },
     rotate: {
       synopsis: '[--use sig|enc] --yes',
+      changes: true,
       summary: 'make a new key active at once (both uses unless --use); the retired key keeps verifying\n(sig: the token lifetime) or decrypting (enc: ENC_KEY_GRACE), then drops out',
       run: async (args, io, admin, usage) => {
         const { values } = parseCommand(args, { use: { type: 'string' }, yes: { type: 'boolean' } }, [], usage);
@@ -43,6 +45,7 @@ export const keysCommands: CommandGroup<AdminApi> = {
     },
     revoke: {
       synopsis: '<kid> --yes',
+      changes: true,
       summary: 'drop a (compromised) key at once: it leaves the JWKS and every token signed by it or JWE\nencrypted to it is refused; an active key is replaced by a new one first',
       run: async (args, io, admin, usage) => {
         const { values, positionals } = parseCommand(args, { yes: { type: 'boolean' } }, ['kid'], usage);

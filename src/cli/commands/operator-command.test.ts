@@ -29,10 +29,10 @@ describe('partner-gateway operator, token and approval commands against a runnin
   const bootstrap = { ADMIN_TOKEN: TEST_ADMIN_TOKEN };
 
   it('when the bootstrap admin adds operators and gives them tokens, then each acts as itself from PARTNER_GATEWAY_ADMIN_TOKEN or a file', async () => {
-    const added = await cli(bootstrap, 'operator', 'add', 'cli-alice', '--role', 'security');
+    const added = await cli(bootstrap, 'operator', 'add', '--yes', 'cli-alice', '--role', 'security');
     assert.equal(added.code, 0, added.stderr);
     const id = /\(([0-9a-f-]{36})\)/.exec(added.stdout)![1]!;
-    const issued = await cli(bootstrap, 'token', 'create', id, '--label', 'laptop', '--days', '30');
+    const issued = await cli(bootstrap, 'token', 'create', '--yes', id, '--label', 'laptop', '--days', '30');
     assert.equal(issued.code, 0, issued.stderr);
     const token = issued.stdout.split('\n')[0]!;
     assert.match(token, /^pgw_/);
@@ -46,13 +46,13 @@ describe('partner-gateway operator, token and approval commands against a runnin
     assert.match((await cli({}, 'operator', 'whoami')).stdout, /^bootstrap/, 'and so does DATA_DIR/admin-token');
     assert.equal((await cli({ PARTNER_GATEWAY_ADMIN_TOKEN_FILE: join(dir, 'missing') }, 'operator', 'whoami')).code, 2);
 
-    const mine = await cli({ PARTNER_GATEWAY_ADMIN_TOKEN: token }, 'token', 'create', 'me', '--label', 'second');
+    const mine = await cli({ PARTNER_GATEWAY_ADMIN_TOKEN: token }, 'token', 'create', '--yes', 'me', '--label', 'second');
     const second = mine.stdout.split('\n')[0]!;
     const listed = await cli({ PARTNER_GATEWAY_ADMIN_TOKEN: token }, 'token', 'list', 'me');
     assert.match(listed.stdout, /laptop/);
     assert.ok(!listed.stdout.includes(second.slice(4)), 'never the token');
     const tokenId = /^(\S+)\s+second\s/m.exec(listed.stdout)![1]!;
-    assert.equal((await cli({ PARTNER_GATEWAY_ADMIN_TOKEN: token }, 'token', 'revoke', 'me', tokenId)).code, 0);
+    assert.equal((await cli({ PARTNER_GATEWAY_ADMIN_TOKEN: token }, 'token', 'revoke', '--yes', 'me', tokenId)).code, 0);
     const refused = await cli({ PARTNER_GATEWAY_ADMIN_TOKEN: second }, 'operator', 'whoami');
     assert.equal(refused.code, 1);
     assert.match(refused.stderr, /Error 401/);
@@ -61,7 +61,7 @@ describe('partner-gateway operator, token and approval commands against a runnin
   it('when an action needs approval, then the CLI says it is proposed (exit 4) and another operator approves it', async () => {
     const sam = await t.addOperator('security', { name: 'cli-sam' });
     const cleo = await t.addOperator('security', { name: 'cli-cleo' });
-    assert.equal((await cli({ PARTNER_GATEWAY_ADMIN_TOKEN: sam.token }, 'approval', 'settings', '--require', 'key.revoke')).code, 0);
+    assert.equal((await cli({ PARTNER_GATEWAY_ADMIN_TOKEN: sam.token }, 'approval', 'settings', '--yes', '--require', 'key.revoke')).code, 0);
     const kid = (await t.gateway.admin.keys.list()).find((key) => key.use === 'enc' && key.active)!.kid;
     const proposed = await cli({ PARTNER_GATEWAY_ADMIN_TOKEN: sam.token }, 'keys', 'revoke', kid, '--yes');
     assert.equal(proposed.code, 4);
@@ -69,12 +69,12 @@ describe('partner-gateway operator, token and approval commands against a runnin
     const id = /approval approve (\S+)/.exec(proposed.stderr)![1]!;
     assert.match((await cli({ PARTNER_GATEWAY_ADMIN_TOKEN: cleo.token }, 'approval', 'list', '--status', 'pending')).stdout, new RegExp(id));
     assert.match((await cli({ PARTNER_GATEWAY_ADMIN_TOKEN: cleo.token }, 'approval', 'show', id)).stdout, /proposed by cli-sam/);
-    const own = await cli({ PARTNER_GATEWAY_ADMIN_TOKEN: sam.token }, 'approval', 'approve', id);
+    const own = await cli({ PARTNER_GATEWAY_ADMIN_TOKEN: sam.token }, 'approval', 'approve', id, '--yes');
     assert.equal(own.code, 1);
-    const approved = await cli({ PARTNER_GATEWAY_ADMIN_TOKEN: cleo.token }, 'approval', 'approve', id);
+    const approved = await cli({ PARTNER_GATEWAY_ADMIN_TOKEN: cleo.token }, 'approval', 'approve', id, '--yes');
     assert.equal(approved.code, 0, approved.stderr);
     assert.match(approved.stdout, /Approved and applied: key\.revoke/);
     assert.ok(!(await t.gateway.admin.keys.list()).some((key) => key.kid === kid));
-    assert.equal((await cli({ PARTNER_GATEWAY_ADMIN_TOKEN: sam.token }, 'approval', 'settings', '--none')).code, 0);
+    assert.equal((await cli({ PARTNER_GATEWAY_ADMIN_TOKEN: sam.token }, 'approval', 'settings', '--none', '--yes')).code, 0);
   });
 });

@@ -9,6 +9,7 @@ const JSON_OPTION = { json: { type: 'boolean' } } as const;
 /** disable and enable: the same change, to the other status. */
 const setStatus = (status: 'disabled' | 'active', summary: string): Subcommand<AdminApi> => ({
   synopsis: '<id>',
+  changes: true,
   summary,
   run: async (args, io, admin, usage) => {
     const { values, positionals } = parseCommand(args, {}, ['id'], usage);
@@ -32,6 +33,7 @@ export const operatorCommands: CommandGroup<AdminApi> = {
   subcommands: {
     whoami: {
       synopsis: '[--json]',
+      changes: false,
       summary: 'who your credential acts as: operator, role, credential, permissions',
       run: async (args, io, admin, usage) => {
         const { values } = parseCommand(args, JSON_OPTION, [], usage);
@@ -43,6 +45,7 @@ export const operatorCommands: CommandGroup<AdminApi> = {
     },
     list: {
       synopsis: '[--json] [--wide]',
+      changes: false,
       summary: 'every operator, its role, status and last use',
       run: async (args, io, admin, usage) => {
         const { values } = parseCommand(args, { ...JSON_OPTION, wide: { type: 'boolean' } }, [], usage);
@@ -55,6 +58,7 @@ export const operatorCommands: CommandGroup<AdminApi> = {
     },
     show: {
       synopsis: '<id>',
+      changes: false,
       summary: 'one operator',
       run: async (args, io, admin, usage) => {
         const { values, positionals } = parseCommand(args, {}, ['id'], usage);
@@ -64,6 +68,7 @@ export const operatorCommands: CommandGroup<AdminApi> = {
     },
     add: {
       synopsis: '<name> --role viewer|operator|security',
+      changes: true,
       summary: 'a new operator; then give it a token: partner-gateway token create <id> --label ...',
       run: async (args, io, admin, usage) => {
         const { values, positionals } = parseCommand(args, { role: { type: 'string' } }, ['name'], usage);
@@ -74,6 +79,7 @@ export const operatorCommands: CommandGroup<AdminApi> = {
     },
     'set-role': {
       synopsis: '<id> viewer|operator|security',
+      changes: true,
       summary: 'change its role (its console sessions end)',
       run: async (args, io, admin, usage) => {
         const { values, positionals } = parseCommand(args, {}, ['id', 'role'], usage);
@@ -84,6 +90,7 @@ export const operatorCommands: CommandGroup<AdminApi> = {
     },
     rename: {
       synopsis: '<id> <name>',
+      changes: true,
       summary: 'change the name the audit trail shows',
       run: async (args, io, admin, usage) => {
         const { values, positionals } = parseCommand(args, {}, ['id', 'name'], usage);

@@ -28,18 +28,18 @@ describe('partner-gateway partner set-auth against a running admin API', () => {
     const partner = await t.addPartner();
     const key = await partnerPublicJwk('ES256', 'cli-auth');
     await t.gateway.admin.partnerKeys.set(partner.login, { keys: [key.jwk] });
-    const changed = await run(['set-auth', partner.login, '--methods', 'private_key_jwt,password', '--require-bound-tokens']);
+    const changed = await run(['set-auth', '--yes', partner.login, '--methods', 'private_key_jwt,password', '--require-bound-tokens']);
     assert.match(changed, /auth methods: private_key_jwt, password\n/);
     assert.match(changed, /bound tokens: required \(DPoP\)/);
     assert.match(changed, new RegExp(`keys: +cli-auth  EC P-256  ES256  ${key.thumbprint}`));
     const view = await t.gateway.admin.partners.get(partner.login);
     assert.deepEqual([view.authMethods, view.requireSenderConstrainedTokens], [['private_key_jwt', 'password'], true]);
     assert.match(await run(['list']), new RegExp(`^${partner.login}\\s+active\\s+\\S+\\s+sbp\\s+private_key_jwt,password \\(bound\\)$`, 'm'));
-    assert.match(await run(['set-auth', partner.login, '--no-require-bound-tokens']), /bound tokens: not required/);
+    assert.match(await run(['set-auth', '--yes', partner.login, '--no-require-bound-tokens']), /bound tokens: not required/);
     assert.equal((await t.gateway.admin.partners.get(partner.login)).requireSenderConstrainedTokens, false);
 
-    await assert.rejects(run(['set-auth', partner.login, '--methods', 'sms']), (error: CliError) => error.exitCode === 2 && /unknown: sms/.test(error.message));
-    await assert.rejects(run(['set-auth', partner.login]), (error: CliError) => error.exitCode === 2 && /Nothing to change/.test(error.message));
-    await assert.rejects(run(['set-auth', partner.login, '--require-bound-tokens', '--no-require-bound-tokens']), /not both/);
+    await assert.rejects(run(['set-auth', '--yes', partner.login, '--methods', 'sms']), (error: CliError) => error.exitCode === 2 && /unknown: sms/.test(error.message));
+    await assert.rejects(run(['set-auth', '--yes', partner.login]), (error: CliError) => error.exitCode === 2 && /Nothing to change/.test(error.message));
+    await assert.rejects(run(['set-auth', '--yes', partner.login, '--require-bound-tokens', '--no-require-bound-tokens']), /not both/);
   });
 });

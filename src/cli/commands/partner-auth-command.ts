@@ -20,6 +20,7 @@ export const PARTNER_AUTH_EXAMPLES = `  partner-gateway partner set-auth acme --
 export const partnerAuthSubcommands: Record<string, Subcommand<AdminApi>> = {
   'set-auth': {
     synopsis: '<login> [--methods password,private_key_jwt] [--require-bound-tokens | --no-require-bound-tokens]',
+    changes: true,
     summary: 'how the partner may authenticate, and whether its tokens must be DPoP-bound\n(taking password away or requiring binding ends its current sessions)',
     run: async (args, io, admin, usage) => {
       const options = { methods: { type: 'string', multiple: true }, 'require-bound-tokens': { type: 'boolean' }, 'no-require-bound-tokens': { type: 'boolean' } } as const;

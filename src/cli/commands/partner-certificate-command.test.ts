@@ -34,10 +34,10 @@ describe('partner-gateway partner set-certs, set-subject, delete-certs and show 
 
   it('registers PEM files and a subject, and show prints each certificate with its expiry warning', async () => {
     const { login } = await t.addPartner();
-    const set = await run(['set-certs', login, soon.certPath, later.certPath]);
+    const set = await run(['set-certs', '--yes', login, soon.certPath, later.certPath]);
     assert.match(set, new RegExp(`x5t#S256 ${readClientCertificate(soon.cert).thumbprint}.*expires in (9|10) days`));
     assert.match(set, /CN=cli-later,O=Acme .*until \S+\n/);
-    await run(['set-subject', login, 'CN=cli-ca, O=Acme']);
+    await run(['set-subject', '--yes', login, 'CN=cli-ca, O=Acme']);
     const shown = await run(['show', login]);
     assert.match(shown, /subject DN {2}CN=cli-ca,O=Acme/);
     assert.match(shown, /certificate CN=cli-soon,O=Acme/);

@@ -15,6 +15,7 @@ const SUBRESOURCES: ReadonlyArray<PartnerSubresourceCommands> = [partnerKeyComma
 /** block and unblock: the same change, to the other status. */
 const setStatus = (status: 'active' | 'blocked', summary: string): Subcommand<AdminApi> => ({
   synopsis: '<login>',
+  changes: true,
   summary,
   run: async (args, io, admin, usage) => {
     const { values, positionals } = parseCommand(args, {}, ['login'], usage);
@@ -38,6 +39,7 @@ export const partnerCommands: CommandGroup<AdminApi> = {
   subcommands: {
     add: {
       synopsis: '<login> --ips <cidr,...> [--rewards sbp,...] [--blocked] [--password-stdin]',
+      changes: true,
       summary: 'create a partner (the password is prompted for, or read from stdin)',
       run: async (args, io, admin, usage) => {
         const { values, positionals } = parseCommand(args, { ips: { type: 'string', multiple: true }, rewards: { type: 'string', multiple: true }, blocked: { type: 'boolean' }, 'password-stdin': { type: 'boolean' } }, ['login'], usage);
@@ -56,6 +58,7 @@ export const partnerCommands: CommandGroup<AdminApi> = {
     },
     list: {
       synopsis: '[--json] [--wide]',
+      changes: false,
       summary: 'list partners (with their auth methods, "(bound)" when tokens must be DPoP-bound)',
       run: async (args, io, admin, usage) => {
         const { values } = parseCommand(args, { json: { type: 'boolean' }, wide: { type: 'boolean' } }, [], usage);
@@ -68,6 +71,7 @@ export const partnerCommands: CommandGroup<AdminApi> = {
     },
     show: {
       synopsis: '<login> [--json]',
+      changes: false,
       summary: 'show one partner',
       run: async (args, io, admin, usage) => {
         const { values, positionals } = parseCommand(args, { json: { type: 'boolean' } }, ['login'], usage);
@@ -80,6 +84,7 @@ export const partnerCommands: CommandGroup<AdminApi> = {
     unblock: setStatus('active', 'allow them again'),
     'set-ips': {
       synopsis: '<login> <cidr>...',
+      changes: true,
       summary: 'replace the IP allowlist (IPv4/IPv6 addresses or CIDRs; none allows nothing)',
       run: async (args, io, admin, usage) => {
         const { values, positionals } = parseCommand(args, {}, ['login'], usage);
@@ -90,6 +95,7 @@ export const partnerCommands: CommandGroup<AdminApi> = {
     },
     'reward-types': {
       synopsis: '',
+      changes: false,
       summary: 'list the reward types a partner may be given (REWARD_TYPES)',
       run: async (args, io, admin, usage) => {
         const { values } = parseCommand(args, {}, [], usage);
@@ -99,6 +105,7 @@ export const partnerCommands: CommandGroup<AdminApi> = {
     },
     'set-rewards': {
       synopsis: '<login> <type>...',
+      changes: true,
       summary: 'replace the reward types, each from partner reward-types (the banks operation needs sbp)',
       run: async (args, io, admin, usage) => {
         const { values, positionals } = parseCommand(args, {}, ['login'], usage);
@@ -109,6 +116,7 @@ export const partnerCommands: CommandGroup<AdminApi> = {
     },
     passwd: {
       synopsis: '<login> [--password-stdin]',
+      changes: true,
       summary: 'set a new API password',
       run: async (args, io, admin, usage) => {
         const { values, positionals } = parseCommand(args, { 'password-stdin': { type: 'boolean' } }, ['login'], usage);
@@ -120,6 +128,7 @@ export const partnerCommands: CommandGroup<AdminApi> = {
     },
     remove: {
       synopsis: '<login>',
+      changes: true,
       summary: 'delete the partner',
       run: async (args, io, admin, usage) => {
         const { values, positionals } = parseCommand(args, {}, ['login'], usage);

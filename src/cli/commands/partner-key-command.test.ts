@@ -42,13 +42,13 @@ describe('partner-gateway partner set-jwks, delete-jwks and show against a runni
     const partner = await t.addPartner();
     const ec = await partnerPublicJwk('ES256', 'cli-ec');
     const rsa = await partnerPublicJwk('PS256', 'cli-rsa');
-    const set = await run(['set-jwks', partner.login, await file('set.json', { keys: [ec.jwk, rsa.jwk] })]);
+    const set = await run(['set-jwks', '--yes', partner.login, await file('set.json', { keys: [ec.jwk, rsa.jwk] })]);
     assert.match(set, new RegExp(`Keys of ${partner.login} registered`));
     assert.match(set, new RegExp(`cli-ec  EC P-256  ES256  ${ec.thumbprint}`));
     assert.match(set, new RegExp(`cli-rsa  RSA 2048  PS256  ${rsa.thumbprint}`));
 
     const ed = await partnerPublicJwk('EdDSA', 'cli-ed');
-    await run(['set-jwks', partner.login, await file('one.json', ed.jwk)]);
+    await run(['set-jwks', '--yes', partner.login, await file('one.json', ed.jwk)]);
     const shown = await run(['show', partner.login]);
     assert.match(shown, /auth methods: password\n/);
     assert.match(shown, /bound tokens: not required\n/);
@@ -61,7 +61,7 @@ describe('partner-gateway partner set-jwks, delete-jwks and show against a runni
     const key = await partnerPublicJwk('ES256', 'cli-remote');
     const server = await serveJwks(() => ({ text: JSON.stringify({ keys: [key.jwk] }) }));
     try {
-      await run(['set-jwks', partner.login, server.url]);
+      await run(['set-jwks', '--yes', partner.login, server.url]);
       const shown = await run(['show', partner.login]);
       assert.match(shown, new RegExp(`jwks URL: +${server.url.replace(/[.]/g, '\\.')}\n`));
       assert.match(shown, /last fetched: \d{4}-\d\d-\d\dT/);
@@ -74,24 +74,24 @@ describe('partner-gateway partner set-jwks, delete-jwks and show against a runni
   it('reports refused keys, unreadable files and bad JSON clearly, without echoing a private key', async () => {
     const partner = await t.addPartner();
     const key = await partnerPublicJwk('ES256', 'leaked');
-    await assert.rejects(run(['set-jwks', partner.login, await file('private.json', { keys: [key.privateJwk] })]), (error: Error) => {
+    await assert.rejects(run(['set-jwks', '--yes', partner.login, await file('private.json', { keys: [key.privateJwk] })]), (error: Error) => {
       assert.match(error.message, /Error 422/);
       assert.match(error.message, /keys\[0\] \(kid "leaked"\).*private key material/);
       assert.ok(!error.message.includes(key.privateJwk.d!));
       return true;
     });
-    await assert.rejects(run(['set-jwks', partner.login, join(dir, 'missing.json')]), (error: CliError) => error.exitCode === 2 && /Cannot read .*ENOENT/.test(error.message));
-    await assert.rejects(run(['set-jwks', partner.login, await file('bad.json', '{not json')]), /is not JSON/);
-    await assert.rejects(run(['set-jwks', partner.login, await file('array.json', [1, 2])]), /must hold a JWK Set/);
-    await assert.rejects(run(['set-jwks', partner.login, await file('empty.json', { keys: [] })]), (error: CliError) => error.exitCode === 2 && /empty JWK Set/.test(error.message));
-    await assert.rejects(run(['set-jwks', partner.login, 'http://192.0.2.1/jwks.json']), /jwksUri: must be an https URL/);
-    await assert.rejects(run(['set-jwks', 'nobody-here', await file('ok.json', key.jwk)]), /Error 404/);
+    await assert.rejects(run(['set-jwks', '--yes', partner.login, join(dir, 'missing.json')]), (error: CliError) => error.exitCode === 2 && /Cannot read .*ENOENT/.test(error.message));
+    await assert.rejects(run(['set-jwks', '--yes', partner.login, await file('bad.json', '{not json')]), /is not JSON/);
+    await assert.rejects(run(['set-jwks', '--yes', partner.login, await file('array.json', [1, 2])]), /must hold a JWK Set/);
+    await assert.rejects(run(['set-jwks', '--yes', partner.login, await file('empty.json', { keys: [] })]), (error: CliError) => error.exitCode === 2 && /empty JWK Set/.test(error.message));
+    await assert.rejects(run(['set-jwks', '--yes', partner.login, 'http://192.0.2.1/jwks.json']), /jwksUri: must be an https URL/);
+    await assert.rejects(run(['set-jwks', '--yes', 'nobody-here', await file('ok.json', key.jwk)]), /Error 404/);
   });
 
   it('removes the keys only with --yes, and show then says there are none', async () => {
     const partner = await t.addPartner();
     const key = await partnerPublicJwk('ES256', 'cli-delete');
-    await run(['set-jwks', partner.login, await file('delete.json', { keys: [key.jwk] })]);
+    await run(['set-jwks', '--yes', partner.login, await file('delete.json', { keys: [key.jwk] })]);
     await assert.rejects(run(['delete-jwks', partner.login]), (error: CliError) => error.exitCode === 2 && /cannot use private_key_jwt.*--yes/.test(error.message));
     assert.notEqual((await t.gateway.admin.partners.get(partner.login)).jwks, null);
     assert.match(await run(['delete-jwks', partner.login, '--yes']), new RegExp(`Keys of ${partner.login} removed`));
@@ -102,7 +102,7 @@ describe('partner-gateway partner set-jwks, delete-jwks and show against a runni
     const partner = await t.addPartner();
     const key = await partnerPublicJwk('ES256', 'evil\u001b[2J\u202ekid');
     const harness = cliHarness(env);
-    const code = await runCli(['partner', 'set-jwks', partner.login, await file('evil.json', { keys: [key.jwk] })], harness.io);
+    const code = await runCli(['partner', 'set-jwks', '--yes', partner.login, await file('evil.json', { keys: [key.jwk] })], harness.io);
     assert.equal(code, 1);
     assert.match(harness.stderr(), /kid must be 1-128 printable ASCII characters/);
     assert.ok(!harness.stderr().includes('\u001b') && !harness.stderr().includes('\u202e'), 'no raw escape or bidi override reaches the terminal');

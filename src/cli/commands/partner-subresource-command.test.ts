@@ -38,7 +38,7 @@ describe('a partner sub-resource on the CLI, from its description', () => {
     assert.equal(
       groupUsage(group).split('\n').slice(3).join('\n'),
       [
-        '  set-tags <login> <tag>...       replace the partner’s tags',
+        '  set-tags <login> <tag>... [--yes]\n                                  replace the partner’s tags',
         '                                  second line of help',
         '  delete-tags <login> --yes       remove the partner’s tags',
       ].join('\n'),
@@ -46,13 +46,13 @@ describe('a partner sub-resource on the CLI, from its description', () => {
   });
 
   it('reads a set command’s arguments into the body, sends it, and prints what was registered and the view', async () => {
-    const { stdout } = await run(['set-tags', 'acme', 'gold', 'early']);
+    const { stdout } = await run(['set-tags', '--yes', 'acme', 'gold', 'early']);
     assert.deepEqual(held.get('acme'), { tags: ['gold', 'early'] });
     assert.equal(stdout, 'Tags of acme registered\n  tags:         gold, early\n');
   });
 
   it('refuses a set command without its argument as a usage error naming it', async () => {
-    await assert.rejects(run(['set-tags', 'acme']), (error: CliError) => error.exitCode === 2 && /^Missing tag\nUsage: partner-gateway partner set-tags <login> <tag>\.\.\.$/.test(error.message));
+    await assert.rejects(run(['set-tags', '--yes', 'acme']), (error: CliError) => error.exitCode === 2 && /^Missing tag\nUsage: partner-gateway partner set-tags <login> <tag>\.\.\. \[--yes\]$/.test(error.message));
   });
 
   it('deletes only with --yes, saying first what is lost', async () => {
@@ -64,7 +64,7 @@ describe('a partner sub-resource on the CLI, from its description', () => {
   });
 
   it('prints a command’s usage for --help and sends nothing', async () => {
-    assert.equal((await run(['set-tags', '--help'])).stdout, 'Usage: partner-gateway partner set-tags <login> <tag>...\n');
+    assert.equal((await run(['set-tags', '--help'])).stdout, 'Usage: partner-gateway partner set-tags <login> <tag>... [--yes]\n');
     assert.equal((await run(['delete-tags', '--help'])).stdout, 'Usage: partner-gateway partner delete-tags <login> --yes\n');
   });
 

@@ -61,6 +61,7 @@ export function subresourceSubcommands<Body, View>(subresource: PartnerSubresour
   for (const command of subresource.set) {
     subcommands[command.name] = {
       synopsis: ['<login>', ...command.arguments.map((name) => name.replace(/^(.*?)(\.\.\.)?$/, '<$1>$2'))].join(' '),
+      changes: true,
       summary: command.help.join('\n'),
       run: async (args, io, admin, usage) => {
         const { values, positionals } = parseCommand(args, {}, ['login', ...command.arguments.map((name) => name.replace(/\.\.\.$/, ''))], usage);
@@ -74,6 +75,7 @@ export function subresourceSubcommands<Body, View>(subresource: PartnerSubresour
   const remove = subresource.delete;
   subcommands[remove.name] = {
     synopsis: '<login> --yes',
+    changes: true,
     summary: remove.help.join('\n'),
     run: async (args, io, admin, usage) => {
       const { values, positionals } = parseCommand(args, { yes: { type: 'boolean' } }, ['login'], usage);

@@ -21,6 +21,7 @@ export const tokenCommands: CommandGroup<AdminApi> = {
   subcommands: {
     create: {
       synopsis: '<operator-id|me> --label <text> [--days <n>]',
+      changes: true,
       summary: `a new personal token, printed once (default ${DEFAULT_TOKEN_DAYS} days, at most ${MAX_TOKEN_DAYS})`,
       run: async (args, io, admin, usage) => {
         const { values, positionals } = parseCommand(args, { label: { type: 'string' }, days: { type: 'string' } }, ['operator'], usage);
@@ -34,6 +35,7 @@ export const tokenCommands: CommandGroup<AdminApi> = {
     },
     list: {
       synopsis: '[<operator-id|me>] [--json] [--wide]',
+      changes: false,
       summary: 'its tokens and their last use (never the tokens)',
       run: async (args, io, admin, usage) => {
         const { values, positionals } = parseCommand(args, { json: { type: 'boolean' }, wide: { type: 'boolean' } }, [], usage);
@@ -46,6 +48,7 @@ export const tokenCommands: CommandGroup<AdminApi> = {
     },
     revoke: {
       synopsis: '<operator-id|me> <token-id>',
+      changes: true,
       summary: 'refuse a token at once, on every instance',
       run: async (args, io, admin, usage) => {
         const { values, positionals } = parseCommand(args, {}, ['operator', 'token-id'], usage);

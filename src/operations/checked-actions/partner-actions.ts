@@ -28,10 +28,11 @@ export function partnerActions(partners: PartnerAdmin, keys: PartnerKeyAdmin, ce
       ...new Set(Object.keys(body).map((field): Permission => ((CREDENTIAL_FIELDS as readonly string[]).includes(field) ? 'partners.credentials' : 'partners.write'))),
     ],
     shownRequest: ({ login, body: { passwordHash, ...body } }) => ({ login, body: passwordHash === undefined ? body : { ...body, password: '(a new password, kept hashed)' } }),
-    async preview({ login, body: { passwordHash, ...body } }) {
-      const partner = await partners.get(login);
-      const requested = passwordHash === undefined ? body : { ...body, passwordChanged: true };
-      return { target: `partner ${login}`, preview: { before: auditablePartner(partner), requested }, base: baseOf(partner), partner: login };
+    // The change as update would make it, checked now: a proposal that would be refused is refused when proposed.
+    async preview({ login, body }) {
+      const { before, after, sessionsEnded } = await partners.previewUpdate(login, body);
+      const passwordChanged = body.passwordHash !== undefined;
+      return { target: `partner ${login}`, preview: { before: auditablePartner(before), after: auditablePartner(after), passwordChanged, sessionsEnded }, base: baseOf(before), partner: login };
     },
     async apply({ login, body }, context) {
       context.audit.partner = login;

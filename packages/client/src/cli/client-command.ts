@@ -51,6 +51,7 @@ export function clientCommands(command: string): CommandGroup<void> {
     subcommands: {
       login: {
         synopsis: CONNECTION,
+        changes: false,
         summary: 'log in (or, with --private-key or --cert alone, get a token at the OAuth token endpoint)\nand print the token type and when it expires',
         run: async (args, io, _context, usage) => {
           const { values } = parseCommand(args, CONNECTION_OPTIONS, [], usage);
@@ -75,6 +76,7 @@ export function clientCommands(command: string): CommandGroup<void> {
       },
       banks: {
         synopsis: `[--with-password] [--wide] ${CONNECTION}`,
+        changes: false,
         summary: 'list the SBP banks, with a bearer token or (--with-password) with the password encrypted\ninto the query string; --wide prints names longer than the table\'s 100 columns whole',
         run: async (args, io, _context, usage) => {
           const { values } = parseCommand(args, { ...CONNECTION_OPTIONS, 'with-password': { type: 'boolean' }, wide: { type: 'boolean' } }, [], usage);

@@ -5,17 +5,18 @@ type Options = NonNullable<ParseArgsConfig['options']>;
 
 /**
  * Parses a command's arguments strictly: an unknown option or a missing positional is a usage error that
- * prints the command's own usage line.
+ * prints the command's own usage line. `--help` (`-h`) and `--yes` are everyone's: `--yes` is the confirmation
+ * runGroup asks of a changing command run without a terminal, and means nothing to one that changes nothing.
  */
 export function parseCommand<O extends Options>(
   args: string[],
   options: O,
   positionals: string[],
   usage: string,
-): { values: Record<keyof O, string | boolean | undefined> & { help?: boolean }; positionals: string[] } {
+): { values: Record<keyof O, string | boolean | undefined> & { help?: boolean; yes?: boolean }; positionals: string[] } {
   let parsed: { values: Record<string, unknown>; positionals: string[] };
   try {
-    parsed = parseArgs({ args, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true }) as typeof parsed;
+    parsed = parseArgs({ args, options: { yes: { type: 'boolean' }, ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true }) as typeof parsed;
   } catch (error) {
     throw new CliError(`${(error as Error).message}\n${usage}`, 2);
   }
