@@ -65,7 +65,7 @@ async function soak(): Promise<void> {
       .split('\n')
       .filter((line) => {
         try {
-          return ((JSON.parse(line) as { level?: number }).level ?? 0) >= 50;
+          return ['error', 'fatal'].includes(String((JSON.parse(line) as { level?: string }).level));
         } catch {
           return false;
         }

@@ -2,9 +2,26 @@ import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
 import { REWARD_TYPE_PATTERN } from '@partner-gateway/contract/patterns';
 import { adminTokenProblem } from './bootstrap/admin-token.js';
+import { readSecretFiles, SECRET_FILE_MAX_BYTES, SECRET_SETTINGS } from './bootstrap/secret-files.js';
+import { connectionUrlProblem, connectionUrlWords, schemaProblems } from './bootstrap/setting-problems.js';
 import { readMasterKey } from './keys/master-key.js';
 import { tlsConfigProblem } from './mtls/tls-config.js';
 import { checkPublicUrl } from './net/public-url.js';
+
+const POSTGRES_PROTOCOLS = ['postgres:', 'postgresql:'];
+const REDIS_PROTOCOLS = ['redis:', 'rediss:'];
+const MASTER_KEY_VALID = '64 hex characters or 44 base64 characters (32 random bytes), e.g. from `openssl rand -hex 32`';
+
+/** `<NAME>_FILE`: the file a secret setting may be read from instead (src/bootstrap/secret-files.ts). */
+function secretFile(name: string) {
+  return Type.Optional(
+    Type.String({
+      minLength: 1,
+      valid: 'the path of a readable file',
+      description: `A file holding ${name} instead (a mounted secret): read once at start, trailing newlines ignored, at most ${SECRET_FILE_MAX_BYTES / 1024} KiB; setting both is refused.`,
+    }),
+  );
+}
 
 /** One reward type name inside REWARD_TYPES' pattern (the contract's REWARD_TYPE_PATTERN without its anchors). */
 const REWARD_TYPE_NAME = REWARD_TYPE_PATTERN.slice(1, -1);
@@ -32,6 +49,7 @@ export const ConfigSchema = Type.Object({
   PUBLIC_URL: Type.Optional(
     Type.String({
       pattern: '^https?://[^\\s/?#]+(/[^\\s?#]*)?$',
+      valid: 'an http:// or https:// URL without query or fragment, e.g. https://partners.example.com',
       description:
         'The address partners use for the gateway (the specification\'s {auth_url} and {api_url}), e.g. https://partners.example.com; shown in the OpenAPI servers and the printed commands. Default http://127.0.0.1:<PORT>; required in production.',
     }),
@@ -41,15 +59,19 @@ export const ConfigSchema = Type.Object({
   ADMIN_TOKEN: Type.Optional(
     Type.String({
       minLength: 32,
+      valid: 'at least 32 random characters, e.g. from `openssl rand -hex 32`',
       description: 'Bearer token for the admin API (the bootstrap credential): random, at least 32 characters and about 128 bits (`openssl rand -hex 32`); generated into DATA_DIR/admin-token when unset on the embedded database.',
     }),
   ),
+  ADMIN_TOKEN_FILE: secretFile('ADMIN_TOKEN'),
   METRICS_TOKEN: Type.Optional(
     Type.String({
       minLength: 32,
+      valid: 'at least 32 random characters, e.g. from `openssl rand -hex 32`',
       description: 'Bearer token that may read GET /metrics on the admin listener and nothing else (for Prometheus); the admin token works too.',
     }),
   ),
+  METRICS_TOKEN_FILE: secretFile('METRICS_TOKEN'),
   SHUTDOWN_TIMEOUT_MS: Type.Integer({
     default: 10_000,
     minimum: 0,
@@ -58,17 +80,28 @@ export const ConfigSchema = Type.Object({
   }),
   DATA_DIR: Type.String({ default: './data', description: 'Directory for the embedded database and generated secrets.' }),
   DATABASE_URL: Type.Optional(
-    Type.String({ minLength: 1, description: 'PostgreSQL connection string; when unset the embedded PGlite in DATA_DIR is used.' }),
+    Type.String({
+      minLength: 1,
+      valid: `${connectionUrlWords(POSTGRES_PROTOCOLS)}, e.g. postgres://gateway@db.example:5432/gateway`,
+      description: 'PostgreSQL connection string (postgres://user:password@host:5432/database); when unset the embedded PGlite in DATA_DIR is used (in production only with ALLOW_EMBEDDED_DATABASE=true).',
+    }),
   ),
+  DATABASE_URL_FILE: secretFile('DATABASE_URL'),
+  ALLOW_EMBEDDED_DATABASE: Type.Boolean({
+    default: false,
+    description: 'true: a production gateway (NODE_ENV=production) may run on the embedded database in DATA_DIR, and read or generate MASTER_KEY and ADMIN_TOKEN there (one instance, backups with `partner-gateway backup`); refused otherwise.',
+  }),
   DATABASE_POOL_SIZE: Type.Integer({ default: 10, minimum: 1, maximum: 200, description: 'Maximum PostgreSQL connections per instance.' }),
   PROVIDER_SEGMENT: Type.String({
     default: 'provider',
     pattern: '^[a-z0-9][a-z0-9_-]{0,62}$',
+    valid: 'lower-case letters, digits, _ and -, starting with a letter or digit, at most 63 characters, e.g. provider',
     description: 'The fixed path segment naming the payment provider in /partner/{segment}/sbp/banks/.',
   }),
   REWARD_TYPES: Type.String({
     default: 'sbp',
     pattern: `^ *${REWARD_TYPE_NAME} *(, *${REWARD_TYPE_NAME} *)*$`,
+    valid: 'comma-separated names of lower-case letters, digits and _, e.g. sbp,cashback',
     description: 'Comma-separated catalogue of the reward types operators may give a partner (a name: lower-case letters, digits and _); any other is refused with 422. Keep sbp: the banks operation needs it.',
   }),
   TOKEN_TTL: Type.Integer({ default: 900, minimum: 60, maximum: 86400, description: 'Access token lifetime in seconds (expires_in).' }),
@@ -81,16 +114,25 @@ export const ConfigSchema = Type.Object({
   MASTER_KEY: Type.Optional(
     Type.String({
       minLength: 43,
+      valid: MASTER_KEY_VALID,
       description: 'Key sealing private keys at rest: 32 random bytes as 64 hex characters or canonical base64 (`openssl rand -hex 32`); generated into DATA_DIR/master-key when unset on the embedded database.',
     }),
   ),
+  MASTER_KEY_FILE: secretFile('MASTER_KEY'),
   ENC_KEY_GRACE: Type.Integer({
     default: 604800,
     minimum: 0,
     maximum: 7776000,
     description: 'Seconds a retired encryption key keeps decrypting (and stays in the JWKS) after a rotation.',
   }),
-  REDIS_URL: Type.Optional(Type.String({ minLength: 1, description: 'Redis for the throttling counters and the JWE replay cache; the database is used when unset.' })),
+  REDIS_URL: Type.Optional(
+    Type.String({
+      minLength: 1,
+      valid: `${connectionUrlWords(REDIS_PROTOCOLS)}, e.g. redis://redis.example:6379`,
+      description: 'Redis for the throttling counters and the JWE replay cache; the database is used when unset, and while Redis cannot be reached (at start too: the gateway starts degraded).',
+    }),
+  ),
+  REDIS_URL_FILE: secretFile('REDIS_URL'),
   REDIS_KEY_PREFIX: Type.String({ default: 'partner-gateway:', maxLength: 100, description: 'Prefix of every Redis key, so that several gateways can share one Redis.' }),
   THROTTLE_MAX_FAILURES: Type.Integer({ default: 10, minimum: 1, maximum: 10000, description: 'Failed authentications per window before a lockout.' }),
   THROTTLE_WINDOW: Type.Integer({ default: 900, minimum: 1, maximum: 86400, description: 'Seconds over which failed authentications are counted.' }),
@@ -144,6 +186,7 @@ export const ConfigSchema = Type.Object({
   CLIENT_ASSERTION_AUDIENCES: Type.String({
     default: 'issuer',
     pattern: '^issuer(,token_endpoint)?$',
+    valid: 'issuer or issuer,token_endpoint',
     description: 'What a private_key_jwt assertion\'s `aud` may be, always one string: `issuer` (the issuer identifier only: FAPI 2.0, RFC 7523bis); `issuer,token_endpoint` also takes the token endpoint URL, for older clients.',
   }),
   JWE_MAX_AGE: Type.Integer({
@@ -177,12 +220,14 @@ export const ConfigSchema = Type.Object({
   CLIENT_CERT_HEADER: Type.Optional(
     Type.String({
       pattern: '^[A-Za-z0-9-]{1,64}$',
+      valid: 'a header name (letters, digits and -, at most 64), e.g. X-Client-Cert',
       description: 'Header in which a TLS-terminating proxy in TRUST_PROXY forwards the client certificate as URL-encoded PEM (nginx $ssl_client_escaped_cert), e.g. X-Client-Cert; ignored from other addresses.',
     }),
   ),
   PUBLIC_TLS_URL: Type.Optional(
     Type.String({
       pattern: '^https://[^\\s/?#]+(/[^\\s?#]*)?$',
+      valid: 'an https:// URL without query or fragment, e.g. https://partners-mtls.example.com',
       description: 'The HTTPS address partners use for mutual TLS (RFC 8705 mtls_endpoint_aliases): the HTTPS listener or the proxy; default https://127.0.0.1:<TLS_PORT>.',
     }),
   ),
@@ -200,16 +245,18 @@ export const ConfigSchema = Type.Object({
   ADMIN_PUBLIC_URL: Type.Optional(
     Type.String({
       pattern: '^https?://[^\\s/?#]+$',
+      valid: 'an http:// or https:// origin (scheme, host and port, no path), e.g. https://gateway-admin.example.com',
       description: 'The admin console\'s address as operators\' browsers reach it (scheme, host and port), e.g. https://gateway-admin.example.com: the OpenID Connect redirect URI is its /sso/callback. Default http://127.0.0.1:<ADMIN_PORT>; required in production with OIDC_ISSUER.',
     }),
   ),
   SESSION_IDLE_TIMEOUT: Type.Integer({ default: 900, minimum: 60, maximum: 86400, description: 'Seconds a console session survives without a request (PCI DSS 8.2.8 asks for at most 15 minutes).' }),
   SESSION_MAX_AGE: Type.Integer({ default: 43200, minimum: 300, maximum: 604800, description: 'Seconds a console session lasts at most, however active; then the operator signs in again.' }),
   APPROVAL_TTL: Type.Integer({ default: 86400, minimum: 60, maximum: 2592000, description: 'Seconds a proposal (maker-checker) may wait for its approval; after that it expires unapplied.' }),
-  OTEL_EXPORTER_OTLP_ENDPOINT: Type.Optional(Type.String({ pattern: '^https?://[^\\s?#]+$', description: 'OpenTelemetry collector base URL (OTLP/HTTP, e.g. http://otel-collector:4318): traces go to its /v1/traces; tracing is off when unset.' })),
-  OIDC_ISSUER: Type.Optional(Type.String({ pattern: '^https?://[^\\s?#]+$', description: 'The OpenID Connect issuer operators sign in to the console with (e.g. https://sso.example.com/realms/payments); single sign-on is off when unset.' })),
+  OTEL_EXPORTER_OTLP_ENDPOINT: Type.Optional(Type.String({ pattern: '^https?://[^\\s?#]+$', valid: 'an http:// or https:// base URL without query or fragment, e.g. http://otel-collector:4318', description: 'OpenTelemetry collector base URL (OTLP/HTTP, e.g. http://otel-collector:4318): traces go to its /v1/traces; tracing is off when unset.' })),
+  OIDC_ISSUER: Type.Optional(Type.String({ pattern: '^https?://[^\\s?#]+$', valid: 'an http:// or https:// URL without query or fragment, e.g. https://sso.example.com/realms/payments', description: 'The OpenID Connect issuer operators sign in to the console with (e.g. https://sso.example.com/realms/payments); single sign-on is off when unset.' })),
   OIDC_CLIENT_ID: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'The console\'s client id at OIDC_ISSUER; required with it.' })),
   OIDC_CLIENT_SECRET: Type.Optional(Type.String({ minLength: 1, description: 'The client\'s secret (client_secret_basic); or OIDC_PRIVATE_KEY_FILE; neither makes it a public client (PKCE only).' })),
+  OIDC_CLIENT_SECRET_FILE: secretFile('OIDC_CLIENT_SECRET'),
   OIDC_PRIVATE_KEY_FILE: Type.Optional(Type.String({ minLength: 1, description: 'PEM (PKCS#8) or JWK file of the client\'s private key (private_key_jwt), instead of OIDC_CLIENT_SECRET.' })),
   OIDC_SCOPES: Type.String({ default: 'openid profile email', description: 'Scopes asked for at sign-in (space-separated; openid is always asked for).' }),
   OIDC_ROLE_CLAIM: Type.String({ default: 'groups', minLength: 1, description: 'The ID token or userinfo claim (a string or a list) that OIDC_ROLE_MAP reads, e.g. groups or roles.' }),
@@ -223,14 +270,25 @@ export const ConfigSchema = Type.Object({
 
 export type Config = Static<typeof ConfigSchema>;
 
-/** A configuration that failed its schema; the message names every offending key. */
+/**
+ * A configuration that cannot be used: `problems` lists every one found (each names its setting and what a valid
+ * value looks like), and the message holds them all, one per line, so that one start tells everything to fix.
+ */
 export class ConfigError extends Error {
   override name = 'ConfigError';
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration (${problems.length} ${problems.length === 1 ? 'problem' : 'problems'}):\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+  }
 }
+
+/** Settings whose values are never repeated in a message. */
+const SECRETS: ReadonlySet<string> = new Set(SECRET_SETTINGS);
 
 /**
  * Reads the gateway's settings from an environment-like record, applies defaults, converts numbers and
- * validates everything against `ConfigSchema`. Unknown keys are ignored; empty strings count as unset.
+ * validates everything against `ConfigSchema` and the rules between settings. Unknown keys are ignored; empty
+ * strings count as unset; each secret setting may come from its `<NAME>_FILE` instead (read here, once). Every
+ * problem is collected before anything is thrown, so that a ConfigError lists them all.
  *
  * @example
  * ```ts
@@ -245,45 +303,74 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     const value = env[key];
     if (value !== undefined && value !== '') input[key] = value;
   }
+  const files = readSecretFiles(env);
+  Object.assign(input, files.values);
   // Outside production the sandbox stays on this machine; a production instance serves its load balancer.
   if (input.HOST === undefined && input.NODE_ENV === 'production') input.HOST = '0.0.0.0';
-  const converted = Value.Convert(ConfigSchema, Value.Default(ConfigSchema, input));
-  if (!Value.Check(ConfigSchema, converted)) {
-    const problems = [...Value.Errors(ConfigSchema, converted)].map((error) => {
-      const key = error.instancePath.replace(/^\//, '') || String((error.params as { requiredProperties?: string[] }).requiredProperties ?? '');
-      return `${key}: ${error.message}`;
-    });
-    throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
+  const converted = Value.Convert(ConfigSchema, Value.Default(ConfigSchema, input)) as Record<string, unknown>;
+  const schema = schemaProblems(ConfigSchema, converted, SECRETS);
+  // A setting that fails its schema is left out (its default, or unset) so that the rules between settings are
+  // still checked and reported in the same message; a rule about a setting already reported is not repeated.
+  for (const key of schema.keys) delete converted[key];
+  const config = Value.Default(ConfigSchema, converted) as Config;
+  const unreadFiles = SECRET_SETTINGS.filter((key) => env[`${key}_FILE`] && files.values[key] === undefined);
+  const bad = new Set([...schema.keys, ...unreadFiles]);
+  const problems = [...files.problems, ...schema.problems, ...ruleProblems(config, bad)];
+  if (problems.length > 0) {
+    const fromFile = (problem: string) => Object.keys(files.values).find((key) => problem.startsWith(key) && !/^\w/.test(problem.slice(key.length)));
+    throw new ConfigError(problems.map((problem) => (fromFile(problem) ? `${problem} (read from ${fromFile(problem)}_FILE)` : problem)));
   }
-  const config = converted as Config;
+  return config;
+}
+
+/** The rules between settings and those a schema cannot say; a setting in `bad` already has its problem. */
+function ruleProblems(config: Config, bad: ReadonlySet<string>): string[] {
+  const problems: string[] = [];
+  const add = (problem: string | undefined) => {
+    if (problem !== undefined) problems.push(problem);
+  };
+  const production = config.NODE_ENV === 'production';
   if (config.MASTER_KEY !== undefined) {
     const read = readMasterKey(config.MASTER_KEY);
-    if ('problem' in read) throw new ConfigError(`Invalid configuration: ${read.problem}`);
+    if ('problem' in read) add(read.problem);
   }
-  if (config.ADMIN_TOKEN !== undefined) {
-    const problem = adminTokenProblem(config.ADMIN_TOKEN);
-    if (problem !== undefined) throw new ConfigError(`Invalid configuration: ${problem}`);
+  if (config.ADMIN_TOKEN !== undefined) add(adminTokenProblem(config.ADMIN_TOKEN));
+  if (config.DATABASE_URL !== undefined) add(connectionUrlProblem('DATABASE_URL', config.DATABASE_URL, POSTGRES_PROTOCOLS, 'postgres://gateway@db.example:5432/gateway'));
+  if (config.REDIS_URL !== undefined) add(connectionUrlProblem('REDIS_URL', config.REDIS_URL, REDIS_PROTOCOLS, 'redis://redis.example:6379'));
+  if (production && config.PUBLIC_URL === undefined && !bad.has('PUBLIC_URL')) {
+    add('PUBLIC_URL is required when NODE_ENV is production (the address partners use, e.g. https://partners.example.com)');
   }
+  const databaseGiven = config.DATABASE_URL !== undefined || bad.has('DATABASE_URL');
+  const embeddedRefused = production && !databaseGiven && !config.ALLOW_EMBEDDED_DATABASE;
+  if (embeddedRefused) {
+    add(
+      'DATABASE_URL is required when NODE_ENV is production: a postgres:// or postgresql:// URL (or DATABASE_URL_FILE); ' +
+        'ALLOW_EMBEDDED_DATABASE=true runs a single instance on the embedded database in DATA_DIR instead',
+    );
+  }
+  // Without the embedded database's DATA_DIR to keep them, the bootstrap secrets must be given; in production
+  // the master key is never generated beside the data it seals unless ALLOW_EMBEDDED_DATABASE says it is meant.
   for (const key of ['ADMIN_TOKEN', 'MASTER_KEY'] as const) {
-    if (config.DATABASE_URL !== undefined && config[key] === undefined) {
-      throw new ConfigError(`Invalid configuration: ${key} is required when DATABASE_URL is set`);
+    if (config[key] !== undefined || bad.has(key)) continue;
+    if (databaseGiven) add(`${key} is required when DATABASE_URL is set (or ${key}_FILE)${key === 'MASTER_KEY' ? `: ${MASTER_KEY_VALID}` : ''}`);
+    else if (embeddedRefused) {
+      add(
+        key === 'MASTER_KEY'
+          ? `MASTER_KEY is required when NODE_ENV is production (or MASTER_KEY_FILE): ${MASTER_KEY_VALID}; a key kept in DATA_DIR beside the data it seals only with ALLOW_EMBEDDED_DATABASE=true`
+          : 'ADMIN_TOKEN is required when NODE_ENV is production (or ADMIN_TOKEN_FILE): at least 32 random characters, e.g. from `openssl rand -hex 32`',
+      );
     }
   }
-  if (config.NODE_ENV === 'production' && config.PUBLIC_URL === undefined) {
-    throw new ConfigError('Invalid configuration: PUBLIC_URL is required when NODE_ENV is production (the address partners use, e.g. https://partners.example.com)');
-  }
-  const ssoProblem = ssoConfigProblem(config);
-  if (ssoProblem !== undefined) throw new ConfigError(`Invalid configuration: ${ssoProblem}`);
+  add(ssoConfigProblem(config));
   if (config.BANKS_SYNC_URL !== undefined) {
     try {
-      checkPublicUrl(config.BANKS_SYNC_URL, config.NODE_ENV === 'production');
+      checkPublicUrl(config.BANKS_SYNC_URL, production);
     } catch (error) {
-      throw new ConfigError(`Invalid configuration: BANKS_SYNC_URL ${(error as Error).message}`);
+      add(`BANKS_SYNC_URL ${(error as Error).message}`);
     }
   }
-  const tlsProblem = tlsConfigProblem(config);
-  if (tlsProblem !== undefined) throw new ConfigError(`Invalid configuration: ${tlsProblem}`);
-  return config;
+  add(tlsConfigProblem(config));
+  return problems;
 }
 
 /**

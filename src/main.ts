@@ -1,7 +1,9 @@
-import { pino } from 'pino';
 import { ConfigError, loadConfig } from './config.js';
 import { AUDIT_DRAIN_MS, startServer } from './server.js';
 import { exposedSecrets } from './bootstrap/exposed-secrets.js';
+import { StartupProblem } from './bootstrap/startup-problem.js';
+import { createLogger } from './logging/create-logger.js';
+import { logWritten } from './logging/log-written.js';
 
 /** Beyond the bounds server.close() keeps by itself: the last resort if closing the pool hangs. */
 const EXIT_MARGIN_MS = 5_000;
@@ -13,8 +15,11 @@ const EXIT_MARGIN_MS = 5_000;
  * @example
  * ```sh
  * npm start                      # embedded PGlite in ./data
- * DATABASE_URL=postgres://... ADMIN_TOKEN=... npm start
+ * NODE_ENV=production DATABASE_URL=postgres://... PUBLIC_URL=https://... ADMIN_TOKEN_FILE=... MASTER_KEY_FILE=... npm start
  * ```
+ *
+ * Exit codes: 2 the settings are wrong (every problem is printed at once, on stderr); 1 the start failed (a
+ * database that cannot be reached is one log line naming DATABASE_URL and the cause).
  */
 async function main(env: Record<string, string | undefined>): Promise<void> {
   // Everything the gateway creates (DATA_DIR, the embedded database's files, generated secrets) is for its own
@@ -30,7 +35,7 @@ async function main(env: Record<string, string | undefined>): Promise<void> {
     }
     throw error;
   }
-  const logger = pino({ level: config.LOG_LEVEL, base: { service: 'partner-gateway' } });
+  const logger = await createLogger(config);
   for (const { path, mode } of exposedSecrets(config.DATA_DIR)) {
     logger.warn({ path, mode }, `${path} is readable by group or others (mode ${mode}); it holds secrets: chmod go-rwx it`);
   }
@@ -40,7 +45,10 @@ async function main(env: Record<string, string | undefined>): Promise<void> {
   try {
     server = await startServer(config, logger, undefined, { instrumentation: tracing?.instrumentation });
   } catch (error) {
-    logger.fatal({ err: error }, 'partner gateway failed to start');
+    // What a setting names and the operator fixes is one line; anything else is a fault, logged with its stack.
+    if (error instanceof StartupProblem) logger.fatal({ setting: error.setting }, error.message);
+    else logger.fatal({ err: error }, 'partner gateway failed to start');
+    await logWritten(logger);
     process.exit(1);
   }
   let stopping = false;

@@ -1,8 +1,10 @@
 import type { ActorRef } from '@partner-gateway/contract/admin-approvals';
 import { roleAllows, type OperatorRole, type Permission } from '@partner-gateway/contract/admin-permissions';
 import type { AuditAction } from '@partner-gateway/contract/audit-names';
-import type { ClientAuthMethodName } from './auth/credentials/read-client-credentials.js';
 import type { ClientCertificate } from './mtls/client-certificate.js';
+
+/** Every method a client authenticates by: the OAuth forms read-client-credentials.ts reads, and mutual TLS. */
+export type ClientAuthMethodName = 'private_key_jwt' | 'client_secret_basic' | 'client_secret_post' | 'self_signed_tls_client_auth' | 'tls_client_auth';
 
 /**
  * Everything an operation needs to know about the request it serves, built once at the edge (the HTTP layer's

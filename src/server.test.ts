@@ -99,7 +99,7 @@ describe('server start-up on the embedded database', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'gateway-'));
     const printed: string[] = [];
     const server = await startServer(
-      loadConfig({ DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', ADMIN_PORT: '0', NODE_ENV: 'production', PUBLIC_URL: 'http://127.0.0.1:8080' }),
+      loadConfig({ DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', ADMIN_PORT: '0', NODE_ENV: 'production', ALLOW_EMBEDDED_DATABASE: 'true', PUBLIC_URL: 'http://127.0.0.1:8080' }),
       silent,
       (text) => printed.push(text),
     );
@@ -136,7 +136,7 @@ describe('server shutdown', () => {
   it('cuts a connection still sending after SHUTDOWN_TIMEOUT_MS and writes every audit entry before closing', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'gateway-'));
     const adminToken = randomBytes(24).toString('hex');
-    const env = { DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', ADMIN_PORT: '0', NODE_ENV: 'production', PUBLIC_URL: 'http://127.0.0.1:8080', ADMIN_TOKEN: adminToken, SHUTDOWN_TIMEOUT_MS: '300' };
+    const env = { DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', ADMIN_PORT: '0', NODE_ENV: 'production', ALLOW_EMBEDDED_DATABASE: 'true', PUBLIC_URL: 'http://127.0.0.1:8080', ADMIN_TOKEN: adminToken, SHUTDOWN_TIMEOUT_MS: '300' };
     const admin = { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' };
     const partner = { login: 'shutdown-partner', password: 'a password for the shutdown test' };
     const warnings: string[] = [];

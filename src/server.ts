@@ -4,17 +4,18 @@ import { logGatewayEvents } from './logging/gateway-event-log.js';
 import { logWritten } from './logging/log-written.js';
 import { loadDefaultBanks } from './banks/default-banks.js';
 import { resolveAdminToken } from './bootstrap/admin-token.js';
+import { databaseTarget, redisTarget } from './bootstrap/backends.js';
 import { DATA_DIR_LOCK_WAIT_MS, lockDataDir } from './bootstrap/data-dir-lock.js';
+import { openReachableDatabase } from './bootstrap/open-reachable-database.js';
 import { createDemoPartner } from './bootstrap/demo-partner.js';
 import { reportUnknownRewardTypes } from './bootstrap/reward-type-report.js';
 import { startupBanner } from './bootstrap/startup-banner.js';
 import { scheduleBankSync } from './bootstrap/schedule-bank-sync.js';
 import { GATEWAY_VERSION } from './version.js';
 import { publicUrl as publicUrlOf, type Config } from './config.js';
-import { openDatabase } from './db/database.js';
-import { migrateToLatest } from './db/migrate.js';
 import { createGateway, type Gateway } from './gateway.js';
 import { resolveMasterKey } from './keys/master-key.js';
+import { redisReachable } from './stores/redis-reachable.js';
 import { buildAdminApp } from './http/admin-app.js';
 import { buildApp, REQUEST_TIMEOUTS } from './http/app.js';
 import { clientErrorHandler } from './http/plugins/error-handler.js';
@@ -66,14 +67,30 @@ export async function startServer(
   const unlock = config.DATABASE_URL
     ? () => {}
     : await lockDataDir(config.DATA_DIR, { onWait: (pid) => logger.warn({ pid, waitMs: DATA_DIR_LOCK_WAIT_MS }, 'DATA_DIR is held by another process: waiting for it to exit') });
-  const handle = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: config.DATABASE_POOL_SIZE });
+  const database = databaseTarget(config);
+  let handle;
+  try {
+    handle = await openReachableDatabase(config, database);
+  } catch (error) {
+    unlock();
+    throw error;
+  }
   const apps: FastifyInstance[] = [];
   let gateway: Gateway | undefined;
   let tls: TlsListener | undefined;
   /** The demo partner created on this start, until its password has been printed. */
   let unshownDemo: { login: string; password: string } | undefined;
   try {
-    await migrateToLatest(handle.db);
+    await handle.migrate();
+    // Asked once, so that the start log says what the gateway runs on; an unreachable Redis is no reason not to
+    // serve (every Redis call falls back to the database, as when Redis goes away later).
+    const redis = config.REDIS_URL === undefined ? undefined : { at: redisTarget(config.REDIS_URL), ...(await redisReachable(config.REDIS_URL)) };
+    if (redis && !redis.up) {
+      logger.warn(
+        { setting: 'REDIS_URL', reason: 'redis_unreachable', redis: redis.at },
+        `REDIS_URL: cannot reach Redis at ${redis.at} (${redis.cause}); starting degraded: throttling and the replay cache use the database until Redis answers`,
+      );
+    }
     gateway = await createGateway(config, handle, {
       masterKey: resolveMasterKey(config.MASTER_KEY, config.DATA_DIR),
       events: logGatewayEvents(logger, () => gateway?.runtime.auditTrail.pending() ?? 0),
@@ -109,9 +126,22 @@ export async function startServer(
     const publicUrl = urlOf(app, config.HOST);
     const adminUrl = urlOf(admin, config.ADMIN_HOST);
     const tlsUrl = tls ? urlOf({ port: tls.port, scheme: 'https' }, config.HOST) : undefined;
-    logger.info({ version: GATEWAY_VERSION, publicUrl, adminUrl, ...(tlsUrl ? { tlsUrl } : {}), database: handle.kind }, 'partner gateway listening');
-    // The printed commands use the address partners use: PUBLIC_URL, else this listener's loopback address.
-    const banner = startupBanner({ version: GATEWAY_VERSION, publicUrl: publicUrlOf(config, portOf(app)), adminUrl, providerSegment: config.PROVIDER_SEGMENT, adminToken, demo });
+    // The printed commands use the address partners use: PUBLIC_URL, else this listener's loopback address; the
+    // log names the same one, and the backends in use (without credentials).
+    const partnersUrl = publicUrlOf(config, portOf(app));
+    logger.info(
+      {
+        version: GATEWAY_VERSION,
+        publicUrl: partnersUrl,
+        listening: publicUrl,
+        adminUrl,
+        ...(tlsUrl ? { tlsUrl } : {}),
+        database,
+        redis: redis ? { at: redis.at, state: redis.up ? 'up' : 'unreachable (degraded: the database stands in)' } : 'none (the database holds throttling and the replay cache)',
+      },
+      'partner gateway listening',
+    );
+    const banner = startupBanner({ version: GATEWAY_VERSION, publicUrl: partnersUrl, adminUrl, providerSegment: config.PROVIDER_SEGMENT, adminToken, demo });
     if (banner) {
       // The log's lines still being written go out first: the banner is the last thing a start prints.
       await logWritten(logger);

@@ -6,7 +6,7 @@ import type { RemoteJwks } from '../partners/remote-jwks.js';
 import type { SingleUseJtis } from '../stores/replay/single-use-jtis.js';
 import type { BruteForceGuard } from './brute-force-guard.js';
 import type { DpopNonces } from './binding/dpop-nonces.js';
-import type { ClientAuthMethodName } from './credentials/read-client-credentials.js';
+import type { ClientAuthMethodName } from '../request-context.js';
 import type { AssertionAudiences } from './credentials/verify-client-assertion.js';
 import type { AccessTokens } from './tokens/access-tokens.js';
 import type { TokenFamilyRepository } from './tokens/token-family-repository.js';

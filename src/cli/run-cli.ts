@@ -37,6 +37,7 @@ export const USAGE = [
   '',
   'Commands:',
   entry('serve', 'start the gateway (what npm start does); configured by environment variables'),
+  entry('migrate', 'apply this version\'s database migrations ([--dry-run]: list them)'),
   ...Object.entries(ADMIN_GROUPS).map(([name, group]) => groupEntry(name, group)),
   entry('audit', 'show or --follow the audit trail'),
   groupEntry('client', CLIENT_GROUP, `\n${' '.repeat(COLUMN)}(no admin token needed; also partner-gateway-client, of @partner-gateway/client)`),
@@ -72,6 +73,8 @@ export function runCli(argv: string[], io: CliIo): Promise<number> {
       await import('../main.js');
       return;
     }
+    // Like serve, it runs the gateway's own code on the database (loaded only when asked for), not over HTTP.
+    if (command === 'migrate') return (await import('../migrate-command.js')).migrateCommand(rest, io);
     if (command !== undefined && Object.hasOwn(ADMIN_GROUPS, command)) return runGroup(ADMIN_GROUPS[command]!, rest, io, createAdminClient(io));
     switch (command) {
       case 'audit':

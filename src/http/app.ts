@@ -1,6 +1,7 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { publicUrl, trustedProxies } from '../config.js';
+import type { RequestTimeouts } from '../mtls/request-timeouts.js';
 import { publicTlsUrl } from '../mtls/tls-config.js';
 import type { Gateway } from '../gateway.js';
 import { clientErrorHandler, errorHandler, frameworkErrors } from './plugins/error-handler.js';
@@ -33,16 +34,6 @@ export const API_VERSION = GATEWAY_VERSION;
 
 /** 64 KiB: far more than a login body needs, small enough that nobody can make us buffer much. */
 export const PUBLIC_BODY_LIMIT = 64 * 1024;
-
-/** How long a client may take to send a request before it is answered a JSON 408 and disconnected. */
-export interface RequestTimeouts {
-  /** From the first byte of a request to the end of its headers. */
-  headersMs: number;
-  /** From the first byte of a request to the end of its body; at least `headersMs`. */
-  requestMs: number;
-  /** How often Node looks for connections past either bound: a connection lives at most the bound plus this. */
-  checkIntervalMs: number;
-}
 
 /**
  * Slow clients (slowloris: headers or a body trickling in a byte at a time) are cut off after 10 s of

@@ -7,7 +7,8 @@ import { errors } from '../errors.js';
 import { assertErrorShape } from '../../test/support/error-shape.js';
 import { testBackends } from '../../test/support/test-databases.js';
 import { startTestGateway, type TestGateway } from '../../test/support/test-gateway.js';
-import { buildApp, REQUEST_TIMEOUTS, type RequestTimeouts } from './app.js';
+import type { RequestTimeouts } from '../mtls/request-timeouts.js';
+import { buildApp, REQUEST_TIMEOUTS } from './app.js';
 
 // Clients that are slow or oversized, against real listeners and raw sockets (inject() has no socket to be
 // slow on): every one is answered in the JSON error shape, or at least disconnected, within a bound.

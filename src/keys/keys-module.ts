@@ -1,11 +1,16 @@
 import type { Kysely } from 'kysely';
-import type { Config } from '../config.js';
 import type { ChangeFeed } from '../db/change-feed.js';
 import type { Database } from '../db/schema.js';
 import { errors } from '../errors.js';
 import { createKeyRepository, type KeyUse } from './key-repository.js';
 import { loadKeyStore, type KeyInfo, type KeyStore } from './key-store.js';
 import { createKeySealer } from './master-key.js';
+
+/** The settings the keys follow (config.ts): how long a retired key still verifies and decrypts. */
+export interface KeySettings {
+  TOKEN_TTL: number;
+  ENC_KEY_GRACE: number;
+}
 
 /** The gateway's signing and encryption keys, wired: what tokens and JWEs use, and what the admin API changes. */
 export interface KeysModule {
@@ -30,7 +35,7 @@ export interface KeysModule {
  * keys.store.jwks(); // { keys: [{ use: 'sig', alg: 'ES256', ... }, { use: 'enc', alg: 'RSA-OAEP-256', ... }] }
  * ```
  */
-export async function createKeys(db: Kysely<Database>, feed: ChangeFeed, config: Config, masterKey: Buffer, now: () => number): Promise<KeysModule> {
+export async function createKeys(db: Kysely<Database>, feed: ChangeFeed, config: KeySettings, masterKey: Buffer, now: () => number): Promise<KeysModule> {
   const store = await loadKeyStore({
     repository: createKeyRepository(db, createKeySealer(masterKey)),
     // A retired signing key verifies for a token lifetime plus a minute of clock margin.

@@ -28,11 +28,11 @@ export function readMasterKey(text: string): { key: Buffer } | { problem: string
   else if (/^[A-Za-z0-9+/]{43}=$/.test(value) && Buffer.from(value, 'base64').toString('base64') === value) key = Buffer.from(value, 'base64');
   else if (/^[A-Za-z0-9_-]{43}$/.test(value) && Buffer.from(value, 'base64url').toString('base64url') === value) key = Buffer.from(value, 'base64url');
   if (!key || key.length !== 32) {
-    return { problem: `MASTER_KEY must be 32 bytes written as exactly 64 hex characters or canonical base64; ${HOW_TO_MAKE_ONE}` };
+    return { problem: `MASTER_KEY: 64 hex characters or 44 base64 characters (32 random bytes); ${HOW_TO_MAKE_ONE}` };
   }
   const distinct = new Set(key).size;
   if (distinct < MIN_DISTINCT_BYTES) {
-    return { problem: `MASTER_KEY is not random (${distinct} distinct byte values in 32 bytes); ${HOW_TO_MAKE_ONE}` };
+    return { problem: `MASTER_KEY is not random (${distinct} distinct byte values in 32 bytes): 64 hex characters or 44 base64 characters (32 random bytes); ${HOW_TO_MAKE_ONE}` };
   }
   return { key };
 }

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import type { RequestTimeouts } from '../http/app.js';
+import type { RequestTimeouts } from './request-timeouts.js';
 import type { TlsFiles } from './tls-files.js';
 
 export interface TlsListenerOptions {

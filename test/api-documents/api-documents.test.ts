@@ -159,6 +159,6 @@ describe('PUBLIC_URL', () => {
     assert.equal(publicUrl(loadConfig({ PORT: '9000' })), 'http://127.0.0.1:9000');
     assert.throws(() => loadConfig({ NODE_ENV: 'production' }), /PUBLIC_URL is required/);
     assert.throws(() => loadConfig({ PUBLIC_URL: 'partners.example.com' }), /PUBLIC_URL/);
-    assert.equal(loadConfig({ NODE_ENV: 'production', PUBLIC_URL: 'https://partners.example.com' }).PUBLIC_URL, 'https://partners.example.com');
+    assert.equal(loadConfig({ NODE_ENV: 'production', ALLOW_EMBEDDED_DATABASE: 'true', PUBLIC_URL: 'https://partners.example.com' }).PUBLIC_URL, 'https://partners.example.com');
   });
 });

@@ -163,10 +163,14 @@ describe('the gateway through a PostgreSQL outage under load', { skip: unavailab
   });
 });
 
+const LEVELS: Record<string, number> = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60 };
+
 function parseLogLine(line: string): { level: number; msg: string } | undefined {
   try {
     const entry = JSON.parse(line) as { level?: unknown; msg?: unknown };
-    return typeof entry.level === 'number' ? { level: entry.level, msg: String(entry.msg) } : undefined;
+    // The gateway logs level names (`"level":"warn"`); pino's numbers order them.
+    const level = typeof entry.level === 'string' ? LEVELS[entry.level] : undefined;
+    return level !== undefined ? { level, msg: String(entry.msg) } : undefined;
   } catch {
     return undefined;
   }

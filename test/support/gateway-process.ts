@@ -89,7 +89,7 @@ async function startOnce(env: Record<string, string>, options: GatewayProcessOpt
   const entry = [...startOptions, ...(options.nodeArgs ?? []), ...main];
   const inherited = options.inheritEnv === false ? { PATH: process.env.PATH ?? '' } : process.env;
   const child = spawn(process.execPath, entry, {
-    env: { ...inherited, NODE_ENV: 'production', PUBLIC_URL: `http://127.0.0.1:${port}`, HOST: '127.0.0.1', ADMIN_HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env, PORT: String(port), ADMIN_PORT: String(adminPort) },
+    env: { ...inherited, NODE_ENV: 'production', ALLOW_EMBEDDED_DATABASE: 'true', PUBLIC_URL: `http://127.0.0.1:${port}`, HOST: '127.0.0.1', ADMIN_HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env, PORT: String(port), ADMIN_PORT: String(adminPort) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   running.add(child);

@@ -196,8 +196,8 @@ async function openPostgresCopy(url: string): Promise<DatabaseHandle> {
   return opened;
 }
 
-function migrateTo(handle: DatabaseHandle, upTo: string | undefined): Promise<void> {
-  return upTo === undefined ? migrateToLatest(handle.db) : migrateUpTo(handle.db, upTo);
+async function migrateTo(handle: DatabaseHandle, upTo: string | undefined): Promise<void> {
+  await (upTo === undefined ? migrateToLatest(handle.db) : migrateUpTo(handle.db, upTo));
 }
 
 async function openPostgresSchema(url: string, upTo?: string): Promise<DatabaseHandle> {

@@ -69,7 +69,8 @@ export async function startSiblingGateway(t: TestGateway, options: TestGatewayOp
 async function gatewayOn(handle: DatabaseHandle, options: TestGatewayOptions): Promise<TestGateway> {
   // Suites that are not about brute force make many deliberate failures from one address; they get a high
   // threshold, and the brute-force suite sets its own.
-  const config: Config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'info', THROTTLE_MAX_FAILURES: '1000', ...options.env });
+  // The harness gives the database itself (PGlite in memory or a PostgreSQL schema): a production-mode test gateway is not refused the embedded one.
+  const config: Config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'info', THROTTLE_MAX_FAILURES: '1000', ALLOW_EMBEDDED_DATABASE: 'true', ...options.env });
   const gateway = await createGateway(config, handle, { masterKey: TEST_MASTER_KEY, ...(options.now ? { now: options.now } : {}) });
   if (options.seedBanks !== false) {
     const { loadDefaultBanks } = await import('../../src/banks/default-banks.js');

@@ -14,8 +14,6 @@ export type ClientCredentials =
   | { method: 'private_key_jwt'; assertion: string; clientId?: string }
   | { method: 'client_secret_basic' | 'client_secret_post'; login: string; secret: string };
 
-/** Every method a client authenticates by: the ones read here, and mutual TLS (authenticate-with-certificate.ts). */
-export type ClientAuthMethodName = ClientCredentials['method'] | 'self_signed_tls_client_auth' | 'tls_client_auth';
 
 /** `WWW-Authenticate` of an `invalid_client` answer to a client that used Basic (RFC 6749 section 5.2). */
 export const BASIC_CHALLENGE = { 'www-authenticate': 'Basic realm="partner-gateway", charset="UTF-8"' };
