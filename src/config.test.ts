@@ -125,6 +125,14 @@ describe('configuration', () => {
     assert.deepEqual(trustedProxies(loadConfig({})), []);
   });
 
+  it('when OTEL_EXPORTER_OTLP_ENDPOINT is unset, then tracing is off; an http(s) base URL is taken, anything else refused naming the key', () => {
+    assert.equal(loadConfig({}).OTEL_EXPORTER_OTLP_ENDPOINT, undefined);
+    assert.equal(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel-collector:4318' }).OTEL_EXPORTER_OTLP_ENDPOINT, 'http://otel-collector:4318');
+    for (const value of ['otel-collector:4318', 'http://collector:4318/?token=x', 'grpc://collector:4317']) {
+      assert.throws(() => loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: value }), (error: unknown) => error instanceof ConfigError && error.message.includes('OTEL_EXPORTER_OTLP_ENDPOINT'), value);
+    }
+  });
+
   it('when several settings are wrong or missing, then one ConfigError lists every one, each naming its setting and what a valid value looks like', () => {
     assert.throws(() => loadConfig({ NODE_ENV: 'production' }), (error: Error) => {
       assert.ok(error instanceof ConfigError);

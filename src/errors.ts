@@ -171,7 +171,6 @@ export const errors = {
     new AppError('busy', 503, 'Service is busy; repeat the request later', { headers: { 'retry-after': '1' } }),
   auditBacklog: () =>
     new AppError('audit_backlog', 503, 'Service is busy; repeat the request later', { headers: { 'retry-after': '5' } }),
-  notReady: () => new AppError('not_ready', 503, 'Service is not ready; repeat the operation later'),
   shuttingDown: () =>
     new AppError('shutting_down', 503, 'Service is restarting; repeat the request later', { headers: { 'retry-after': '1', connection: 'close' } }),
   internal: () => new AppError('internal', 500, texts.internal),

@@ -19,6 +19,8 @@ import type { BankSync } from './banks/sync/bank-sync.js';
 import { publicUrl, tokenIssuer, type Config } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
 import { errors } from './errors.js';
+import { CHECK_TIMEOUT_MS, checkDependencies, readinessOf } from './health/dependency-health.js';
+import type { ReadinessReport } from '@partner-gateway/contract/public-api';
 import type { GatewayEvents } from './gateway-events.js';
 import { createKeys, type KeysModule } from './keys/keys-module.js';
 import { createGatewayMetrics, type GatewayMetrics } from './metrics/gateway-metrics.js';
@@ -90,8 +92,11 @@ export interface GatewayRuntime {
   /** Where the HTTP layer records each audited call. */
   auditTrail: AuditWriter;
   now(): number;
-  /** Throws `not_ready` unless the database answers within a second. */
-  ready(): Promise<void>;
+  /**
+   * Each dependency's state, asked now (each within a second): `not_ready` without the database, `degraded`
+   * without Redis (served from the database meanwhile), else `ready`.
+   */
+  readiness(): Promise<ReadinessReport>;
   /**
    * Makes version 1 of the bank list once: `banks` on an empty table (true), or the list as found on a database
    * that had one before versions existed (false); nothing once a version exists.
@@ -142,27 +147,7 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
   const now = options.now ?? Date.now;
   const events = options.events ?? (() => {});
   const feed = handle.changeFeed((error) => events({ type: 'change_feed_failed', error }));
-  const partners = createPartners(handle.db, feed, config, now);
-  const keys = await createKeys(handle.db, feed, config, options.masterKey, now);
-  const audit = createAudit(handle.db, config, now, events);
-  const banks = createBanks(handle.db, feed, config, now, {
-    kind: handle.kind,
-    fetchSource: options.fetchBankRegistry ?? registryFetcher({ production: config.NODE_ENV === 'production', maxBytes: config.BANKS_IMPORT_MAX_BYTES }),
-    onRun: (run) => {
-      if (run.outcome === 'failed') events({ type: 'bank_sync_failed', source: run.source, problem: run.error ?? '' });
-      // A run an operator started is audited by its request; a scheduled one has no request, so it is audited here.
-      if (run.trigger === 'schedule') audit.writer.record(scheduledSyncEntry(run, now()));
-    },
-  });
-  const throttlePolicy = throttlePolicyOf(config);
-  const stores = createSharedStores(config, handle, feed, throttlePolicy, { now, events, acceptanceWindowMs: acceptanceWindowMs(config) });
-  const urls = publicUrls(config);
-  // Single sign-on disabling or enabling an operator has no request of its own to be audited by: audited here.
-  const operators = createOperators(handle.db, feed, config, now, events, (change) => audit.writer.record(ssoStatusEntry(change, now())));
-  const { registry, approvals } = createApprovalsModule(handle.db, feed, config, now);
-  const removalLimits = { maxRemovals: config.BANKS_SYNC_MAX_REMOVALS, minBanks: config.BANKS_SYNC_MIN_BANKS };
-  registry.register(...partnerActions(partners.admin, partners.keyAdmin, partners.certificateAdmin), ...keyActions(keys.admin), ...operatorActions(operators.admin), ...bankActions(banks.admin, removalLimits), ...bankEditActions(banks.admin, removalLimits));
-  const auth = createAuth({ config, db: handle.db, feed, partners, keys: keys.store, stores, tokenEndpoint: urls.token, trustedCas: options.trustedCas, masterKey: options.masterKey, now });
+  // Made first, so that it times every query and Redis command; its other sources are read at scrape time only.
   const metrics = createGatewayMetrics({
     caches: {
       partners: () => ({ hits: partners.repository.cache.hits, misses: partners.repository.cache.misses }),
@@ -182,7 +167,36 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
     argon2: () => ({ ...partners.passwords.stats(), verifications: argon2Verifications() }),
     expiringCertificates: () => partners.expiringCertificates(),
     bankSync: () => banks.sync.figures(),
+    dependencies: () => checkDependencies(dependencyChecks),
   });
+  const stopObservingQueries = handle.observeQueries((operation, failed, seconds) => metrics.observeDatabaseQuery(operation, failed, seconds));
+  const partners = createPartners(handle.db, feed, config, now);
+  const keys = await createKeys(handle.db, feed, config, options.masterKey, now);
+  const audit = createAudit(handle.db, config, now, events);
+  const banks = createBanks(handle.db, feed, config, now, {
+    kind: handle.kind,
+    fetchSource: options.fetchBankRegistry ?? registryFetcher({ production: config.NODE_ENV === 'production', maxBytes: config.BANKS_IMPORT_MAX_BYTES }),
+    onRun: (run) => {
+      if (run.outcome === 'failed') events({ type: 'bank_sync_failed', source: run.source, problem: run.error ?? '' });
+      // A run an operator started is audited by its request; a scheduled one has no request, so it is audited here.
+      if (run.trigger === 'schedule') audit.writer.record(scheduledSyncEntry(run, now()));
+    },
+  });
+  const throttlePolicy = throttlePolicyOf(config);
+  const stores = createSharedStores(config, handle, feed, throttlePolicy, {
+    now,
+    events,
+    acceptanceWindowMs: acceptanceWindowMs(config),
+    onRedisCommand: (command, failed, seconds) => metrics.observeRedisCommand(command, failed, seconds),
+  });
+  const dependencyChecks = { database: () => handle.ping(CHECK_TIMEOUT_MS), redis: stores.pingRedis };
+  const urls = publicUrls(config);
+  // Single sign-on disabling or enabling an operator has no request of its own to be audited by: audited here.
+  const operators = createOperators(handle.db, feed, config, now, events, (change) => audit.writer.record(ssoStatusEntry(change, now())));
+  const { registry, approvals } = createApprovalsModule(handle.db, feed, config, now);
+  const removalLimits = { maxRemovals: config.BANKS_SYNC_MAX_REMOVALS, minBanks: config.BANKS_SYNC_MIN_BANKS };
+  registry.register(...partnerActions(partners.admin, partners.keyAdmin, partners.certificateAdmin), ...keyActions(keys.admin), ...operatorActions(operators.admin), ...bankActions(banks.admin, removalLimits), ...bankEditActions(banks.admin, removalLimits));
+  const auth = createAuth({ config, db: handle.db, feed, partners, keys: keys.store, stores, tokenEndpoint: urls.token, trustedCas: options.trustedCas, masterKey: options.masterKey, now });
   const paths = { login: LOGIN_PATH, refresh: REFRESH_PATH, logout: LOGOUT_PATH, banks: banksPath(config.PROVIDER_SEGMENT), token: OAUTH_TOKEN_PATH };
   return {
     config,
@@ -206,13 +220,7 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
       metrics,
       auditTrail: audit.writer,
       now,
-      async ready() {
-        try {
-          await handle.ping(1_000);
-        } catch {
-          throw errors.notReady();
-        }
-      },
+      readiness: async () => readinessOf(await checkDependencies(dependencyChecks)),
       seedBanks: (list) => banks.seed(list),
       syncBanksIfDue: () => banks.sync.tick(),
       maintainAudit: () => audit.maintain(),
@@ -226,6 +234,7 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
       },
       flushOperatorUsage: () => operators.flushUsage(),
       async close(timeoutMs) {
+        stopObservingQueries();
         try {
           await operators.close().catch((error: unknown) => events({ type: 'operator_usage_write_failed', error }));
           await audit.close(timeoutMs);

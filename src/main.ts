@@ -39,9 +39,11 @@ async function main(env: Record<string, string | undefined>): Promise<void> {
   for (const { path, mode } of exposedSecrets(config.DATA_DIR)) {
     logger.warn({ path, mode }, `${path} is readable by group or others (mode ${mode}); it holds secrets: chmod go-rwx it`);
   }
+  // Loaded only when on: an untraced gateway neither loads nor runs any of OpenTelemetry.
+  const tracing = config.OTEL_EXPORTER_OTLP_ENDPOINT ? (await import('./telemetry/tracing.js')).startTracing(config.OTEL_EXPORTER_OTLP_ENDPOINT) : undefined;
   let server;
   try {
-    server = await startServer(config, logger);
+    server = await startServer(config, logger, undefined, { instrumentation: tracing?.instrumentation });
   } catch (error) {
     // What a setting names and the operator fixes is one line; anything else is a fault, logged with its stack.
     if (error instanceof StartupProblem) logger.fatal({ setting: error.setting }, error.message);
@@ -58,13 +60,17 @@ async function main(env: Record<string, string | undefined>): Promise<void> {
       logger.error('graceful shutdown timed out');
       process.exit(1);
     }, config.SHUTDOWN_TIMEOUT_MS + AUDIT_DRAIN_MS + EXIT_MARGIN_MS).unref();
-    server.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
+    server
+      .close()
+      // The spans of the last requests are sent before the process ends (bounded by the exit timer above).
+      .then(() => tracing?.shutdown().catch((error: unknown) => logger.warn({ err: error }, 'traces not all sent')))
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          logger.error({ err: error }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
   };
   // Only with mutual TLS configured: otherwise SIGHUP keeps its default meaning (the process ends), as before.
   if (config.TLS_CERT_FILE !== undefined || config.TLS_CLIENT_CA_FILE !== undefined) {

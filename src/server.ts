@@ -21,6 +21,7 @@ import { buildApp, REQUEST_TIMEOUTS } from './http/app.js';
 import { clientErrorHandler } from './http/plugins/error-handler.js';
 import { loadTlsFiles, type TlsFiles } from './mtls/tls-files.js';
 import { startTlsListener, type TlsListener } from './mtls/tls-listener.js';
+import type { Tracing } from './telemetry/tracing.js';
 
 export interface RunningServer {
   publicUrl: string;
@@ -52,7 +53,12 @@ const PURGE_INTERVAL_MS = 60_000;
  * registry, creates the demo partner on a first non-production start, and listens on the public and admin
  * addresses. `print` receives the human-readable first-start messages.
  */
-export async function startServer(config: Config, logger: Logger, print: (text: string) => void = (text) => process.stderr.write(`${text}\n`)): Promise<RunningServer> {
+export async function startServer(
+  config: Config,
+  logger: Logger,
+  print: (text: string) => void = (text) => process.stderr.write(`${text}\n`),
+  { instrumentation }: { instrumentation?: Tracing['instrumentation'] | undefined } = {},
+): Promise<RunningServer> {
   // Read before anything else is opened: a missing or bad certificate file stops the start at once.
   const tlsFiles =
     config.TLS_CERT_FILE !== undefined || config.TLS_CLIENT_CA_FILE !== undefined
@@ -94,9 +100,9 @@ export async function startServer(config: Config, logger: Logger, print: (text: 
     await reportUnknownRewardTypes(gateway.admin.partners, logger);
     const adminToken = resolveAdminToken(config.ADMIN_TOKEN, config.DATA_DIR);
 
-    const app = await buildApp({ gateway, logger });
+    const app = await buildApp({ gateway, logger, instrumentation });
     apps.push(app);
-    const admin = await buildAdminApp({ gateway, logger, adminToken: adminToken.token, metricsToken: config.METRICS_TOKEN });
+    const admin = await buildAdminApp({ gateway, logger, adminToken: adminToken.token, metricsToken: config.METRICS_TOKEN, instrumentation });
     apps.push(admin);
     // Created before listening, so that its password is in the one message printed once the gateway is
     // ready; if the start fails before that message, it is removed again (below), so that the next first

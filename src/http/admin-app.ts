@@ -26,6 +26,8 @@ import { adminOperatorRoutes } from './routes/admin/operators.js';
 import { adminPartnerRoutes } from './routes/admin/partners.js';
 import { adminSessionRoutes } from './routes/admin/session.js';
 import { ssoRoutes } from './routes/admin/sso.js';
+import { tracing } from './plugins/tracing.js';
+import type { Tracing } from '../telemetry/tracing.js';
 
 export interface AdminAppDependencies {
   gateway: Gateway;
@@ -35,6 +37,8 @@ export interface AdminAppDependencies {
   metricsToken?: string | undefined;
   /** Where operators reach this listener, for the document's `servers`; default the loopback ADMIN_PORT. */
   adminUrl?: string | undefined;
+  /** OpenTelemetry's instrumentation when tracing is on (OTEL_EXPORTER_OTLP_ENDPOINT); nothing is traced without. */
+  instrumentation?: Tracing['instrumentation'] | undefined;
 }
 
 /**
@@ -42,8 +46,9 @@ export interface AdminAppDependencies {
  * every route behind a credential (ADMIN_TOKEN, an operator's personal token, or the console's session cookie) and
  * the permission its route declares, validation errors listing every offending field.
  */
-export async function buildAdminApp({ gateway, logger, adminToken, metricsToken, adminUrl }: AdminAppDependencies): Promise<FastifyInstance> {
+export async function buildAdminApp({ gateway, logger, adminToken, metricsToken, adminUrl, instrumentation }: AdminAppDependencies): Promise<FastifyInstance> {
   const app = Fastify(fastifyOptions(logger, 1024 * 1024));
+  if (instrumentation) await app.register(tracing, { instrumentation });
   await app.register(errorHandler, { validation: 'detailed' });
   await app.register(jsonBody);
   await app.register(requestContext, { baseUrl: adminUrl ?? `http://127.0.0.1:${gateway.config.ADMIN_PORT}`, auditTrail: gateway.runtime.auditTrail });

@@ -11,7 +11,9 @@ for (const backend of testBackends()) {
       const t = await startTestGateway(backend);
       const partner = await t.addPartner();
       const token = (await t.app.inject({ method: 'POST', url: '/api/v1/login/', payload: partner })).json().access_token;
-      assert.equal((await t.app.inject({ method: 'GET', url: '/readyz' })).statusCode, 200);
+      const up = await t.app.inject({ method: 'GET', url: '/readyz' });
+      assert.equal(up.statusCode, 200);
+      assert.deepEqual(up.json(), { status: 'ready', dependencies: { database: { state: 'up' } } });
       await t.handle.close();
       try {
         const login = await t.app.inject({ method: 'POST', url: '/api/v1/login/', payload: partner });
@@ -22,7 +24,7 @@ for (const backend of testBackends()) {
         assert.deepEqual(banks.json(), { description_status: texts.internal });
         const ready = await t.app.inject({ method: 'GET', url: '/readyz' });
         assert.equal(ready.statusCode, 503);
-        assert.equal(ready.json().description_status, 'Service is not ready; repeat the operation later');
+        assert.deepEqual(ready.json(), { status: 'not_ready', dependencies: { database: { state: 'down' } } });
         assert.equal((await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode, 200);
         const errorLines = t.logs.filter((line) => JSON.parse(line).level >= 50);
         assert.ok(errorLines.length >= 2, 'internal failures are logged with context');

@@ -16,6 +16,8 @@ import { loginRoutes } from './routes/login.js';
 import { oauthRoutes } from './routes/oauth.js';
 import { sessionRoutes } from './routes/session.js';
 import { wellKnownRoutes } from './routes/well-known.js';
+import { tracing } from './plugins/tracing.js';
+import type { Tracing } from '../telemetry/tracing.js';
 import { GATEWAY_VERSION } from '../version.js';
 
 export interface AppDependencies {
@@ -23,6 +25,8 @@ export interface AppDependencies {
   logger: Logger;
   /** How long clients may take to send a request; `REQUEST_TIMEOUTS` unless a test needs them short. */
   timeouts?: RequestTimeouts;
+  /** OpenTelemetry's instrumentation when tracing is on (OTEL_EXPORTER_OTLP_ENDPOINT); nothing is traced without. */
+  instrumentation?: Tracing['instrumentation'] | undefined;
 }
 
 /** The version both OpenAPI documents describe: the gateway's release (package.json, see version.ts). */
@@ -78,8 +82,10 @@ export function fastifyOptions(logger: Logger, bodyLimit: number, timeouts: Requ
  * const response = await app.inject({ method: 'POST', url: '/api/v1/login/', payload: { login, password } });
  * ```
  */
-export async function buildApp({ gateway, logger, timeouts }: AppDependencies): Promise<FastifyInstance> {
+export async function buildApp({ gateway, logger, timeouts, instrumentation }: AppDependencies): Promise<FastifyInstance> {
   const app = Fastify({ ...fastifyOptions(logger, PUBLIC_BODY_LIMIT, timeouts), trustProxy: trustProxySetting(gateway) });
+  // First: its request span must exist before the other hooks run, and it wraps the routes registered after it.
+  if (instrumentation) await app.register(tracing, { instrumentation });
   await app.register(errorHandler, { validation: 'parameter' });
   await app.register(jsonBody);
   const tlsUrl = publicTlsUrl(gateway.config);

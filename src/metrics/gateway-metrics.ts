@@ -2,6 +2,8 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import type { AuthFailureReason } from '@partner-gateway/contract/audit-names';
 import { registerBankSyncGauges, type BankSyncFigures } from './bank-sync-gauges.js';
 import { registerCertificateExpiryGauge } from './certificate-expiry-gauge.js';
+import { registerDependencyMetrics, type DependencyMetrics } from './dependency-metrics.js';
+import type { DependencyStates } from '../health/dependency-health.js';
 
 /** Lookups a cache answered from memory (`hits`) or had to pass on (`misses`) since the process started. */
 export interface CacheStats {
@@ -28,12 +30,14 @@ export interface MetricSources {
   expiringCertificates?: () => Promise<number>;
   /** The bank registry sync's last runs and held run (see bank-sync-gauges.ts). */
   bankSync?: () => Promise<BankSyncFigures>;
+  /** The database's and Redis's states, asked at scrape time (see checkDependencies); the database alone, up, when absent. */
+  dependencies?: () => Promise<DependencyStates>;
 }
 
 /** Which listener served a request: the partners' API or the operators' admin API. */
 export type Listener = 'public' | 'admin';
 
-export interface GatewayMetrics {
+export interface GatewayMetrics extends DependencyMetrics {
   /** The Prometheus text `GET /metrics` serves: this gateway's metrics and the process's. */
   render(): Promise<string>;
   /** Its Content-Type (the Prometheus text format, version 0.0.4). */
@@ -207,8 +211,10 @@ export function createGatewayMetrics(sources: MetricSources): GatewayMetrics {
 
   if (sources.expiringCertificates) registerCertificateExpiryGauge(registry, sources.expiringCertificates);
   if (sources.bankSync) registerBankSyncGauges(registry, sources.bankSync, Date.now);
+  const dependencies = registerDependencyMetrics(registry, sources.dependencies ?? (async () => ({ database: 'up' })));
 
   return {
+    ...dependencies,
     contentType: registry.contentType,
     render: () => Registry.merge([processMetrics(), registry]).metrics(),
     observeRequest(listener, method, route, status, seconds) {

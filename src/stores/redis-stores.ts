@@ -14,6 +14,7 @@ import { createRedisThrottleStore } from './throttle/redis-throttle-store.js';
 import type { ThrottlePolicy } from './throttle/throttle-policy.js';
 import type { ThrottleStore } from './throttle/throttle-store.js';
 import { withFallback } from './with-fallback.js';
+import { timeRedisCommands, type RedisCommandObserver } from './redis-command-timing.js';
 
 export interface RedisStoreOptions {
   now: () => number;
@@ -24,6 +25,8 @@ export interface RedisStoreOptions {
   state: Pick<ReplayState, 'epoch' | 'recover'>;
   databaseReplay: JtiReplayRepository & JtiJournal;
   databaseThrottle: ThrottleStore;
+  /** Told of every command's time (the latency histogram); nothing by default. */
+  onCommand?: RedisCommandObserver | undefined;
 }
 
 export interface RedisStores {
@@ -35,6 +38,8 @@ export interface RedisStores {
   lost(): void;
   conflicts(): number;
   dropped(): number;
+  /** Resolves when Redis answers PING, rejects at once when it is not connected (`/readyz`, the dependency gauge). */
+  ping(): Promise<void>;
   close(timeoutMs: number): Promise<void>;
 }
 
@@ -60,6 +65,7 @@ export function createRedisStores(config: Config, handle: DatabaseHandle, feed: 
   const redis = new Redis(config.REDIS_URL!, { maxRetriesPerRequest: 0, enableOfflineQueue: false, connectTimeout: 1_000, commandTimeout: 1_000 });
   const onRedisError = (error: unknown) => events({ type: 'redis_failed', error });
   redis.on('error', onRedisError);
+  if (options.onCommand) timeRedisCommands(redis, options.onCommand);
   const name = `redis:${config.REDIS_KEY_PREFIX}`;
   const sentinel = { key: redisSentinelKey(config.REDIS_KEY_PREFIX), scope: name };
   const lockouts = createDurableLockouts(handle.db);
@@ -114,6 +120,9 @@ export function createRedisStores(config: Config, handle: DatabaseHandle, feed: 
     lost: () => replay.redisReconnected(),
     conflicts: () => replay.conflicts(),
     dropped: () => replay.dropped(),
+    async ping() {
+      await redis.ping();
+    },
     async close(timeoutMs) {
       replay.stop();
       try {

@@ -8,6 +8,7 @@ import { createReplayState, DATABASE_SCOPE, type ReplayState, type ReplayStateSc
 import { createSingleUseJtis, type SingleUseJtis } from './replay/single-use-jtis.js';
 import { createWriteBehindReplayCache, type WriteBehindReplayCache } from './replay/write-behind-replay-cache.js';
 import { createRedisStores } from './redis-stores.js';
+import type { RedisCommandObserver } from './redis-command-timing.js';
 import type { ThrottlePolicy } from './throttle/throttle-policy.js';
 import { createDatabaseThrottleStore, type ThrottleStore } from './throttle/throttle-store.js';
 
@@ -24,6 +25,8 @@ export interface SharedStores {
   replayConflicts(): number;
   /** Replay journal entries dropped since start because the database could not hold them (always 0 without Redis). */
   replayJournalDropped(): number;
+  /** Resolves when Redis answers PING, rejects when it does not; undefined without REDIS_URL. */
+  pingRedis: (() => Promise<void>) | undefined;
   /** Writes down what is pending (the replay journal, for up to `timeoutMs`) and disconnects from Redis. */
   close(timeoutMs: number): Promise<void>;
 }
@@ -38,6 +41,8 @@ export interface SharedStoreOptions {
   events: GatewayEvents;
   /** The longest a single-use credential stays acceptable (the JWE window, a client assertion's life), in ms. */
   acceptanceWindowMs: number;
+  /** Told of every Redis command's time (the latency histogram); nothing by default. */
+  onRedisCommand?: RedisCommandObserver | undefined;
 }
 
 /** The write-behind replay caches of sole-writer databases, one per database and shared by its gateways, with their users. */
@@ -97,7 +102,7 @@ export function createSharedStores(config: Config, handle: DatabaseHandle, feed:
     onCheckFailed: (_scope, error) => options.events({ type: 'redis_failed', error }),
   });
   const databaseReplay = createJtiReplayRepository(handle.db, { epoch: () => state.epoch(DATABASE_SCOPE) });
-  const redis = config.REDIS_URL ? createRedisStores(config, handle, feed, policy, { ...options, state, databaseReplay, databaseThrottle }) : undefined;
+  const redis = config.REDIS_URL ? createRedisStores(config, handle, feed, policy, { ...options, state, databaseReplay, databaseThrottle, onCommand: options.onRedisCommand }) : undefined;
   if (redis) scopes.push(redis.scope);
   const sole = !redis && soleWriter ? soleWriterReplay(handle, databaseReplay, options) : undefined;
   const replay: JtiReplayRepository = redis?.replay ?? sole?.replay ?? databaseReplay;
@@ -111,6 +116,7 @@ export function createSharedStores(config: Config, handle: DatabaseHandle, feed:
     replayNotBefore: () => state.notBefore(),
     replayConflicts: () => redis?.conflicts() ?? 0,
     replayJournalDropped: () => redis?.dropped() ?? 0,
+    pingRedis: redis ? () => redis.ping() : undefined,
     async close(timeoutMs) {
       let clean = false;
       try {

@@ -122,6 +122,30 @@ export const JwksResponse = Type.Object({
 }, { title: 'JwksResponse' });
 export type JwksResponse = Static<typeof JwksResponse>;
 
-/** The liveness and readiness probes' answer. */
+/** The liveness probe's answer. */
 export const ProbeStatus = Type.Object({ status: Type.String() }, { title: 'ProbeStatus' });
 export type ProbeStatus = Static<typeof ProbeStatus>;
+
+const DependencyState = Type.Object({
+  state: Type.Union([Type.Literal('up'), Type.Literal('down')], { description: '`up`: it answered a trivial command within a second' }),
+});
+
+/**
+ * The readiness probe's answer (`GET /readyz`): the gateway's state and each dependency's. `ready` and
+ * `degraded` are answered 200, `not_ready` 503. `degraded`: Redis (REDIS_URL) is down and the gateway serves from
+ * the database instead, as every instance does, so it stays in rotation; `not_ready`: the database is down.
+ * `redis` is absent without REDIS_URL.
+ *
+ * @example
+ * ```json
+ * { "status": "degraded", "dependencies": { "database": { "state": "up" }, "redis": { "state": "down" } } }
+ * ```
+ */
+export const ReadinessReport = Type.Object({
+  status: Type.Union([Type.Literal('ready'), Type.Literal('degraded'), Type.Literal('not_ready')]),
+  dependencies: Type.Object({
+    database: DependencyState,
+    redis: Type.Optional(DependencyState),
+  }),
+}, { title: 'ReadinessReport' });
+export type ReadinessReport = Static<typeof ReadinessReport>;

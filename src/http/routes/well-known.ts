@@ -1,13 +1,12 @@
 import { HEALTH_PATH, JWKS_PATH, READY_PATH } from '@partner-gateway/contract/paths';
 import { ErrorBody } from '@partner-gateway/contract/error-body';
-import { JwksResponse, ProbeStatus } from '@partner-gateway/contract/public-api';
+import { JwksResponse, ProbeStatus, ReadinessReport } from '@partner-gateway/contract/public-api';
 import { VERSION_PATH, VersionResponse } from '@partner-gateway/contract/version';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { errors } from '../../errors.js';
 import { GATEWAY_VERSION } from '../../version.js';
 import type { Gateway } from '../../gateway.js';
-import { errorResponses } from './error-body.js';
 
 /**
  * The public keys (signing keys to verify access tokens, encryption keys to encrypt partnerPassword), the
@@ -32,10 +31,24 @@ export async function wellKnownRoutes(app: FastifyInstance, { gateway }: { gatew
   );
   app.get(
     READY_PATH,
-    { schema: { operationId: 'getReadiness', tags: ['Health'], summary: 'Readiness: 200 while the database answers, 503 otherwise', security: [], response: { 200: ProbeStatus, '4xx': ErrorBody, ...errorResponses({ 503: [errors.notReady().description] }) } } },
-    async () => {
-      await gateway.runtime.ready();
-      return { status: 'ready' };
+    {
+      schema: {
+        operationId: 'getReadiness',
+        tags: ['Health'],
+        summary: 'Readiness: each dependency\'s state; 200 ready or degraded (Redis down, served from the database), 503 not ready (the database down)',
+        security: [],
+        response: {
+          200: ReadinessReport,
+          '4xx': ErrorBody,
+          503: { ...ReadinessReport, description: `\`not_ready\`: the database does not answer; while the instance shuts down, the error body \`${errors.shuttingDown().description}\`` },
+        },
+      },
+      // The 503 is a readiness report or, from the edge while shutting down, an error body: each written as it is.
+      serializerCompiler: () => (data) => JSON.stringify(data),
+    },
+    async (_request, reply) => {
+      const report = await gateway.runtime.readiness();
+      return reply.code(report.status === 'not_ready' ? 503 : 200).send(report);
     },
   );
 }

@@ -4,23 +4,11 @@ import { encryptPassword } from '../../../../test/support/encrypt-password.js';
 import { testBackends } from '../../../../test/support/test-databases.js';
 import { startTestGateway, TEST_ADMIN_TOKEN, type TestGateway } from '../../../../test/support/test-gateway.js';
 import { UNMATCHED_ROUTE } from '../../plugins/request-outcome.js';
+import { sample } from '../../../../test/support/prometheus-sample.js';
 
 const METRICS_TOKEN = 'metrics-scrape-token-0123456789abcdef0123';
 const BANKS = '/partner/provider/sbp/banks/';
 const LOGIN = '/api/v1/login/';
-
-/** The value of one sample of the Prometheus text format, or undefined when no line has exactly these labels. */
-function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
-  for (const line of text.split('\n')) {
-    const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!match || match[1] !== name) continue;
-    const found = Object.fromEntries([...(match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((pair) => [pair[1], pair[2]]));
-    if (Object.keys(found).length === Object.keys(labels).length && Object.entries(labels).every(([key, value]) => found[key] === value)) {
-      return Number(match[3]);
-    }
-  }
-  return undefined;
-}
 
 for (const backend of testBackends()) {
   describe(`GET /metrics on the admin listener (${backend.name})`, () => {
@@ -139,6 +127,18 @@ for (const backend of testBackends()) {
       const partitions = sample(text, 'partner_gateway_audit_partitions');
       if (backend.name === 'postgres') assert.ok(partitions !== undefined && partitions >= 8, `partitions ${partitions}`);
       else assert.equal(partitions, 0);
+    });
+
+    it('when a login reads the database, then the database latency histogram gets its statements, and the database is up', async () => {
+      const selects = (text: string) => sample(text, 'partner_gateway_database_query_duration_seconds_count', { operation: 'select', outcome: 'ok' }) ?? 0;
+      const before = await scrape();
+      await login(await t.addPartner());
+      const text = await scrape();
+      assert.ok(selects(text) > selects(before), 'select statements were timed');
+      assert.ok((sample(text, 'partner_gateway_database_query_duration_seconds_bucket', { operation: 'insert', outcome: 'ok', le: '+Inf' }) ?? 0) > 0, 'the partner and token family inserts were timed');
+      assert.equal(sample(text, 'partner_gateway_dependency_up', { dependency: 'database' }), 1);
+      assert.equal(sample(text, 'partner_gateway_dependency_up', { dependency: 'redis' }), undefined, 'no Redis without REDIS_URL');
+      assert.doesNotMatch(text, /partner_gateway_database_query_duration_seconds_count\{[^}]*(select |from |where )/i, 'no SQL in a label');
     });
 
     it('counts admin requests under the admin listener', async () => {
