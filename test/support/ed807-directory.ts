@@ -6,14 +6,14 @@ import { projectFile } from '../../src/project-root.js';
 export const ED807_MAY_2023 = projectFile('../shared/data/20230518_ED807_full.xml');
 
 /**
- * The May 2023 directory changed as a registry changes: `leaves` stops offering SBP (Srvcs 5 -> 3), `joins` starts
+ * The May 2023 directory changed as a registry changes: `leaves` stops offering SBP (Srvcs 5 -> 3), `joins` (one or more) start
  * (its Srvcs -> 5), and `renamed` gets ` (renamed)` appended to its registry name. Edited as Latin-1 text, so the
  * Windows-1251 bytes of every other name stay exactly as they were.
  */
-export function changedDirectory(change: { leaves: string; joins: string; renamed: string }): Buffer {
+export function changedDirectory(change: { leaves: string; joins: string | readonly string[]; renamed: string }): Buffer {
   return editDirectory((edit) => {
     edit(change.leaves, (attributes) => attributes.replace(/Srvcs="[456]"/, 'Srvcs="3"'));
-    edit(change.joins, (attributes) => attributes.replace(/Srvcs="\d"/, 'Srvcs="5"'));
+    for (const joins of typeof change.joins === 'string' ? [change.joins] : change.joins) edit(joins, (attributes) => attributes.replace(/Srvcs="\d"/, 'Srvcs="5"'));
     edit(change.renamed, (attributes) => attributes.replace(/NameP="([^"]*)"/, 'NameP="$1 (renamed)"'));
   });
 }
