@@ -17,13 +17,13 @@ import { testBackends } from '../support/test-databases.js';
 import { startTestGateway, type TestGateway, type TestOperator } from '../support/test-gateway.js';
 
 /** Head offices of the May 2023 directory without SBP (active, unrestricted): what joins in the changed directory. */
-const JOINERS = ['047888728', '043209706'];
+const JOINERS: [string, string] = ['047888728', '043209706'];
 const MONETA = '048860734';
 const YOOMONEY = '044525444';
 
 for (const backend of testBackends()) {
   describe(`bank admission over HTTP on ${backend.name}`, () => {
-    let served = Buffer.alloc(0);
+    let served: Buffer = Buffer.alloc(0);
     const source = createServer((_request, response) => {
       response.writeHead(200, { 'content-type': 'application/xml', 'content-length': served.length });
       response.end(served);
