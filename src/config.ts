@@ -178,6 +178,7 @@ export const ConfigSchema = Type.Object({
   BANKS_SYNC_INTERVAL: Type.Integer({ default: 86400, minimum: 60, maximum: 2592000, description: 'Seconds between scheduled registry syncs (default daily); a failed one is tried again after a tenth of it.' }),
   BANKS_SYNC_MAX_REMOVALS: Type.Integer({ default: 10, minimum: 0, maximum: 100000, description: 'A sync that would remove more banks than this is held for an operator to approve or reject, not applied.' }),
   BANKS_SYNC_MIN_BANKS: Type.Integer({ default: 20, minimum: 0, maximum: 100000, description: 'A sync that would leave fewer banks than this is held for an operator to approve or reject, not applied.' }),
+  BANKS_AUTO_ADMIT: Type.Boolean({ default: false, description: 'true: new SBP head offices a registry merge or sync finds are published at once (as before admission), unless an exclusion covers them; false: they wait in the review queue for an operator.' }),
   ARGON2_QUEUE: Type.Integer({ default: 64, minimum: 0, maximum: 100000, description: 'argon2 verifications allowed to wait; beyond that, 503 with Retry-After.' }),
   TOKEN_ISSUER: Type.Optional(
     Type.String({ minLength: 1, description: 'The `iss` claim of access tokens and the metadata\'s `issuer`; default PUBLIC_URL (the issuer identifier, RFC 8414).' }),

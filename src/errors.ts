@@ -101,6 +101,11 @@ export const errors = {
       409,
       `The bank list has changed since version ${baseVersion} (it is now version ${current}); nothing was changed: preview the change again`,
     ),
+  /** Admission (issue 34): a BIC the review queue does not hold, one an exclusion keeps out, a published one. */
+  bankNotQueued: (bic: string) => new AppError('bank_not_queued', 404, `Bank with BIC ${bic} is not waiting in the admission queue`),
+  bankExcluded: (bic: string, reason: string) => new AppError('bank_excluded', 409, `Bank with BIC ${bic} is excluded (${reason}); lift the exclusion first`),
+  bankListed: (bic: string) => new AppError('bank_listed', 409, `Bank with BIC ${bic} is in the published list; remove it before excluding it`),
+  bankExclusionNotFound: (id: number) => new AppError('bank_exclusion_not_found', 404, `Bank exclusion ${id} does not exist`),
   bankSyncNotConfigured: () => new AppError('bank_sync_not_configured', 409, 'The bank registry sync is not configured: set BANKS_SYNC_URL to the ED807 directory to sync from'),
   bankSyncRunning: () => new AppError('bank_sync_running', 409, 'A bank registry sync is running (on this or another instance); nothing was started: see GET /admin/v1/banks/sync'),
   /** The source could not be fetched or read: nothing changed, the run is recorded with the reason. */

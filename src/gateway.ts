@@ -27,6 +27,8 @@ import { createGatewayMetrics, type GatewayMetrics } from './metrics/gateway-met
 import { publicTlsUrl } from './mtls/tls-config.js';
 import { bankActions } from './operations/checked-actions/bank-actions.js';
 import { bankEditActions } from './operations/checked-actions/bank-edit-actions.js';
+import { bankAdmissionActions } from './operations/checked-actions/bank-admission-actions.js';
+import type { BankAdmissions } from './banks/admission/bank-admissions.js';
 import { keyActions } from './operations/checked-actions/key-actions.js';
 import { operatorActions } from './operations/checked-actions/operator-actions.js';
 import { partnerActions } from './operations/checked-actions/partner-actions.js';
@@ -74,6 +76,8 @@ export interface AdminOperations {
   banks: BankAdmin;
   /** The bank registry sync: run now, preview, status, approve or reject a held run. */
   bankSync: BankSync;
+  /** The review queue of new registry banks and the exclusions, to read: every change is a checked action (banks.admit, banks.exclude...). */
+  bankAdmissions: Pick<BankAdmissions, 'queue' | 'exclusions'>;
   keys: KeysModule['admin'];
   audit: AuditModule['admin'];
   operators: OperatorAdmin;
@@ -195,7 +199,7 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
   const operators = createOperators(handle.db, feed, config, now, events, (change) => audit.writer.record(ssoStatusEntry(change, now())));
   const { registry, approvals } = createApprovalsModule(handle.db, feed, config, now);
   const removalLimits = { maxRemovals: config.BANKS_SYNC_MAX_REMOVALS, minBanks: config.BANKS_SYNC_MIN_BANKS };
-  registry.register(...partnerActions(partners.admin, partners.keyAdmin, partners.certificateAdmin), ...keyActions(keys.admin), ...operatorActions(operators.admin), ...bankActions(banks.admin, removalLimits), ...bankEditActions(banks.admin, removalLimits));
+  registry.register(...partnerActions(partners.admin, partners.keyAdmin, partners.certificateAdmin), ...keyActions(keys.admin), ...operatorActions(operators.admin), ...bankActions(banks.admin, removalLimits), ...bankEditActions(banks.admin, removalLimits), ...bankAdmissionActions(banks.admissions));
   const auth = createAuth({ config, db: handle.db, feed, partners, keys: keys.store, stores, tokenEndpoint: urls.token, trustedCas: options.trustedCas, masterKey: options.masterKey, now });
   const paths = { login: LOGIN_PATH, refresh: REFRESH_PATH, logout: LOGOUT_PATH, banks: banksPath(config.PROVIDER_SEGMENT), token: OAUTH_TOKEN_PATH };
   return {
@@ -208,6 +212,7 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
       partnerCertificates: partners.certificateAdmin,
       banks: banks.admin,
       bankSync: banks.sync,
+      bankAdmissions: { queue: () => banks.admissions.queue(), exclusions: () => banks.admissions.exclusions() },
       keys: keys.admin,
       audit: audit.admin,
       operators: operators.admin,

@@ -10,6 +10,7 @@ import type { BankVersionRepository } from './bank-version-repository.js';
 import { toVersionSummary } from './bank-version-view.js';
 import type { BankFileReader } from './import/bank-file-reader.js';
 import { mergeRegistry } from './merge-registry.js';
+import type { RegistryAdmission } from './admission/bank-admissions.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 
@@ -57,7 +58,7 @@ export interface BankAdmin {
   refusal(input: unknown, shape: 'list' | 'one'): AppError | undefined;
 }
 
-export function createBankAdmin(db: Kysely<Database>, lists: BankListService, versions: BankVersionRepository, reader: BankFileReader): BankAdmin {
+export function createBankAdmin(db: Kysely<Database>, lists: BankListService, versions: BankVersionRepository, reader: BankFileReader, admission: RegistryAdmission): BankAdmin {
   const run = (build: ListBuilder, context: RequestContext | undefined, options: ChangeOptions, source: Parameters<BankListService['apply']>[1]['source'], extra: { fileName?: string } = {}) =>
     options.dryRun
       ? lists.preview(build, options.baseVersion)
@@ -98,16 +99,22 @@ export function createBankAdmin(db: Kysely<Database>, lists: BankListService, ve
         throw errors.validationFailed([{ field: 'confirm', message: 'replacing the whole list must be confirmed: add confirm=true (the default, merge, keeps curated fields)' }]);
       }
       const file = await reader.importFile(bytes, contentType);
+      // A registry merge publishes no new bank unless BANKS_AUTO_ADMIT: they wait in the admission queue.
+      const registryMerge = file.kind === 'registry' && mode === 'merge';
+      const publishNow = registryMerge ? await admission.publishNow() : undefined;
       const build: ListBuilder =
         file.kind === 'registry'
           ? mode === 'merge'
-            ? (current) => mergeRegistry(current, file.entries)
+            ? (current) => mergeRegistry(current, file.entries, publishNow)
             : (current) => replaceList(current, file.entries.filter((entry) => entry.sbpParticipant).map((entry) => ({ bic: entry.bic, name: entry.registryName, nameEn: entry.nameEn })))
           : mode === 'merge'
             ? (current) => mergeFile(current, file.rows)
             : (current) => replaceList(current, file.rows);
       const outcome = await run(build, context, options, mode === 'replace' ? 'replace' : 'import', options.fileName ? { fileName: options.fileName } : {});
-      return { received: file.received, ...outcome };
+      if (file.kind !== 'registry' || mode !== 'merge') return { received: file.received, ...outcome };
+      if (!options.dryRun) await admission.observe(file.entries);
+      const listed = new Set([...(await lists.current()).list.map((bank) => bank.bic), ...outcome.added]);
+      return { received: file.received, ...outcome, queued: file.entries.filter((entry) => entry.sbpParticipant && !listed.has(entry.bic)).length };
     },
     async versions(cursor, limit) {
       const page = await versions.page(cursor, limit + 1);

@@ -12,6 +12,8 @@ import type { DatabaseKind } from '../db/database.js';
 import { createBankFileReader } from './import/bank-file-reader.js';
 import { createBankSyncRepository } from './sync/bank-sync-repository.js';
 import { createBankSync, type BankSync, type BankSyncDependencies } from './sync/bank-sync.js';
+import { createAdmissionRepository } from './admission/admission-repository.js';
+import { createBankAdmissions, type BankAdmissions } from './admission/bank-admissions.js';
 
 const DAY_MS = 86_400_000;
 
@@ -22,6 +24,8 @@ export interface BanksModule {
   /** The versioned list: preview and apply any change (mergeRegistry, an edit...) as a new version; what a sync calls. */
   lists: BankListService;
   admin: BankAdmin;
+  /** The review queue of new registry banks and the exclusions (admit, exclude; BANKS_AUTO_ADMIT). */
+  admissions: BankAdmissions;
   /** The registry sync (BANKS_SYNC_URL): run now, preview, status, held runs, and the schedule's tick. */
   sync: BankSync;
   /** Version 1 from the shipped list on an empty table (or from the table as found); true when the defaults were written. */
@@ -58,19 +62,22 @@ export function createBanks(db: Kysely<Database>, feed: ChangeFeed, config: Conf
   const runs = createBankSyncRepository(db, wiring.kind);
   // Files are read in worker threads under limits of their own (src/banks/import/bank-file-reader.ts).
   const reader = createBankFileReader({ maxBytes: config.BANKS_IMPORT_MAX_BYTES });
+  const admissions = createBankAdmissions({ repository: createAdmissionRepository(db), lists, autoAdmit: config.BANKS_AUTO_ADMIT, now });
   const sync = createBankSync({
     runs,
     lists,
     readSource: (bytes) => reader.registrySource(bytes),
     fetchSource: wiring.fetchSource,
     onRun: wiring.onRun,
+    admission: admissions,
     now,
     settings: { url: config.BANKS_SYNC_URL, intervalMs: config.BANKS_SYNC_INTERVAL * 1000, maxRemovals: config.BANKS_SYNC_MAX_REMOVALS, minBanks: config.BANKS_SYNC_MIN_BANKS },
   });
   return {
     catalog,
     lists,
-    admin: createBankAdmin(db, lists, versions, reader),
+    admin: createBankAdmin(db, lists, versions, reader, admissions),
+    admissions,
     sync,
     seed: (banks) => lists.seed(banks.map(toEntry)),
     async purgeVersions() {

@@ -81,4 +81,12 @@ describe('mergeRegistry', () => {
     assert.ok(added.length > 100, `${added.length} SBP head offices added`);
     assert.deepEqual(next.slice(stayers.length).map((bank) => bank.bic), added.map((change) => change.bic));
   });
+
+  it('when publishNow refuses a new SBP head office, then it is left out (it waits for admission) while stayers and leavers are merged as ever', () => {
+    const entries = [registry('044525225', 'ПАО Сбербанк'), registry('044525999', 'Новый'), registry('044525998', 'Другой')];
+    const { next, changes } = mergeRegistry([sber, vtb], entries, (candidate) => candidate.bic === '044525998');
+    assert.deepEqual(next.map((bank) => bank.bic), ['044525225', '044525998']);
+    assert.deepEqual(changes.map((change) => [change.bic, change.kind]), [['044525225', 'changed'], ['044525998', 'added'], [vtb.bic, 'removed']]);
+    assert.deepEqual(mergeRegistry([sber], entries, () => false).next.map((bank) => bank.bic), ['044525225'], 'nothing new without admission');
+  });
 });

@@ -28,7 +28,8 @@ export interface ListChange {
  * - a bank of the list the registry does not list as an SBP participant (it left SBP, or the registry no longer
  *   has it) is removed;
  * - an SBP head office the list lacks is added at the end, in the registry's order, its display name the registry
- *   name, its Latin name the registry's English name, its NSPK member id unknown (null).
+ *   name, its Latin name the registry's English name, its NSPK member id unknown (null), when `publishNow` says so;
+ *   otherwise it is left out (it waits in the admission queue: src/banks/admission/).
  * Pure: the same inputs give the same list and changes, so a preview is exactly what applying does.
  *
  * @example
@@ -37,7 +38,7 @@ export interface ListChange {
  * // changes: [{ bic: '044525225', name: 'Сбербанк', kind: 'changed', fields: [{ field: 'registryName', old: null, new: 'ПАО Сбербанк' }, ...] }, ...]
  * ```
  */
-export function mergeRegistry(current: readonly BankListEntry[], registry: readonly RegistryEntry[]): ListChange {
+export function mergeRegistry(current: readonly BankListEntry[], registry: readonly RegistryEntry[], publishNow: (entry: RegistryEntry) => boolean = () => true): ListChange {
   const listed = new Map(registry.map((entry) => [entry.bic, entry]));
   const next: BankListEntry[] = [];
   for (const bank of current) {
@@ -47,7 +48,7 @@ export function mergeRegistry(current: readonly BankListEntry[], registry: reado
   }
   const present = new Set(current.map((bank) => bank.bic));
   for (const entry of registry) {
-    if (!entry.sbpParticipant || present.has(entry.bic)) continue;
+    if (!entry.sbpParticipant || present.has(entry.bic) || !publishNow(entry)) continue;
     present.add(entry.bic);
     next.push({ bic: entry.bic, name: entry.registryName, nameEn: entry.nameEn, sbpMemberId: null, registryName: entry.registryName, sbpParticipant: true });
   }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { loadDefaultBanks } from '../../src/banks/default-banks.js';
-import { changedDirectory, ED807_MAY_2023 } from '../support/ed807-directory.js';
+import { changedDirectory, ED807_MAY_2023, excludedByDefault } from '../support/ed807-directory.js';
 import { testBackends } from '../support/test-databases.js';
 import { bankListClients } from '../support/bank-list-clients.js';
 import { startSiblingGateway, startTestGateway, type TestGateway } from '../support/test-gateway.js';
@@ -22,8 +22,9 @@ for (const backend of testBackends()) {
     let partnerBanks: Awaited<ReturnType<typeof bankListClients>>['partnerBanks'];
     const defaults = loadDefaultBanks();
     before(async () => {
-      t = await startTestGateway(backend);
-      sibling = await startSiblingGateway(t);
+      // New SBP head offices published as the merge finds them (BANKS_AUTO_ADMIT); the review queue is test/banks/bank-admission.test.ts.
+      t = await startTestGateway(backend, { env: { BANKS_AUTO_ADMIT: 'true' } });
+      sibling = await startSiblingGateway(t, { env: { BANKS_AUTO_ADMIT: 'true' } });
       api = await t.app.listen({ host: '127.0.0.1', port: 0 });
       adminUrl = await t.admin.listen({ host: '127.0.0.1', port: 0 });
       siblingAdminUrl = await sibling.admin.listen({ host: '127.0.0.1', port: 0 });
@@ -63,7 +64,10 @@ for (const backend of testBackends()) {
         stayers.map((bank: { bic: string; name: string; nameEn: string; sbpMemberId: string }) => [bank.bic, bank.name, bank.nameEn, bank.sbpMemberId]),
         defaults.map((bank) => [bank.bic, bank.name, bank.nameEn, bank.sbpMemberId]),
       );
-      assert.equal(json.banks.length, 214);
+      const excluded = excludedByDefault();
+      assert.equal(excluded.size, 11);
+      assert.equal(json.banks.length, 214 - excluded.size, 'every SBP head office but those the default rules exclude');
+      assert.ok(json.banks.every((bank: { bic: string }) => !excluded.has(bank.bic)));
       const added = json.banks.slice(defaults.length);
       assert.deepEqual(added.map((bank: { bic: string }) => bank.bic), applied.json.added, 'appended, in the directory order');
       assert.ok(added.every((bank: { name: string; registryName: string; sbpMemberId: null }) => bank.name === bank.registryName && bank.sbpMemberId === null));
@@ -91,7 +95,7 @@ for (const backend of testBackends()) {
             { field: 'name', old: null, new: 'ИКБР "ЯРИНТЕРБАНК" (ООО)' },
             { field: 'registryName', old: null, new: 'ИКБР "ЯРИНТЕРБАНК" (ООО)' },
             { field: 'sbpParticipant', old: null, new: true },
-            { field: 'position', old: null, new: 214 },
+            { field: 'position', old: null, new: 203 },
           ],
         },
         applied.json.changes[2],

@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { loadDefaultBanks } from '../../src/banks/default-banks.js';
-import { changedDirectory, directoryWithout, ED807_MAY_2023, sbpHeadOffices, zipped } from '../support/ed807-directory.js';
+import { changedDirectory, directoryWithout, ED807_MAY_2023, excludedByDefault, sbpHeadOffices, zipped } from '../support/ed807-directory.js';
 import { testBackends } from '../support/test-databases.js';
 import { bankListClients } from '../support/bank-list-clients.js';
 import { startSiblingGateway, startTestGateway, TEST_ADMIN_TOKEN, type TestGateway } from '../support/test-gateway.js';
@@ -51,7 +51,8 @@ for (const backend of testBackends()) {
 
     before(async () => {
       const base = await source.listen();
-      const env = { BANKS_SYNC_URL: `${base}/ed807.xml?key=not-for-the-logs`, BANKS_SYNC_MAX_REMOVALS: '10', BANKS_SYNC_MIN_BANKS: '20' };
+      // New SBP head offices published as the sync finds them (BANKS_AUTO_ADMIT); the review queue is test/banks/bank-admission.test.ts.
+      const env = { BANKS_SYNC_URL: `${base}/ed807.xml?key=not-for-the-logs`, BANKS_SYNC_MAX_REMOVALS: '10', BANKS_SYNC_MIN_BANKS: '20', BANKS_AUTO_ADMIT: 'true' };
       t = await startTestGateway(backend, { env });
       sibling = await startSiblingGateway(t, { env });
       api = await t.app.listen({ host: '127.0.0.1', port: 0 });
@@ -98,7 +99,8 @@ for (const backend of testBackends()) {
       );
       const offices = sbpHeadOffices();
       const added = json.banks.slice(defaults.length).map((bank: { bic: string }) => bank.bic);
-      assert.deepEqual(added, offices.filter((bic) => !defaults.some((bank) => bank.bic === bic)), 'the new SBP head offices, in the directory order');
+      const excluded = excludedByDefault();
+      assert.deepEqual(added, offices.filter((bic) => !defaults.some((bank) => bank.bic === bic) && !excluded.has(bic)), 'the new SBP head offices the default rules do not exclude, in the directory order');
       const version = await admin('GET', '/admin/v1/banks/versions/2');
       assert.deepEqual([version.json.source, version.json.author], ['sync', { id: 'sync', name: 'scheduled sync', credential: 'system' }]);
 

@@ -1,19 +1,21 @@
 import { readFileSync } from 'node:fs';
 import { zipSync } from 'fflate';
 import { projectFile } from '../../src/project-root.js';
+import { DEFAULT_EXCLUSION_RULES, matchingRule } from '../../src/banks/admission/exclusion-rules.js';
+import { parseEd807Registry } from '../../src/banks/import/parse-ed807.js';
 
 /** The real Bank of Russia directory of 18 May 2023 (Windows-1251, 1627 entries), from ../shared/data. */
 export const ED807_MAY_2023 = projectFile('../shared/data/20230518_ED807_full.xml');
 
 /**
- * The May 2023 directory changed as a registry changes: `leaves` stops offering SBP (Srvcs 5 -> 3), `joins` starts
+ * The May 2023 directory changed as a registry changes: `leaves` stops offering SBP (Srvcs 5 -> 3), `joins` (one or more) start
  * (its Srvcs -> 5), and `renamed` gets ` (renamed)` appended to its registry name. Edited as Latin-1 text, so the
  * Windows-1251 bytes of every other name stay exactly as they were.
  */
-export function changedDirectory(change: { leaves: string; joins: string; renamed: string }): Buffer {
+export function changedDirectory(change: { leaves: string; joins: string | readonly string[]; renamed: string }): Buffer {
   return editDirectory((edit) => {
     edit(change.leaves, (attributes) => attributes.replace(/Srvcs="[456]"/, 'Srvcs="3"'));
-    edit(change.joins, (attributes) => attributes.replace(/Srvcs="\d"/, 'Srvcs="5"'));
+    for (const joins of typeof change.joins === 'string' ? [change.joins] : change.joins) edit(joins, (attributes) => attributes.replace(/Srvcs="\d"/, 'Srvcs="5"'));
     edit(change.renamed, (attributes) => attributes.replace(/NameP="([^"]*)"/, 'NameP="$1 (renamed)"'));
   });
 }
@@ -32,6 +34,16 @@ export function sbpHeadOffices(): string[] {
   return entries
     .filter((entry) => /PtType="20"/.test(entry) && /Srvcs="[456]"/.test(entry) && /ParticipantStatus="PSAC"/.test(entry) && !/<(?:\w+:)?RstrList/.test(entry.split('</BICDirectoryEntry>')[0]!))
     .map((entry) => /^BIC="(\d{9})"/.exec(entry)![1]!);
+}
+
+/**
+ * The BICs of the May 2023 directory's SBP head offices the default exclusion rules keep out (non-bank credit
+ * organisations, the Interstate Bank): 11, never published by a merge, even with BANKS_AUTO_ADMIT.
+ */
+export function excludedByDefault(): Set<string> {
+  const read = parseEd807Registry(readFileSync(ED807_MAY_2023));
+  if (!('entries' in read)) throw new Error('the May 2023 directory did not parse');
+  return new Set(read.entries.filter((entry) => entry.sbpParticipant && matchingRule(entry, DEFAULT_EXCLUSION_RULES)).map((entry) => entry.bic));
 }
 
 /** A directory packed as the Bank of Russia publishes it: a ZIP holding the one XML file. */

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { admin } from '../api';
 import { AddBankForm } from '../components/add-bank-form';
+import { BankAdmissionQueue } from '../components/bank-admission-queue';
 import { BankHistory } from '../components/bank-history';
 import { ImportForm } from '../components/bank-import-form';
 import { BankList } from '../components/bank-list';
@@ -8,16 +9,17 @@ import { BankSyncPanel } from '../components/bank-sync-panel';
 import { LoadState, PageTitle, useLoad } from '../components/page';
 import { useCan } from '../identity';
 
-type Tab = 'list' | 'history' | 'sync';
+type Tab = 'list' | 'queue' | 'history' | 'sync';
 
 /**
  * The bank list partners receive: the list (search, paging, move, edit curated fields, add, remove, import with a
- * preview of every change), its history (each version's diff, restore) and the registry sync (runs, preview, the
+ * preview of every change), the review queue of new registry banks (admit, exclude), its history (each version's diff, restore) and the registry sync (runs, preview, the
  * held run to approve or reject). Every change is a version.
  */
 export function BanksPage() {
   const banks = useLoad(() => admin.banks.list(), 'banks');
   const sync = useLoad(() => admin.bankSync.status(), 'bank-sync');
+  const queue = useLoad(() => admin.bankAdmissions.queue(), 'bank-admissions');
   const canChange = useCan('banks.write');
   const [tab, setTab] = useState<Tab>('list');
   return (
@@ -27,6 +29,9 @@ export function BanksPage() {
       <div role="tablist" aria-label="Banks" class="tabs">
         <button type="button" role="tab" id="tab-list" aria-selected={tab === 'list'} aria-controls="panel-list" onClick={() => setTab('list')}>
           List
+        </button>
+        <button type="button" role="tab" id="tab-queue" aria-selected={tab === 'queue'} aria-controls="panel-queue" onClick={() => setTab('queue')}>
+          Review queue{queue.data && queue.data.pending > 0 ? ` (${queue.data.pending})` : ''}
         </button>
         <button type="button" role="tab" id="tab-history" aria-selected={tab === 'history'} aria-controls="panel-history" onClick={() => setTab('history')}>
           History
@@ -50,6 +55,12 @@ export function BanksPage() {
           {canChange && <AddBankForm onAdded={banks.reload} />}
           <LoadState loaded={banks} what="banks" />
           {banks.data && <BankList banks={banks.data.banks} version={banks.data.version} canChange={canChange} onChanged={banks.reload} />}
+        </div>
+      )}
+      {tab === 'queue' && (
+        <div role="tabpanel" id="panel-queue" aria-labelledby="tab-queue">
+          <LoadState loaded={queue} what="review queue" />
+          {queue.data && <BankAdmissionQueue queue={queue.data} canChange={canChange} onChanged={() => Promise.all([banks.reload(), queue.reload()]).then(() => {})} />}
         </div>
       )}
       {tab === 'sync' && (

@@ -1,6 +1,7 @@
 import type { AdminBank, AdminBankList, BankInput, EditBankBody, ImportMode, ImportReport } from './admin-banks.js';
 import type { BankListOutcome, BankVersionPage, BankVersionView } from './admin-bank-versions.js';
 import type { BankSyncPreview, BankSyncRun, BankSyncRunView, BankSyncStatus } from './admin-bank-sync.js';
+import type { AdmitBanksBody, BankAdmissionQueue, BankExclusion, BankExclusionList, BankExclusionOutcome } from './admin-bank-admissions.js';
 import type { AuditPage, AuditQuery } from './admin-audit.js';
 import type { KeyList, KeyUse, KeyView } from './admin-keys.js';
 import type { PartnerJwksView, SetPartnerJwksBody } from './admin-partner-keys.js';
@@ -35,6 +36,12 @@ import {
   ADMIN_BANK_VERSIONS_PATH,
   ADMIN_BANK_SYNC_PATH,
   ADMIN_BANK_SYNC_PREVIEW_PATH,
+  ADMIN_BANK_ADMISSIONS_PATH,
+  ADMIN_BANK_ADMIT_PATH,
+  ADMIN_BANK_EXCLUDE_PATH,
+  ADMIN_BANK_UNEXCLUDE_PATH,
+  ADMIN_BANK_EXCLUSIONS_PATH,
+  adminBankExclusionPath,
   adminBankSyncDecisionPath,
   adminKeyRevokePath,
   adminPartnerJwksPath,
@@ -161,6 +168,27 @@ export interface AdminApi {
     approve(id: number, comment?: string): Promise<BankSyncRunView>;
     reject(id: number, comment?: string): Promise<BankSyncRun>;
   };
+  /**
+   * The review queue of new registry banks and the exclusions (issue 34). Every change is a checked action.
+   *
+   * @example
+   * ```ts
+   * const { banks } = await admin.bankAdmissions.queue();
+   * await admin.bankAdmissions.admit(banks.filter((bank) => bank.state === 'pending').slice(0, 20).map(({ bic }) => ({ bic })));
+   * await admin.bankAdmissions.exclude(['044525444'], 'wallets only');
+   * ```
+   */
+  bankAdmissions: {
+    queue(): Promise<BankAdmissionQueue>;
+    /** Appends queued banks at the end as one version, each under `name` or its suggested name. */
+    admit(banks: AdmitBanksBody['banks'], options?: BankChangeOptions): Promise<BankListOutcome>;
+    exclude(bics: string[], reason: string): Promise<BankExclusionOutcome>;
+    unexclude(bics: string[]): Promise<BankExclusionOutcome>;
+    exclusions(): Promise<BankExclusionList>;
+    /** A name rule: whole words of a registry name, in order. */
+    addRule(value: string, reason: string): Promise<BankExclusion>;
+    removeExclusion(id: number): Promise<void>;
+  };
   keys: {
     list(): Promise<KeyList>;
     rotate(use: KeyUse): Promise<KeyView>;
@@ -251,6 +279,15 @@ export function createAdminApi(send: AdminTransport): AdminApi {
       run: () => call({ method: 'POST', path: ADMIN_BANK_SYNC_PATH }),
       approve: (id, comment) => call({ method: 'POST', path: withQuery(adminBankSyncDecisionPath(id, 'approve'), { comment }) }),
       reject: (id, comment) => call({ method: 'POST', path: withQuery(adminBankSyncDecisionPath(id, 'reject'), { comment }) }),
+    },
+    bankAdmissions: {
+      queue: () => call({ method: 'GET', path: ADMIN_BANK_ADMISSIONS_PATH }),
+      admit: (banks, options = {}) => call({ method: 'POST', path: withQuery(ADMIN_BANK_ADMIT_PATH, changeQuery(options)), json: { banks } }),
+      exclude: (bics, reason) => call({ method: 'POST', path: ADMIN_BANK_EXCLUDE_PATH, json: { bics, reason } }),
+      unexclude: (bics) => call({ method: 'POST', path: ADMIN_BANK_UNEXCLUDE_PATH, json: { bics } }),
+      exclusions: () => call({ method: 'GET', path: ADMIN_BANK_EXCLUSIONS_PATH }),
+      addRule: (value, reason) => call({ method: 'POST', path: ADMIN_BANK_EXCLUSIONS_PATH, json: { value, reason } }),
+      removeExclusion: (id) => call({ method: 'DELETE', path: adminBankExclusionPath(id) }),
     },
     keys: {
       list: () => call({ method: 'GET', path: ADMIN_KEYS_PATH }),

@@ -76,6 +76,8 @@ export const BankVersionSource = Type.Union([
   Type.Literal('replace'),
   Type.Literal('sync'),
   Type.Literal('restore'),
+  /** Banks of the review queue an operator admitted. */
+  Type.Literal('admit'),
 ], { title: 'BankVersionSource' });
 export type BankVersionSource = Static<typeof BankVersionSource>;
 

@@ -54,7 +54,12 @@ export const ImportQuery = Type.Object({
 export type ImportQuery = Static<typeof ImportQuery>;
 
 /** What an import did or would do (every change, old -> new), and how many banks the file held. */
-export const ImportReport = Type.Object({ received: Type.Integer(), ...BankListOutcome.properties }, { title: 'ImportReport' });
+export const ImportReport = Type.Object({
+  received: Type.Integer(),
+  ...BankListOutcome.properties,
+  /** A registry merge: how many new SBP head offices wait in the admission queue (or would, previewed) instead of being published. */
+  queued: Type.Optional(Type.Integer()),
+}, { title: 'ImportReport' });
 export type ImportReport = Static<typeof ImportReport>;
 
 /** PATCH /admin/v1/banks/{bic}: curated fields (null clears) and `position`, 1-based, to move the bank there. */

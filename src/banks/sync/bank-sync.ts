@@ -10,6 +10,7 @@ import type { RegistryReading } from './read-registry-source.js';
 import { holdReason, type RemovalLimits } from './removal-guard.js';
 import { ABANDONED_RUN, DUE_HISTORY, isDue } from './sync-due.js';
 import type { BankSyncFigures } from '../../metrics/bank-sync-gauges.js';
+import type { RegistryAdmission } from '../admission/bank-admissions.js';
 
 /** How many runs `GET /admin/v1/banks/sync` lists. */
 const RECENT_RUNS = 20;
@@ -32,6 +33,8 @@ export interface BankSyncDependencies {
   now: () => number;
   /** Told of every recorded run (the gateway audits scheduled ones and logs failures). */
   onRun: (run: BankSyncRun) => void;
+  /** New SBP head offices wait in the admission queue (unless BANKS_AUTO_ADMIT); the queue follows every applied reading. */
+  admission: RegistryAdmission;
 }
 
 
@@ -112,10 +115,11 @@ export function createBankSync(deps: BankSyncDependencies): BankSync {
     const reading = await read(url);
     if ('problem' in reading) return record({ ...base, finishedAt: new Date(now()), outcome: 'failed', error: reading.problem });
     let held: { reason: string; changes: SyncRun['changes'] } | undefined;
+    const publishNow = await deps.admission.publishNow();
     // The guard runs on the list as the commit locked it, so that what is held or applied is what it judged.
     const outcome = await lists.apply(
       (current) => {
-        const change = mergeRegistry(current, reading.entries);
+        const change = mergeRegistry(current, reading.entries, publishNow);
         const counts = summarizeChanges(change.changes);
         const reason = holdReason({ removed: counts.removed.length, banks: change.next.length }, settings);
         if (reason === null) return change;
@@ -128,6 +132,7 @@ export function createBankSync(deps: BankSyncDependencies): BankSync {
     const counts = summarizeChanges(changes);
     const common = { ...base, finishedAt: new Date(now()), error: null, received: reading.received, baseVersion: outcome.baseVersion, changes, added: counts.added.length, changed: counts.changed.length, removed: counts.removed.length };
     if (held) return record({ ...common, outcome: 'held', entries: reading.entries, holdReason: held.reason, holdStatus: 'pending' });
+    await deps.admission.observe(reading.entries);
     return record({ ...common, outcome: outcome.applied ? 'applied' : 'unchanged', version: outcome.applied ? outcome.version : null });
   }
 
@@ -149,7 +154,7 @@ export function createBankSync(deps: BankSyncDependencies): BankSync {
       const reading = await read(url);
       if ('problem' in reading) throw errors.bankSyncPreviewFailed(reading.problem);
       const current = await lists.current();
-      const change = mergeRegistry(current.list, reading.entries);
+      const change = mergeRegistry(current.list, reading.entries, await deps.admission.publishNow());
       const counts = summarizeChanges(change.changes);
       return {
         source: shownSource(url),
@@ -181,13 +186,15 @@ export function createBankSync(deps: BankSyncDependencies): BankSync {
       const claimed = await runs.decide(id, { status: 'approved', decidedBy: author, decidedAt: new Date(now()), comment: comment ?? null });
       if (!claimed) throw errors.bankSyncNotPending(id, (await runs.get(id))?.holdStatus ?? 'gone');
       try {
-        const outcome = await lists.apply((current) => mergeRegistry(current, entries), {
+        const publishNow = await deps.admission.publishNow();
+        const outcome = await lists.apply((current) => mergeRegistry(current, entries, publishNow), {
           baseVersion: run.baseVersion,
           source: 'sync',
           author,
           comment: comment ?? `held registry sync (run ${id}) approved: ${run.holdReason}`,
         });
         await runs.settle(id, { status: 'approved', version: outcome.version });
+        await deps.admission.observe(entries);
         return toSyncRunView({ ...claimed, holdStatus: 'approved', version: outcome.version, entries: null });
       } catch (error) {
         // The list changed since the run was held: applying it now would not be what was previewed.

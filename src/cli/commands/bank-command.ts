@@ -7,6 +7,7 @@ import type { CommandGroup } from '@partner-gateway/client/cli/command-group';
 import { parseCommand } from '@partner-gateway/client/cli/parse-command';
 import { askConfirmation } from '../ask-confirmation.js';
 import { outcomeText } from './bank-changes-text.js';
+import { bankAdmissionCommands } from './bank-admission-command.js';
 import { bankEditCommands } from './bank-edit-command.js';
 import { bankSyncCommands } from './bank-sync-command.js';
 import { bankVersionCommands } from './bank-version-command.js';
@@ -78,6 +79,7 @@ export const bankCommands: CommandGroup<AdminApi> = {
     },
     ...bankVersionCommands,
     ...bankSyncCommands,
+    ...bankAdmissionCommands,
   },
   epilogue: `Examples:
   partner-gateway bank import 20230518_ED807_full.xml --dry-run
@@ -85,5 +87,8 @@ export const bankCommands: CommandGroup<AdminApi> = {
   partner-gateway bank versions
   partner-gateway bank restore 3
   partner-gateway bank sync --dry-run
-  partner-gateway bank pending approve`,
+  partner-gateway bank pending approve
+  partner-gateway bank queue --pending
+  partner-gateway bank admit 044525466 041708706
+  partner-gateway bank exclude 044525444 --reason 'wallets only'`,
 };
