@@ -2,6 +2,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import type { AuthFailureReason } from '@partner-gateway/contract/audit-names';
 import { registerBankSyncGauges, type BankSyncFigures } from './bank-sync-gauges.js';
 import { registerCertificateExpiryGauge } from './certificate-expiry-gauge.js';
+import { registerWebhookMetrics, type WebhookFigures } from './webhook-metrics.js';
 
 /** Lookups a cache answered from memory (`hits`) or had to pass on (`misses`) since the process started. */
 export interface CacheStats {
@@ -28,6 +29,8 @@ export interface MetricSources {
   expiringCertificates?: () => Promise<number>;
   /** The bank registry sync's last runs and held run (see bank-sync-gauges.ts). */
   bankSync?: () => Promise<BankSyncFigures>;
+  /** Webhook deliveries and disabled endpoints (see webhook-metrics.ts). */
+  webhooks?: () => WebhookFigures;
 }
 
 /** Which listener served a request: the partners' API or the operators' admin API. */
@@ -207,6 +210,7 @@ export function createGatewayMetrics(sources: MetricSources): GatewayMetrics {
 
   if (sources.expiringCertificates) registerCertificateExpiryGauge(registry, sources.expiringCertificates);
   if (sources.bankSync) registerBankSyncGauges(registry, sources.bankSync, Date.now);
+  if (sources.webhooks) registerWebhookMetrics(registry, sources.webhooks);
 
   return {
     contentType: registry.contentType,
