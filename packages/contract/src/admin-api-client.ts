@@ -1,6 +1,7 @@
 import type { AdminBank, AdminBankList, BankInput, EditBankBody, ImportMode, ImportReport } from './admin-banks.js';
 import type { BankListOutcome, BankVersionPage, BankVersionView } from './admin-bank-versions.js';
 import type { BankSyncPreview, BankSyncRun, BankSyncRunView, BankSyncStatus } from './admin-bank-sync.js';
+import type { CreateWebhookBody, ReplayWebhooksBody, ReplayWebhooksResult, RotateWebhookBody, WebhookAttemptList, WebhookEndpointCreated, WebhookEndpointList } from './admin-webhooks.js';
 import type { AuditPage, AuditQuery } from './admin-audit.js';
 import type { KeyList, KeyUse, KeyView } from './admin-keys.js';
 import type { PartnerJwksView, SetPartnerJwksBody } from './admin-partner-keys.js';
@@ -161,6 +162,23 @@ export interface AdminApi {
     approve(id: number, comment?: string): Promise<BankSyncRunView>;
     reject(id: number, comment?: string): Promise<BankSyncRun>;
   };
+  /**
+   * A partner's webhook endpoints (docs/webhooks.md).
+   *
+   * @example
+   * ```ts
+   * const { endpoint, secret } = await admin.webhooks.create('acme', { url: 'https://acme.example/hooks', scheme: 'v1' });
+   * await admin.webhooks.replay('acme', endpoint.id, { since: '2026-11-27T00:00:00Z' });
+   * ```
+   */
+  webhooks: {
+    list(login: string): Promise<WebhookEndpointList>;
+    create(login: string, body: CreateWebhookBody): Promise<WebhookEndpointCreated>;
+    remove(login: string, id: string): Promise<void>;
+    rotate(login: string, id: string, body?: RotateWebhookBody): Promise<WebhookEndpointCreated>;
+    attempts(login: string, id: string, limit?: number): Promise<WebhookAttemptList>;
+    replay(login: string, id: string, body: ReplayWebhooksBody): Promise<ReplayWebhooksResult>;
+  };
   keys: {
     list(): Promise<KeyList>;
     rotate(use: KeyUse): Promise<KeyView>;
@@ -251,6 +269,14 @@ export function createAdminApi(send: AdminTransport): AdminApi {
       run: () => call({ method: 'POST', path: ADMIN_BANK_SYNC_PATH }),
       approve: (id, comment) => call({ method: 'POST', path: withQuery(adminBankSyncDecisionPath(id, 'approve'), { comment }) }),
       reject: (id, comment) => call({ method: 'POST', path: withQuery(adminBankSyncDecisionPath(id, 'reject'), { comment }) }),
+    },
+    webhooks: {
+      list: (login) => call({ method: 'GET', path: `${adminPartnerPath(login)}/webhooks` }),
+      create: (login, body) => call({ method: 'POST', path: `${adminPartnerPath(login)}/webhooks`, json: body }),
+      remove: (login, id) => call({ method: 'DELETE', path: `${adminPartnerPath(login)}/webhooks/${encodeURIComponent(id)}` }),
+      rotate: (login, id, body = {}) => call({ method: 'POST', path: `${adminPartnerPath(login)}/webhooks/${encodeURIComponent(id)}/rotate`, json: body }),
+      attempts: (login, id, limit) => call({ method: 'GET', path: withQuery(`${adminPartnerPath(login)}/webhooks/${encodeURIComponent(id)}/attempts`, { limit: limit === undefined ? undefined : String(limit) }) }),
+      replay: (login, id, body) => call({ method: 'POST', path: `${adminPartnerPath(login)}/webhooks/${encodeURIComponent(id)}/replay`, json: body }),
     },
     keys: {
       list: () => call({ method: 'GET', path: ADMIN_KEYS_PATH }),
