@@ -179,6 +179,11 @@ export const ConfigSchema = Type.Object({
   BANKS_SYNC_MAX_REMOVALS: Type.Integer({ default: 10, minimum: 0, maximum: 100000, description: 'A sync that would remove more banks than this is held for an operator to approve or reject, not applied.' }),
   BANKS_SYNC_MIN_BANKS: Type.Integer({ default: 20, minimum: 0, maximum: 100000, description: 'A sync that would leave fewer banks than this is held for an operator to approve or reject, not applied.' }),
   BANKS_AUTO_ADMIT: Type.Boolean({ default: false, description: 'true: new SBP head offices a registry merge or sync finds are published at once (as before admission), unless an exclusion covers them; false: they wait in the review queue for an operator.' }),
+  WEBHOOK_POLL_MS: Type.Integer({ default: 5000, minimum: 10, maximum: 600000, description: 'How often each instance looks for due webhook deliveries (a new bank list version is sent at once anyway).' }),
+  WEBHOOK_TIMEOUT_MS: Type.Integer({ default: 10000, minimum: 100, maximum: 60000, description: 'The longest one webhook delivery may take (connection, request and answer).' }),
+  WEBHOOK_RETRY_BASE_MS: Type.Integer({ default: 30000, minimum: 10, maximum: 3600000, description: 'The first retry of a failed webhook delivery comes after this many ms, each next one after twice the last (at most 6 h apart).' }),
+  WEBHOOK_RETRY_WINDOW_SECONDS: Type.Integer({ default: 259200, minimum: 1, maximum: 2592000, description: 'A webhook delivery is retried for this long (default 3 days); an endpoint failing for all of it is disabled.' }),
+  WEBHOOK_ROTATION_OVERLAP_HOURS: Type.Integer({ default: 24, minimum: 0, maximum: 168, description: "Hours a rotated webhook endpoint's previous signing material still signs beside the new one." }),
   ARGON2_QUEUE: Type.Integer({ default: 64, minimum: 0, maximum: 100000, description: 'argon2 verifications allowed to wait; beyond that, 503 with Retry-After.' }),
   TOKEN_ISSUER: Type.Optional(
     Type.String({ minLength: 1, description: 'The `iss` claim of access tokens and the metadata\'s `issuer`; default PUBLIC_URL (the issuer identifier, RFC 8414).' }),

@@ -91,6 +91,10 @@ export const errors = {
   methodNotAllowed: (allowed: string) =>
     new AppError('method_not_allowed', 405, `This method is not allowed here; use ${allowed}`, { headers: { allow: allowed } }),
   partnerNotFound: (login: string) => new AppError('partner_not_found', 404, `Partner ${login} does not exist`),
+  webhookNotFound: (id: string) => new AppError('webhook_not_found', 404, `Webhook endpoint ${id} does not exist for this partner`),
+  webhookEventNotFound: (id: string) => new AppError('webhook_event_not_found', 404, `Webhook event ${id} does not exist (or was purged)`),
+  webhookUrlRefused: (problem: string) => new AppError('webhook_url_refused', 422, `The webhook URL ${problem}; repeat the request with correct data`),
+  webhookLimit: (limit: number) => new AppError('webhook_limit', 422, `A partner may have at most ${limit} webhook endpoints; delete one first`),
   partnerExists: (login: string) => new AppError('partner_exists', 409, `A partner with login ${login} already exists`),
   bankNotFound: (bic: string) => new AppError('bank_not_found', 404, `Bank with BIC ${bic} does not exist`),
   bankExists: (bic: string) => new AppError('bank_exists', 409, `A bank with BIC ${bic} already exists`),

@@ -45,6 +45,8 @@ import { argon2Verifications } from './partners/password-hasher.js';
 import { createPartners } from './partners/partners-module.js';
 import { createSharedStores } from './stores/shared-stores.js';
 import { throttlePolicyOf } from './stores/throttle/throttle-policy.js';
+import type { WebhookAdmin } from './webhooks/webhook-admin.js';
+import { createWebhooks } from './webhooks/webhooks-module.js';
 import { purgeThrottle } from './stores/throttle/throttle-store.js';
 
 /**
@@ -88,6 +90,8 @@ export interface AdminOperations {
    * are listed, approved and rejected. Its registry holds the checked actions.
    */
   approvals: Approvals;
+  /** Partners' webhook endpoints: list, create, delete, rotate, delivery log, replay. */
+  webhooks: WebhookAdmin;
 }
 
 export interface GatewayRuntime {
@@ -110,6 +114,8 @@ export interface GatewayRuntime {
   syncBanksIfDue(): Promise<unknown>;
   /** Deletes rows nobody can use any more: spent JWE ids, expired token families, old throttle counters, ended console sessions. */
   purgeExpired(): Promise<void>;
+  /** One webhook dispatch pass now: new bank list versions made into events, due deliveries sent (also every WEBHOOK_POLL_MS). */
+  deliverWebhooks(): Promise<void>;
   /** Writes operators' last-use times noted so far (they are written every 15 s by themselves). */
   flushOperatorUsage(): Promise<void>;
   /** One audit maintenance run now (partitions ahead, AUDIT_RETENTION_DAYS); it also runs every 15 minutes. */
@@ -172,6 +178,7 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
     expiringCertificates: () => partners.expiringCertificates(),
     bankSync: () => banks.sync.figures(),
     dependencies: () => checkDependencies(dependencyChecks),
+    webhooks: () => webhooks.figures(),
   });
   const stopObservingQueries = handle.observeQueries((operation, failed, seconds) => metrics.observeDatabaseQuery(operation, failed, seconds));
   const partners = createPartners(handle.db, feed, config, now);
@@ -186,6 +193,7 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
       if (run.trigger === 'schedule') audit.writer.record(scheduledSyncEntry(run, now()));
     },
   });
+  const webhooks = createWebhooks(handle.db, feed, config, partners.repository, options.masterKey, now, (error) => events({ type: 'webhook_dispatch_failed', error }));
   const throttlePolicy = throttlePolicyOf(config);
   const stores = createSharedStores(config, handle, feed, throttlePolicy, {
     now,
@@ -218,6 +226,7 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
       operators: operators.admin,
       sessions: operators.sessions,
       approvals,
+      webhooks: webhooks.admin,
     },
     operatorAuth: createOperatorAuthentication({ credentials: operators.credentials, throttle: stores.throttle, now }),
     sso: operators.sso,
@@ -237,10 +246,12 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
         await operators.purgeExpired();
         await banks.purgeVersions();
       },
+      deliverWebhooks: () => webhooks.dispatcher.tick(),
       flushOperatorUsage: () => operators.flushUsage(),
       async close(timeoutMs) {
         stopObservingQueries();
         try {
+          await webhooks.close();
           await operators.close().catch((error: unknown) => events({ type: 'operator_usage_write_failed', error }));
           await audit.close(timeoutMs);
         } finally {

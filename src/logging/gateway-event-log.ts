@@ -20,6 +20,7 @@ const EVENT_LINES: { [Type in GatewayEvent['type']]: { level: 'warn' | 'error'; 
   lockout_write_failed: { level: 'error', message: 'a lockout set in Redis was not written to the database: a Redis restart would forget it', everyTenSeconds: true },
   operator_usage_write_failed: { level: 'warn', message: "operators' last-use times not written yet; retried", everyTenSeconds: true },
   close_failed: { level: 'error', message: 'shutdown: replay journal not fully written' },
+  webhook_dispatch_failed: { level: 'error', message: 'webhook dispatch failed; due deliveries stay queued for the next pass', everyTenSeconds: true },
   bank_sync_failed: { level: 'error', message: 'bank registry sync failed; the list is unchanged and keeps being served' },
 };
 

@@ -4,6 +4,7 @@ import { registerBankSyncGauges, type BankSyncFigures } from './bank-sync-gauges
 import { registerCertificateExpiryGauge } from './certificate-expiry-gauge.js';
 import { registerDependencyMetrics, type DependencyMetrics } from './dependency-metrics.js';
 import type { DependencyStates } from '../health/dependency-health.js';
+import { registerWebhookMetrics, type WebhookFigures } from './webhook-metrics.js';
 
 /** Lookups a cache answered from memory (`hits`) or had to pass on (`misses`) since the process started. */
 export interface CacheStats {
@@ -32,6 +33,8 @@ export interface MetricSources {
   bankSync?: () => Promise<BankSyncFigures>;
   /** The database's and Redis's states, asked at scrape time (see checkDependencies); the database alone, up, when absent. */
   dependencies?: () => Promise<DependencyStates>;
+  /** Webhook deliveries and disabled endpoints (see webhook-metrics.ts). */
+  webhooks?: () => WebhookFigures;
 }
 
 /** Which listener served a request: the partners' API or the operators' admin API. */
@@ -212,6 +215,7 @@ export function createGatewayMetrics(sources: MetricSources): GatewayMetrics {
   if (sources.expiringCertificates) registerCertificateExpiryGauge(registry, sources.expiringCertificates);
   if (sources.bankSync) registerBankSyncGauges(registry, sources.bankSync, Date.now);
   const dependencies = registerDependencyMetrics(registry, sources.dependencies ?? (async () => ({ database: 'up' })));
+  if (sources.webhooks) registerWebhookMetrics(registry, sources.webhooks);
 
   return {
     ...dependencies,

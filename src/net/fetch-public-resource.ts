@@ -32,6 +32,9 @@ export interface PublicFetchOptions {
   maxRedirects?: number;
   /** Cancels the fetch (`aborted`), e.g. at shutdown. */
   signal?: AbortSignal;
+  /** The method (default GET); a POST sends `body` (a webhook delivery). */
+  method?: 'GET' | 'POST';
+  body?: string | Uint8Array;
   /** Replaces the system resolver (tests: a name that answers differently each time). Called once per hop. */
   lookup?: ResolveHost;
 }
@@ -128,7 +131,7 @@ export function pinnedLookup(addresses: readonly ResolvedAddress[]): LookupFunct
 function get(url: URL, addresses: readonly ResolvedAddress[], options: PublicFetchOptions, signal: AbortSignal): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, {
-      method: 'GET',
+      method: options.method ?? 'GET',
       // A connection of its own, never a pooled one, so every byte goes to an address checked for this fetch.
       agent: false,
       lookup: pinnedLookup(addresses),
@@ -137,7 +140,7 @@ function get(url: URL, addresses: readonly ResolvedAddress[], options: PublicFet
     });
     request.once('response', resolve);
     request.on('error', reject);
-    request.end();
+    request.end(options.body);
   });
 }
 

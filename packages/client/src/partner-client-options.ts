@@ -1,3 +1,4 @@
+import type { BankOptInField, BankWithFields } from '@partner-gateway/contract/public-api';
 import type { DpopKeyPair } from './dpop-proofs.js';
 import type { PrivateKeyInput } from './signing-key.js';
 import type { ClientTls } from './tls-fetch.js';
@@ -18,6 +19,19 @@ export interface CallOptions {
   /** Limit for each HTTP attempt of this call, in ms (default: the client's `timeoutMs`). */
   timeoutMs?: number;
 }
+
+/** `banks()` as a conditional or opt-in-fields call: the answer then says whether the list changed, with its ETag. */
+export interface ConditionalBanksOptions extends CallOptions {
+  /** The ETag of the list held (an earlier answer's, or a `sbp_banks.updated` event's): unchanged, the gateway answers 304 without a body. */
+  ifNoneMatch?: string;
+  /** Opt-in fields beside name and bic (`?fields=`), each null when unknown for a bank. */
+  fields?: readonly BankOptInField[];
+}
+
+/** A conditional `banks()` answer: not modified (keep the list held), or the list with its ETag and version. */
+export type BanksAnswer =
+  | { notModified: true; etag: string }
+  | { notModified: false; banks: BankWithFields[]; etag: string | null; version: number | null };
 
 /**
  * Seams for tests: a clock, a sleep and a random source. Not part of the supported API; may change in any

@@ -1,14 +1,14 @@
 import { PartnerApiError } from './partner-api-error.js';
 import { banksPath, JWKS_PATH, LOGIN_PATH, LOGOUT_PATH, OAUTH_REVOKE_PATH, OAUTH_TOKEN_PATH, REFRESH_PATH } from '@partner-gateway/contract/paths';
-import type { LoginRequest, RefreshRequest } from '@partner-gateway/contract/public-api';
+import type { BankOptInField, LoginRequest, RefreshRequest } from '@partner-gateway/contract/public-api';
 import { DpopProofs } from './dpop-proofs.js';
 import { createTlsFetch } from './tls-fetch.js';
 import { KeyCredentials } from './key-credentials.js';
 import type { Bank } from '@partner-gateway/contract/public-api';
-import type { CallOptions, PartnerClientOptions } from './partner-client-options.js';
+import type { BanksAnswer, CallOptions, ConditionalBanksOptions, PartnerClientOptions } from './partner-client-options.js';
 import { PasswordEncryptor } from './password-encryptor.js';
-import { readBanks, readOAuthToken, readSession, type Session } from './read-answers.js';
-import { outcomeUnknown, sendRequest, type GatewayRequest } from './send-request.js';
+import { readBanks, readBanksWithFields, readOAuthToken, readSession, type Session } from './read-answers.js';
+import { outcomeUnknown, sendRequest, sendRequestWithHeaders, type GatewayAnswer, type GatewayRequest } from './send-request.js';
 import { waitFor } from './single-flight.js';
 import { TokenManager } from './token-manager.js';
 import type { AccessToken } from './read-answers.js';
@@ -16,7 +16,10 @@ import { sleep, withRetries, type Sleep } from './with-retries.js';
 
 // The package's public surface is this module; these are the types its methods take and return.
 export { PartnerApiError, type PartnerApiErrorKind, type PartnerApiOperation } from './partner-api-error.js';
-export type { CallOptions, PartnerClientInternals, PartnerClientOptions, PrivateKeyJwt } from './partner-client-options.js';
+export type { BanksAnswer, CallOptions, ConditionalBanksOptions, PartnerClientInternals, PartnerClientOptions, PrivateKeyJwt } from './partner-client-options.js';
+export { verifyWebhook, WebhookVerificationError, type VerifyWebhookOptions, type WebhookVerificationKeys } from './verify-webhook.js';
+export type { SbpBanksUpdatedEvent } from '@partner-gateway/contract/webhook-events';
+export type { BankOptInField, BankWithFields } from '@partner-gateway/contract/public-api';
 export type { DpopKeyPair } from './dpop-proofs.js';
 export type { ClientTls } from './tls-fetch.js';
 export type { PrivateKeyInput, SigningAlgorithm } from './signing-key.js';
@@ -164,15 +167,32 @@ export class PartnerClient {
    * for (const { bic, name } of await client.banks()) console.log(bic, name);
    * ```
    */
-  async banks(options: CallOptions = {}): Promise<Bank[]> {
+  async banks(options: ConditionalBanksOptions & ({ ifNoneMatch: string } | { fields: readonly BankOptInField[] })): Promise<BanksAnswer>;
+  async banks(options?: CallOptions): Promise<Bank[]>;
+  /**
+   * With `ifNoneMatch` (the ETag held) or `fields`: the answer says whether the list changed (`notModified`, from a
+   * 304 without a body) or carries it with its ETag and version.
+   *
+   * @example
+   * ```ts
+   * const answer = await client.banks({ ifNoneMatch: held.etag, fields: ['sbpMemberId'] });
+   * if (!answer.notModified) held = answer;
+   * ```
+   */
+  async banks(options: ConditionalBanksOptions = {}): Promise<Bank[] | BanksAnswer> {
+    const conditional = options.ifNoneMatch !== undefined || options.fields !== undefined;
+    const call = async (token: AccessToken) => {
+      const answer = await this.#banksWithToken(token, options);
+      return conditional ? banksAnswer(answer, options.fields ?? []) : readBanks(answer.body);
+    };
     const token = await this.#tokens.get(options.signal);
     try {
-      return await this.#banksWithToken(token, options);
+      return await call(token);
     } catch (error) {
       if (!isUnauthorized(error)) throw error;
       // Refused though unexpired by our clock: revoked, a skewed clock, a rotated signing key. Once more.
       this.#tokens.reject(token);
-      return this.#banksWithToken(await this.#tokens.get(options.signal), options);
+      return call(await this.#tokens.get(options.signal));
     }
   }
 
@@ -275,11 +295,17 @@ export class PartnerClient {
     }
   }
 
-  async #banksWithToken(token: AccessToken, options: CallOptions): Promise<Bank[]> {
+  async #banksWithToken(token: AccessToken, options: ConditionalBanksOptions): Promise<GatewayAnswer> {
+    const url = new URL(this.#urls.banks);
+    if (options.fields?.length) url.search = new URLSearchParams({ fields: options.fields.join(',') }).toString();
+    const conditional: Record<string, string> = options.ifNoneMatch === undefined ? {} : { 'if-none-match': options.ifNoneMatch };
     // A DPoP proof is single-use, so each attempt presents the token with a proof of its own.
     const attempt = async () =>
-      this.#attempt({ operation: 'banks', method: 'POST', url: this.#urls.banks, headers: await this.#presenting(token, this.#urls.banks) }, options);
-    return readBanks(await this.#retrying(options, () => this.#withNonce(attempt)));
+      sendRequestWithHeaders(
+        { operation: 'banks', method: 'POST', url, headers: { ...conditional, ...(await this.#presenting(token, url)) } },
+        { fetch: this.#fetch, signal: options.signal, timeoutMs: options.timeoutMs ?? this.#timeoutMs, now: this.#now },
+      );
+    return this.#retrying(options, () => this.#withNonce(attempt));
   }
 
   #retrying<T>(options: CallOptions, attempt: () => Promise<T>, retryable?: (error: PartnerApiError) => boolean): Promise<T> {
@@ -300,6 +326,13 @@ function baseUrl(value: string, name: string): URL {
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new TypeError(`${name} must be an http or https URL`);
   return url;
+}
+
+function banksAnswer(answer: GatewayAnswer, fields: readonly BankOptInField[]): BanksAnswer {
+  const etag = answer.headers.get('etag');
+  if (answer.status === 304) return { notModified: true, etag: etag ?? '' };
+  const version = answer.headers.get('x-bank-list-version');
+  return { notModified: false, banks: readBanksWithFields(answer.body, fields), etag, version: version === null ? null : Number(version) };
 }
 
 function isUnauthorized(error: unknown): boolean {

@@ -1,6 +1,6 @@
 import { PartnerApiError } from './partner-api-error.js';
 import type { OAuthTokenResponse } from '@partner-gateway/contract/oauth';
-import type { Bank, BanksResponse, TokenResponse } from '@partner-gateway/contract/public-api';
+import type { Bank, BankOptInField, BanksResponse, BankWithFields, TokenResponse } from '@partner-gateway/contract/public-api';
 
 /**
  * An access token and when it stops being accepted.
@@ -104,6 +104,20 @@ export function readBanks(body: unknown): Bank[] {
   return banks.map((bank: { [Field in keyof Bank]?: unknown }) => {
     if (typeof bank?.name !== 'string' || typeof bank.bic !== 'string') throw unexpected('banks');
     return { name: bank.name, bic: bank.bic };
+  });
+}
+
+/** The banks answer to `?fields=`: each bank with the opt-in fields asked for (null when unknown for that bank). */
+export function readBanksWithFields(body: unknown, fields: readonly BankOptInField[]): BankWithFields[] {
+  const banks = readBanks(body);
+  const raw = (body as { banks: Array<Record<string, unknown>> }).banks;
+  return banks.map((bank, index) => {
+    const withFields: BankWithFields = { ...bank };
+    for (const field of fields) {
+      const value = raw[index]?.[field];
+      withFields[field] = typeof value === 'string' ? value : null;
+    }
+    return withFields;
   });
 }
 

@@ -43,6 +43,25 @@ export interface SendOptions {
  * ```
  */
 export async function sendRequest(request: GatewayRequest, options: SendOptions): Promise<unknown> {
+  return (await sendRequestWithHeaders(request, options)).body;
+}
+
+/** A 2xx or 304 answer: its status, its parsed body (undefined for 204 and 304) and its headers. */
+export interface GatewayAnswer {
+  status: number;
+  body: unknown;
+  headers: Headers;
+}
+
+/**
+ * sendRequest, answering the status and headers too; a 304 (to a conditional request) is an answer, not a failure.
+ *
+ * @example
+ * ```ts
+ * const { status, headers } = await sendRequestWithHeaders({ ...request, headers: { 'if-none-match': etag } }, options);
+ * ```
+ */
+export async function sendRequestWithHeaders(request: GatewayRequest, options: SendOptions): Promise<GatewayAnswer> {
   const { signal: callerSignal, timeoutMs } = options;
   callerSignal?.throwIfAborted();
   // Combined by hand rather than with AbortSignal.any: it works on every Node 20 and the listener on a
@@ -63,7 +82,8 @@ export async function sendRequest(request: GatewayRequest, options: SendOptions)
       signal: controller.signal,
     });
     const text = await response.text();
-    return interpret(request.operation, response, text, options.now());
+    if (response.status === 304) return { status: 304, body: undefined, headers: response.headers };
+    return { status: response.status, body: interpret(request.operation, response, text, options.now()), headers: response.headers };
   } catch (error) {
     if (error instanceof PartnerApiError) throw error;
     if (callerSignal?.aborted) throw callerSignal.reason;

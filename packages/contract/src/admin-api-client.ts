@@ -2,6 +2,7 @@ import type { AdminBank, AdminBankList, BankInput, EditBankBody, ImportMode, Imp
 import type { BankListOutcome, BankVersionPage, BankVersionView } from './admin-bank-versions.js';
 import type { BankSyncPreview, BankSyncRun, BankSyncRunView, BankSyncStatus } from './admin-bank-sync.js';
 import type { AdmitBanksBody, BankAdmissionQueue, BankExclusion, BankExclusionList, BankExclusionOutcome } from './admin-bank-admissions.js';
+import type { CreateWebhookBody, ReplayWebhooksBody, ReplayWebhooksResult, RotateWebhookBody, WebhookAttemptList, WebhookEndpointCreated, WebhookEndpointList } from './admin-webhooks.js';
 import type { AuditPage, AuditQuery } from './admin-audit.js';
 import type { KeyList, KeyUse, KeyView } from './admin-keys.js';
 import type { PartnerJwksView, SetPartnerJwksBody } from './admin-partner-keys.js';
@@ -189,6 +190,23 @@ export interface AdminApi {
     addRule(value: string, reason: string): Promise<BankExclusion>;
     removeExclusion(id: number): Promise<void>;
   };
+  /**
+   * A partner's webhook endpoints (docs/webhooks.md).
+   *
+   * @example
+   * ```ts
+   * const { endpoint, secret } = await admin.webhooks.create('acme', { url: 'https://acme.example/hooks', scheme: 'v1' });
+   * await admin.webhooks.replay('acme', endpoint.id, { since: '2026-11-27T00:00:00Z' });
+   * ```
+   */
+  webhooks: {
+    list(login: string): Promise<WebhookEndpointList>;
+    create(login: string, body: CreateWebhookBody): Promise<WebhookEndpointCreated>;
+    remove(login: string, id: string): Promise<void>;
+    rotate(login: string, id: string, body?: RotateWebhookBody): Promise<WebhookEndpointCreated>;
+    attempts(login: string, id: string, limit?: number): Promise<WebhookAttemptList>;
+    replay(login: string, id: string, body: ReplayWebhooksBody): Promise<ReplayWebhooksResult>;
+  };
   keys: {
     list(): Promise<KeyList>;
     rotate(use: KeyUse): Promise<KeyView>;
@@ -288,6 +306,14 @@ export function createAdminApi(send: AdminTransport): AdminApi {
       exclusions: () => call({ method: 'GET', path: ADMIN_BANK_EXCLUSIONS_PATH }),
       addRule: (value, reason) => call({ method: 'POST', path: ADMIN_BANK_EXCLUSIONS_PATH, json: { value, reason } }),
       removeExclusion: (id) => call({ method: 'DELETE', path: adminBankExclusionPath(id) }),
+    },
+    webhooks: {
+      list: (login) => call({ method: 'GET', path: `${adminPartnerPath(login)}/webhooks` }),
+      create: (login, body) => call({ method: 'POST', path: `${adminPartnerPath(login)}/webhooks`, json: body }),
+      remove: (login, id) => call({ method: 'DELETE', path: `${adminPartnerPath(login)}/webhooks/${encodeURIComponent(id)}` }),
+      rotate: (login, id, body = {}) => call({ method: 'POST', path: `${adminPartnerPath(login)}/webhooks/${encodeURIComponent(id)}/rotate`, json: body }),
+      attempts: (login, id, limit) => call({ method: 'GET', path: withQuery(`${adminPartnerPath(login)}/webhooks/${encodeURIComponent(id)}/attempts`, { limit: limit === undefined ? undefined : String(limit) }) }),
+      replay: (login, id, body) => call({ method: 'POST', path: `${adminPartnerPath(login)}/webhooks/${encodeURIComponent(id)}/replay`, json: body }),
     },
     keys: {
       list: () => call({ method: 'GET', path: ADMIN_KEYS_PATH }),

@@ -46,6 +46,12 @@ export const ADMIN_PARTNER_ACTIVITY_PATH = '/admin/v1/partner-activity';
 export const ADMIN_REWARD_TYPES_PATH = '/admin/v1/reward-types';
 export const ADMIN_PARTNER_JWKS_PATH = '/admin/v1/partners/:login/jwks';
 export const ADMIN_PARTNER_CERTIFICATES_PATH = '/admin/v1/partners/:login/certificates';
+/** A partner's webhook endpoints (issue 34): list, create; one endpoint: delete, rotate, its delivery log, replay. */
+export const ADMIN_PARTNER_WEBHOOKS_PATH = '/admin/v1/partners/:login/webhooks';
+export const ADMIN_PARTNER_WEBHOOK_PATH = '/admin/v1/partners/:login/webhooks/:id';
+export const ADMIN_PARTNER_WEBHOOK_ROTATE_PATH = '/admin/v1/partners/:login/webhooks/:id/rotate';
+export const ADMIN_PARTNER_WEBHOOK_ATTEMPTS_PATH = '/admin/v1/partners/:login/webhooks/:id/attempts';
+export const ADMIN_PARTNER_WEBHOOK_REPLAY_PATH = '/admin/v1/partners/:login/webhooks/:id/replay';
 export const ADMIN_AUDIT_EXPORT_PATH = '/admin/v1/audit/export';
 export const ADMIN_OPERATORS_PATH = '/admin/v1/operators';
 export const ADMIN_OPERATOR_PATH = '/admin/v1/operators/:id';

@@ -7,6 +7,7 @@ import { readPassword } from '@partner-gateway/client/cli/read-password';
 import { describeAuth, PARTNER_AUTH_EXAMPLES, partnerAuthSubcommands } from './partner-auth-command.js';
 import { partnerCertificateCommands } from './partner-certificate-command.js';
 import { partnerKeyCommands } from './partner-key-command.js';
+import { partnerWebhookCommands } from './partner-webhook-command.js';
 import { describeSubresource, subresourceSubcommands, type PartnerSubresourceCommands } from './partner-subresource-command.js';
 
 /** A partner's sub-resources, each set and deleted by its own commands (`partner show` prints them in this order). */
@@ -139,6 +140,7 @@ export const partnerCommands: CommandGroup<AdminApi> = {
     },
     ...partnerAuthSubcommands,
     ...Object.assign({}, ...SUBRESOURCES.map((subresource) => subresourceSubcommands(subresource))),
+    ...partnerWebhookCommands,
   },
   epilogue: `Examples:
   printf '%s' "$PASSWORD" | partner-gateway partner add acme --ips 203.0.113.0/24 --rewards sbp --password-stdin
