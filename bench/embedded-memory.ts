@@ -4,7 +4,8 @@
  * round and as the spread: the peak RSS (VmHWM) from the start to the ready banner, the peak under the bench's
  * bearer load (8 connections of bearer banks calls, BENCH_DURATION seconds) and how long a SIGKILLed gateway
  * takes to disappear (kill to the parent seeing its exit, which waits for the kernel to tear its memory down),
- * against the ceilings 250 MB, 200 MB and 0.5 s. See docs/performance.md.
+ * against the ceilings 250 MB, 200 MB and 0.5 s. BENCH_MAIN: another build's main.js to measure instead (a
+ * before/after). See docs/performance.md.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -33,7 +34,7 @@ try {
     const dataDir = join(workDir, `data-${round}`);
     const gateway = await startGatewayProcess(
       { DATA_DIR: dataDir, MASTER_KEY: randomBytes(32).toString('hex'), ADMIN_TOKEN, LOG_LEVEL: 'warn' },
-      { build: true, echo: false, inheritEnv: false },
+      { build: process.env.BENCH_MAIN ?? true, echo: false, inheritEnv: false },
     );
     const pid = gateway.process.pid!;
     const firstStartMb = rssMb(pid).peak;
