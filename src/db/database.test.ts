@@ -1,8 +1,15 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'kysely';
 import pg from 'pg';
+import { projectFile } from '../project-root.js';
 import { openDatabase } from './database.js';
+import { migrateToLatest } from './migrate.js';
 
 const url = process.env.TEST_DATABASE_URL;
 
@@ -45,3 +52,63 @@ async function terminate(pid: number): Promise<void> {
     await client.end();
   }
 }
+
+describe('the embedded database in a DATA_DIR', () => {
+  const clusterScript = projectFile('scripts/make-pglite-cluster.mjs');
+
+  it('when the DATA_DIR is empty, then it starts from the cluster the build ships (no initdb), with a 16 MB buffer cache, migrates it fully and keeps its rows across a restart', async () => {
+    // What `npm run build` does: the shipped cluster for this PGlite version (kept when there already).
+    assert.equal(spawnSync(process.execPath, [clusterScript], { stdio: 'inherit' }).status, 0);
+    const shipped = readdirSync(projectFile('dist')).find((name) => /^pglite-cluster-.+\.tar\.gz$/.test(name))!;
+    const reference = new PGlite({ loadDataDir: new Blob([readFileSync(projectFile(`dist/${shipped}`))]) });
+    const identifier = async (query: (text: string) => Promise<{ rows: unknown[] }>) =>
+      String(((await query('select system_identifier::text as id from pg_control_system()')).rows[0] as { id: string }).id);
+    const expected = await identifier((text) => reference.query(text));
+    await reference.close();
+
+    const dataDir = mkdtempSync(join(tmpdir(), 'pglite-shipped-'));
+    try {
+      const first = await openDatabase({ dataDir });
+      try {
+        assert.equal(await identifier(async (text) => sql.raw(text).execute(first.db)), expected, 'the shipped cluster, not one initdb made');
+        const { rows } = await sql<{ shared_buffers: string }>`show shared_buffers`.execute(first.db);
+        assert.equal(rows[0]!.shared_buffers, '16MB');
+        await migrateToLatest(first.db);
+        await sql`create table probe_kept (value text)`.execute(first.db);
+        await sql`insert into probe_kept values ('kept')`.execute(first.db);
+      } finally {
+        await first.close();
+      }
+      const again = await openDatabase({ dataDir });
+      try {
+        const applied = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(again.db);
+        const files = readdirSync(projectFile('src/db/migrations')).filter((name) => /^\d{4}-[a-z0-9-]+\.ts$/.test(name));
+        assert.equal(applied.rows.length, files.length, 'every migration applied');
+        const kept = await sql<{ value: string }>`select value from probe_kept`.execute(again.db);
+        assert.deepEqual(kept.rows, [{ value: 'kept' }]);
+      } finally {
+        await again.close();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('when the DATA_DIR holds a cluster PGlite made itself (initdb, as before the shipped one), then it opens with its rows', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'pglite-initdb-'));
+    try {
+      const before = new PGlite(join(dataDir, 'pglite'));
+      await before.exec(`create table kept (value text); insert into kept values ('from before')`);
+      await before.close();
+      const handle = await openDatabase({ dataDir });
+      try {
+        const { rows } = await sql<{ value: string }>`select value from kept`.execute(handle.db);
+        assert.deepEqual(rows, [{ value: 'from before' }]);
+      } finally {
+        await handle.close();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,10 +1,11 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, sql, type LogEvent } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import { withTimeout } from '../async/with-timeout.js';
+import { projectFile } from '../project-root.js';
 import { createLocalChangeFeedBus, createPostgresChangeFeed, type ChangeFeed } from './change-feed.js';
 import type { Database } from './schema.js';
 
@@ -85,14 +86,38 @@ export function isSoleWriter(db: Kysely<Database>): boolean {
   return soleWriters.has(db);
 }
 
+/**
+ * PGlite's own start parameters (its defaults) with a 16 MB buffer cache instead of the 128 MB initdb writes
+ * into postgresql.conf: inside WASM the cache is part of the process's resident memory, and the gateway's
+ * working set (partners, keys, the audit log's tail) is a fraction of it. Measured in docs/performance.md.
+ */
+const PGLITE_START = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
+
+/**
+ * The empty cluster `npm run build` made (scripts/make-pglite-cluster.mjs) for this PGlite version, or
+ * undefined (sources run without a build): PGlite then runs initdb itself, which costs ~500 MB more peak
+ * memory at the first start.
+ */
+function shippedCluster(): Blob | undefined {
+  let version: string;
+  try {
+    version = (JSON.parse(readFileSync(projectFile('node_modules/@electric-sql/pglite/package.json'), 'utf8')) as { version: string }).version;
+  } catch {
+    return undefined;
+  }
+  const path = projectFile(`dist/pglite-cluster-${version}.tar.gz`);
+  return existsSync(path) ? new Blob([readFileSync(path)]) : undefined;
+}
+
 async function openPglite(dataDir: string | undefined, image: Blob | undefined): Promise<DatabaseHandle> {
   let client: PGlite;
   if (dataDir === undefined) {
-    client = image ? new PGlite({ loadDataDir: image }) : new PGlite();
+    client = image ? new PGlite({ loadDataDir: image, startParams: PGLITE_START }) : new PGlite({ startParams: PGLITE_START });
   } else {
     const directory = join(dataDir, 'pglite');
     mkdirSync(directory, { recursive: true });
-    client = new PGlite(directory);
+    const cluster = existsSync(join(directory, 'PG_VERSION')) ? undefined : shippedCluster();
+    client = new PGlite(directory, { startParams: PGLITE_START, ...(cluster ? { loadDataDir: cluster } : {}) });
   }
   await client.waitReady;
   const observers = queryObservers();
