@@ -35,6 +35,10 @@ const UNEXPRESSIBLE: Record<string, (request: GeneratedRequest, answer: Answer) 
   // An import file's rows are read and checked by the importer (JSON, CSV or ED807), not by a schema.
   importBanks: (_request, answer) => answer.status === 422,
   // Each BIC at most once in a list.
+  // A webhook URL must parse as an absolute URL (and, in production, be https to a public address).
+  createPartnerWebhook: (_request, answer) => answer.status === 422 && /webhook URL/.test(answer.body.description_status ?? ''),
+  // An exclusion rule's value is 1 to 8 words of letters or digits (the description says so): words, not a schema pattern.
+  addBankExclusionRule: (_request, answer) => onlyFields(answer, /^value$/),
   replaceBanks: (_request, answer) => answer.status === 422 && (answer.body.errors ?? []).every((problem) => /^duplicates BIC/.test(problem.message)),
 };
 

@@ -102,7 +102,7 @@ export type BankExclusionOutcome = Static<typeof BankExclusionOutcome>;
 
 /** POST /admin/v1/banks/exclusions body: a name pattern rule. */
 export const AddExclusionRuleBody = Type.Object({
-  value: Type.String({ minLength: 1, maxLength: EXCLUSION_PATTERN_MAX_LENGTH, description: '1 to 8 whole words of a registry name, in order, any case' }),
+  value: Type.String({ minLength: 1, maxLength: EXCLUSION_PATTERN_MAX_LENGTH, pattern: '\\S', description: '1 to 8 whole words of a registry name, in order, any case' }),
   reason: Reason,
 }, { title: 'AddExclusionRuleBody', additionalProperties: false });
 export type AddExclusionRuleBody = Static<typeof AddExclusionRuleBody>;

@@ -70,7 +70,7 @@ export type WebhookEndpointCreated = Static<typeof WebhookEndpointCreated>;
 
 export const WebhookEndpointParams = Type.Object(
   { login: Type.String({ minLength: 1, maxLength: 64 }), id: Type.String({ format: 'uuid' }) },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'WebhookEndpointParams' },
 );
 export type WebhookEndpointParams = Static<typeof WebhookEndpointParams>;
 
@@ -93,8 +93,9 @@ export const WebhookAttemptList = Type.Object({ attempts: Type.Array(WebhookAtte
 export type WebhookAttemptList = Static<typeof WebhookAttemptList>;
 
 export const WebhookAttemptQuery = Type.Object(
-  { limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })) },
-  { additionalProperties: false },
+  // A query string is text (the admin API does not coerce): digits, 1 to 500.
+  { limit: Type.Optional(Type.String({ pattern: '^([1-9][0-9]?|[1-4][0-9]{2}|500)$', description: '1 to 500, default 100' })) },
+  { additionalProperties: false, title: 'WebhookAttemptQuery' },
 );
 export type WebhookAttemptQuery = Static<typeof WebhookAttemptQuery>;
 

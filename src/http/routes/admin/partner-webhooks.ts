@@ -104,7 +104,7 @@ export async function adminPartnerWebhookRoutes(app: FastifyInstance, { gateway 
     },
     async (request) => {
       const { login, id } = request.params as WebhookEndpointParams;
-      return { attempts: await webhooks.attempts(login, id, (request.query as WebhookAttemptQuery).limit ?? 100) };
+      return { attempts: await webhooks.attempts(login, id, Number((request.query as WebhookAttemptQuery).limit ?? 100)) };
     },
   );
   app.post(
