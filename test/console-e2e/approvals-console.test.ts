@@ -151,6 +151,27 @@ describe('approval screens in Chromium', { skip, timeout: 120_000 }, () => {
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     assert.deepEqual(pageErrors, [], 'no script error on any page');
   });
+
+  it('when a password reset is held for approval, then its proposer still sees the new password once, told it works once approved, and after approval it does', async () => {
+    const partner = await t.addPartner();
+    const maker = await t.addOperator('security', { name: 'sec-maja' });
+    const checker = await t.addOperator('security', { name: 'sec-kurt' });
+    assert.equal((await api('PUT', '/admin/v1/approvals/settings', { required: ['partner.update'] })).status, 200);
+    await signInAs(maker, `#/partner/${partner.login}`);
+    await page.getByRole('button', { name: 'Reset password' }).click();
+    await page.getByRole('dialog', { name: /Reset the password of/ }).getByRole('button', { name: 'Reset password' }).click();
+    await textOf(page.getByTestId('password-held'), /waits for a second operator's approval/);
+    const password = (await page.getByTestId('shown-once-secret').textContent())?.trim() ?? '';
+    assert.ok(password.length >= 12, 'the generated password is shown');
+    const login = (candidate: string) => t.app.inject({ method: 'POST', url: '/api/v1/login/', payload: { login: partner.login, password: candidate } });
+    assert.equal((await login(password)).statusCode, 401, 'not before approval');
+    const pending = (await api('GET', '/admin/v1/approvals?status=pending', undefined, checker.headers)).body.proposals;
+    const reset = pending.find((proposal: { action: string; target: string }) => proposal.action === 'partner.update' && proposal.target.includes(partner.login));
+    assert.ok(reset, JSON.stringify(pending));
+    assert.equal((await api('POST', `/admin/v1/approvals/${reset.id}/approve`, undefined, checker.headers)).status, 200);
+    assert.equal((await login(password)).statusCode, 200, 'the password shown works once approved');
+    assert.equal((await api('PUT', '/admin/v1/approvals/settings', { required: [] })).status, 200);
+  });
 });
 
 /** Waits until the locator's text matches, and returns it. */

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { announce } from '../announce';
 import type { PartnerView as Partner } from '@partner-gateway/contract/admin-partners';
-import { admin } from '../api';
+import { admin, ProposedChange } from '../api';
 import { ListSettingForm } from '../components/list-setting-form';
 import { PartnerAuthForm } from '../components/partner-auth-form';
 import { partnerKeys } from '../components/partner-keys-section';
@@ -34,7 +34,7 @@ export function PartnerPage({ login }: { login: string }) {
   const [pending, setPending] = useState<Pending>(null);
   const [busy, setBusy] = useState(false);
   const [actionError, setActionError] = useState<string[]>([]);
-  const [newPassword, setNewPassword] = useState<string | null>(null);
+  const [newPassword, setNewPassword] = useState<{ password: string; held: boolean } | null>(null);
 
   async function refresh() {
     await Promise.all([partner.reload(), calls.reload()]);
@@ -51,10 +51,17 @@ export function PartnerPage({ login }: { login: string }) {
         return;
       }
       if (action === 'reset') {
+        // The password is made here and only its hash leaves: shown to the operator who asked, whether the change
+        // applies at once or waits for a second operator, since nobody can see it afterwards.
         const password = generatePassword();
-        await admin.partners.update(login, { password });
-        setNewPassword(password);
-        announce(`The password of ${login} was reset; its tokens no longer work.`);
+        try {
+          await admin.partners.update(login, { password });
+          setNewPassword({ password, held: false });
+          announce(`The password of ${login} was reset; its tokens no longer work.`);
+        } catch (error) {
+          if (!(error instanceof ProposedChange)) throw error;
+          setNewPassword({ password, held: true });
+        }
       } else {
         const status = action === 'block' ? 'blocked' : 'active';
         await admin.partners.update(login, { status });
@@ -73,7 +80,12 @@ export function PartnerPage({ login }: { login: string }) {
     return (
       <>
         <PageTitle title={`New password of ${login}`} />
-        <ShownOnce label={`New password of ${login}`} secret={newPassword} onDone={() => setNewPassword(null)} />
+        {newPassword.held && (
+          <p class="notice" data-testid="password-held">
+            The reset waits for a second operator's approval: this password works, and the old one stops, once it is approved.
+          </p>
+        )}
+        <ShownOnce label={`New password of ${login}`} secret={newPassword.password} onDone={() => setNewPassword(null)} />
       </>
     );
   }
