@@ -8,6 +8,7 @@ import { projectFile } from '../../src/project-root.js';
 import { partnerPublicJwk, serveJwks } from '../support/partner-jwk.js';
 import { testBackends } from '../support/test-databases.js';
 import { startSiblingGateway, startTestGateway, TEST_ADMIN_TOKEN, type TestGateway } from '../support/test-gateway.js';
+import { textOf } from '../support/locator-text.js';
 import { waitFor } from '../support/wait-for.js';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -563,19 +564,6 @@ describe('admin console in Chromium', { skip, timeout: 120_000 }, () => {
   });
 });
 
-/** Waits until the locator's text matches, and returns it. */
-async function textOf(locator: Locator, pattern: RegExp, timeout = 10_000): Promise<string> {
-  let text = '';
-  await waitFor(
-    async () => {
-      const current = await locator.first().textContent({ timeout: 1_000 }).catch(() => null);
-      if (current !== null) text = current.trim();
-      return pattern.test(text);
-    },
-    { timeout, interval: 50, message: () => `${pattern} in ${JSON.stringify(text)}` },
-  );
-  return text;
-}
 
 /** Every visible form control has an accessible name (a label, or aria-label for icon buttons). */
 async function assertLabelled(page: Page): Promise<void> {

@@ -7,6 +7,7 @@ import { chromium, type BrowserContext, type Locator, type Page } from 'playwrig
 import { projectFile } from '../../src/project-root.js';
 import { testBackends } from '../support/test-databases.js';
 import { startTestGateway, TEST_ADMIN_TOKEN, type TestGateway, type TestOperator } from '../support/test-gateway.js';
+import { textOf } from '../support/locator-text.js';
 import { waitFor } from '../support/wait-for.js';
 
 /**
@@ -173,17 +174,3 @@ describe('approval screens in Chromium', { skip, timeout: 120_000 }, () => {
     assert.equal((await api('PUT', '/admin/v1/approvals/settings', { required: [] })).status, 200);
   });
 });
-
-/** Waits until the locator's text matches, and returns it. */
-async function textOf(locator: Locator, pattern: RegExp, timeout = 10_000): Promise<string> {
-  let text = '';
-  await waitFor(
-    async () => {
-      const current = await locator.first().textContent({ timeout: 1_000 }).catch(() => null);
-      if (current !== null) text = current.trim();
-      return pattern.test(text);
-    },
-    { timeout, interval: 50, message: () => `${pattern} in ${JSON.stringify(text)}` },
-  );
-  return text;
-}

@@ -8,6 +8,7 @@ import { projectFile } from '../../src/project-root.js';
 import { ED807_MAY_2023 } from '../support/ed807-directory.js';
 import { testBackends } from '../support/test-databases.js';
 import { startTestGateway, TEST_ADMIN_TOKEN, type TestGateway } from '../support/test-gateway.js';
+import { textOf } from '../support/locator-text.js';
 import { waitFor } from '../support/wait-for.js';
 
 // The console's review queue in Debian's Chromium against a real gateway on PGlite, after the May 2023 merge:
@@ -72,16 +73,3 @@ describe('the console’s bank review queue in Chromium', { skip, timeout: 120_0
     await textOf(page.getByRole('row', { name: new RegExp(third!.bic) }), /Pending/);
   });
 });
-
-async function textOf(locator: Locator, pattern: RegExp, timeout = 10_000): Promise<string> {
-  let text = '';
-  await waitFor(
-    async () => {
-      const current = await locator.first().textContent({ timeout: 1_000 }).catch(() => null);
-      if (current !== null) text = current.trim();
-      return pattern.test(text);
-    },
-    { timeout, interval: 50, message: () => `${pattern} in ${JSON.stringify(text)}` },
-  );
-  return text;
-}

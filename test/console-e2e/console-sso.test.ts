@@ -22,6 +22,7 @@ import { freePort } from '../support/free-port.js';
 import { testBackends } from '../support/test-databases.js';
 import { errors } from '../../src/errors.js';
 import { startTestGateway, TEST_ADMIN_TOKEN, type TestGateway } from '../support/test-gateway.js';
+import { textOf } from '../support/locator-text.js';
 import { waitFor } from '../support/wait-for.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -243,16 +244,3 @@ describe('console single sign-on in Chromium', { skip, timeout: 180_000 }, () =>
     assert.deepEqual(pageErrors, []);
   });
 });
-
-async function textOf(locator: Locator, pattern: RegExp, timeout = 10_000): Promise<string> {
-  let text = '';
-  await waitFor(
-    async () => {
-      const current = await locator.first().textContent({ timeout: 1_000 }).catch(() => null);
-      if (current !== null) text = current.replace(/\s+/g, ' ').trim();
-      return pattern.test(text);
-    },
-    { timeout, interval: 50, message: () => `${pattern} in ${JSON.stringify(text)}` },
-  );
-  return text;
-}

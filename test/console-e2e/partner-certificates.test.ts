@@ -9,6 +9,7 @@ import { readClientCertificate } from '../../src/mtls/client-certificate.js';
 import { createTestPki } from '../support/openssl-certificates.js';
 import { testBackends } from '../support/test-databases.js';
 import { startTestGateway, TEST_ADMIN_TOKEN, type TestGateway } from '../support/test-gateway.js';
+import { textOf } from '../support/locator-text.js';
 import { waitFor } from '../support/wait-for.js';
 
 // The console's certificate section in Debian's Chromium against a real gateway on PGlite: what the page shows,
@@ -82,16 +83,3 @@ describe('the console’s partner certificates in Chromium', { skip, timeout: 12
     assert.equal((await t.gateway.admin.partners.get(login)).certificates, null);
   });
 });
-
-async function textOf(locator: Locator, pattern: RegExp, timeout = 10_000): Promise<string> {
-  let text = '';
-  await waitFor(
-    async () => {
-      const current = await locator.first().textContent({ timeout: 1_000 }).catch(() => null);
-      if (current !== null) text = current.trim();
-      return pattern.test(text);
-    },
-    { timeout, interval: 50, message: () => `${pattern} in ${JSON.stringify(text)}` },
-  );
-  return text;
-}
