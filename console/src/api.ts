@@ -62,8 +62,8 @@ export function credentialHeaders(method: string, token = readToken()): Record<s
  * carrying the API's description and problems, a ProposedChange for a 202, or a description of the network
  * failure. A 401 with the tab's credential signs the tab out.
  */
-async function send({ method, path, json, file }: AdminRequest, token?: string): Promise<unknown> {
-  const headers: Record<string, string> = { accept: 'application/json', ...credentialHeaders(method, token ?? readToken()) };
+async function send({ method, path, json, file, text: wantsText }: AdminRequest, token?: string): Promise<unknown> {
+  const headers: Record<string, string> = { accept: wantsText ? '*/*' : 'application/json', ...credentialHeaders(method, token ?? readToken()) };
   let payload: BodyInit | undefined;
   if (file) {
     headers['content-type'] = file.contentType;
@@ -82,6 +82,8 @@ async function send({ method, path, json, file }: AdminRequest, token?: string):
   if (method !== 'GET' && (response.ok || response.status === 202)) for (const listener of changedListeners) listener();
   if (response.status === 204) return undefined;
   const text = await response.text();
+  // A file (the bank list's CSV): its text and the version it holds.
+  if (wantsText && response.ok) return { text, version: response.headers.get('x-bank-list-version') };
   let parsed: unknown;
   try {
     parsed = text ? JSON.parse(text) : undefined;

@@ -1,4 +1,5 @@
 import { AUDIT_CSV_COLUMNS, type AuditEntryView, type AuditExportQuery } from '@partner-gateway/contract/admin-audit';
+import { csvCell } from '../csv/csv-cell.js';
 import { errors } from '../errors.js';
 import type { StoredAuditEntry } from './audit-entry.js';
 import type { AuditRepository } from './audit-repository.js';
@@ -82,20 +83,6 @@ function csvLine(entry: StoredAuditEntry): string {
     details: entry.details === null ? null : JSON.stringify(entry.details),
   };
   return `${AUDIT_CSV_COLUMNS.map((column) => csvCell(cells[column])).join(',')}\r\n`;
-}
-
-/**
- * A text a spreadsheet may read as a formula: one starting with =, +, -, @, a tab or a carriage return, or with
- * any of =, +, -, @ after leading whitespace (a line break, spaces, a no-break space), which spreadsheets skip.
- */
-const FORMULA_START = /^(?:[\t\r]|[\s\u00a0\u2000-\u200b\u3000\ufeff]*[=+\-@\uff1d\uff0b\uff0d\uff20])/;
-
-/** One CSV cell (RFC 4180): quoted when it holds a comma, quote or line break; a formula defused by a leading apostrophe. */
-export function csvCell(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  let text = String(value);
-  if (typeof value === 'string' && FORMULA_START.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 function readBound(name: string, value: string): Date {

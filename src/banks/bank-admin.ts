@@ -1,9 +1,10 @@
-import type { AdminBank, EditBankBody, ImportMode, ImportReport } from '@partner-gateway/contract/admin-banks';
+import type { AdminBank, CsvSeparator, EditBankBody, ImportMode, ImportReport } from '@partner-gateway/contract/admin-banks';
 import type { BankListOutcome, BankVersionPage, BankVersionView } from '@partner-gateway/contract/admin-bank-versions';
 import { errors, type AppError } from '../errors.js';
 import type { RequestContext } from '../request-context.js';
 import { validateBank, validateBankList, type Bank } from './bank.js';
-import { addBank, editBank, mergeFile, onlyMoves, removeBank, replaceList } from './bank-list-edits.js';
+import { addBank, curateFile, editBank, mergeFile, onlyMoves, removeBank, replaceList } from './bank-list-edits.js';
+import { bankListCsv, type BankListCsv } from './bank-list-csv.js';
 import { authorOf, type BankListService, type ListBuilder } from './bank-list-service.js';
 import { readBanks } from './bank-repository.js';
 import type { BankVersionRepository } from './bank-version-repository.js';
@@ -45,7 +46,9 @@ export interface BankAdmin {
   remove(bic: string, context: RequestContext | undefined, options?: ChangeOptions): Promise<BankListOutcome>;
   /** Curated fields and the position (move-to-position) of one bank. */
   edit(bic: string, body: EditBankBody, context: RequestContext | undefined, options?: ChangeOptions): Promise<BankListOutcome>;
-  /** A JSON, CSV or ED807 file, merged by default; `dryRun` previews, changing nothing. */
+  /** The published list's curated fields as CSV (the export half of the round trip; mode=curate imports it back). */
+  exportCsv(separator?: CsvSeparator): Promise<BankListCsv>;
+  /** A JSON, CSV or ED807 file, merged by default (curate: listed banks' curated fields only); `dryRun` previews, changing nothing. */
   importFile(bytes: Uint8Array, contentType: string | undefined, context: RequestContext | undefined, options?: ImportOptions): Promise<ImportReport>;
   versions(cursor: number | undefined, limit: number): Promise<BankVersionPage>;
   version(number: number): Promise<BankVersionView>;
@@ -64,6 +67,19 @@ export function createBankAdmin(db: Kysely<Database>, lists: BankListService, ve
       ? lists.preview(build, options.baseVersion)
       : lists.apply(build, { ...options, source, ...authorOf(context), comment: options.comment ?? null, fileName: extra.fileName ?? null });
   const toAdmin = (bank: Awaited<ReturnType<typeof readBanks>>[number]): AdminBank => ({ ...bank, updatedAt: bank.updatedAt.toISOString() });
+  /** mode=curate: a JSON or CSV file's curated fields on the listed banks, one version; other BICs reported. */
+  async function curate(bytes: Uint8Array, contentType: string | undefined, context: RequestContext | undefined, options: ImportOptions): Promise<ImportReport> {
+    const file = await reader.importFile(bytes, contentType);
+    if (file.kind === 'registry') throw errors.validationFailed([{ field: 'mode', message: 'curate takes a JSON or CSV file of curated fields; a Bank of Russia directory is merged (mode=merge)' }]);
+    let unknown: string[] = [];
+    const build: ListBuilder = (current) => {
+      const curated = curateFile(current, file.rows);
+      unknown = curated.unknown;
+      return curated;
+    };
+    const outcome = await run(build, context, options, 'import', options.fileName ? { fileName: options.fileName } : {});
+    return { received: file.received, ...outcome, unknown };
+  }
   return {
     list: async () => (await readBanks(db)).map(toAdmin),
     currentVersion: async () => (await lists.current()).version,
@@ -93,8 +109,13 @@ export function createBankAdmin(db: Kysely<Database>, lists: BankListService, ve
       if (body.nameEn) body = { ...body, nameEn: checked.bank.nameEn ?? null };
       return run((current) => editBank(current, { bic, ...body }), context, options, (changes) => (onlyMoves(changes) ? 'reorder' : 'edit'));
     },
+    async exportCsv(separator) {
+      const { version, list } = await lists.current();
+      return bankListCsv(version, list, separator);
+    },
     async importFile(bytes, contentType, context, options = {}) {
       const mode = options.mode ?? 'merge';
+      if (mode === 'curate') return curate(bytes, contentType, context, options);
       if (mode === 'replace' && !options.confirm && !options.dryRun) {
         throw errors.validationFailed([{ field: 'confirm', message: 'replacing the whole list must be confirmed: add confirm=true (the default, merge, keeps curated fields)' }]);
       }

@@ -48,6 +48,24 @@ export function mergeFile(current: readonly BankListEntry[], rows: ReadonlyArray
 }
 
 /**
+ * A curated-fields file (mode=curate, the CSV round trip) applied to the list: each listed bank of the file gets
+ * the curated fields the file sets, in its place; rows of BICs the list does not hold are returned as `unknown`
+ * (in the file's order) and change nothing. Nothing is added, moved or removed, and no registry fact changes: new
+ * banks come through the admission queue or an explicit add, never through a spreadsheet's stray row.
+ *
+ * @example
+ * ```ts
+ * curateFile(current, [{ bic: '044525225', name: 'Сбер' }, { bic: '049999999', name: 'Нет такого' }]).unknown; // ['049999999']
+ * ```
+ */
+export function curateFile(current: readonly BankListEntry[], rows: ReadonlyArray<CuratedInput>): ListChange & { unknown: string[] } {
+  const byBic = new Map(rows.map((row) => [row.bic, row]));
+  const present = new Set(current.map((bank) => bank.bic));
+  const next = current.map((bank) => (byBic.has(bank.bic) ? curated(bank, byBic.get(bank.bic)!) : bank));
+  return { ...change(current, next), unknown: rows.filter((row) => !present.has(row.bic)).map((row) => row.bic) };
+}
+
+/**
  * The whole list replaced by `rows`, in their order (an explicitly confirmed action, never a default): banks left
  * out are removed; a bank that stays keeps its registry facts and the curated fields the rows do not set.
  */

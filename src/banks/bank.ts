@@ -14,6 +14,8 @@ export interface Bank {
 const BIC_PATTERN = BIC_REGEXP;
 const MAX_NAME_LENGTH = BANK_NAME_MAX_LENGTH;
 const SBP_MEMBER_ID_PATTERN = /^\d{12}$/;
+/** A number as a spreadsheet shows a long one: 1E+11, 1,00E+11, 4.45E+08. */
+const SCIENTIFIC = /^\d(?:[.,]\d+)?E\+?\d+$/i;
 /** No bank's name has a control character, and PostgreSQL text cannot hold U+0000 at all. */
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
 
@@ -34,7 +36,11 @@ export function validateBank(input: unknown, where: string): { bank: Bank } | { 
       message:
         typeof bic === 'number'
           ? 'must be a string of 9 digits, not a number (a number loses the leading 0)'
-          : BIC_PROBLEM,
+          : typeof bic === 'string' && /^4\d{7}$/.test(bic)
+            ? `${BIC_PROBLEM}: ${bic} looks like BIC 0${bic} without its leading 0 (a spreadsheet read the column as numbers; format it as text and write the 0 back)`
+            : typeof bic === 'string' && SCIENTIFIC.test(bic)
+              ? `${BIC_PROBLEM}: ${bic} is a number a spreadsheet wrote in scientific notation (format the column as text and enter the BICs again)`
+              : BIC_PROBLEM,
     });
   }
   const name = typeof record.name === 'string' ? record.name.trim() : undefined;
@@ -44,7 +50,8 @@ export function validateBank(input: unknown, where: string): { bank: Bank } | { 
   const nameEn = optionalString(record.nameEn, `${where}.nameEn`, problems);
   const sbpMemberId = optionalString(record.sbpMemberId, `${where}.sbpMemberId`, problems);
   if (sbpMemberId && !SBP_MEMBER_ID_PATTERN.test(sbpMemberId)) {
-    problems.push({ field: `${where}.sbpMemberId`, message: 'must be a string of 12 digits' });
+    const mangled = SCIENTIFIC.test(sbpMemberId) ? ` (${sbpMemberId} is a number a spreadsheet wrote in scientific notation: format the column as text and enter the ids again)` : '';
+    problems.push({ field: `${where}.sbpMemberId`, message: `must be a string of 12 digits${mangled}` });
   }
   if (problems.length > 0) return { problems };
   return { bank: { bic: bic as string, name: name!, nameEn: nameEn ?? null, sbpMemberId: sbpMemberId ?? null } };

@@ -34,7 +34,7 @@ export function createAdminClient(io: CliIo): AdminApi {
   } catch (error) {
     unreadable = `Cannot read PARTNER_GATEWAY_ADMIN_TOKEN_FILE ${io.env.PARTNER_GATEWAY_ADMIN_TOKEN_FILE} (${(error as NodeJS.ErrnoException).code ?? 'error'})`;
   }
-  return createAdminApi(async ({ method, path, json, file }) => {
+  return createAdminApi(async ({ method, path, json, file, text: wantsText }) => {
     if (unreadable) throw new CliError(unreadable, 2);
     if (!token) {
       throw new CliError(
@@ -58,6 +58,8 @@ export function createAdminClient(io: CliIo): AdminApi {
     }
     if (response.status === 204) return undefined;
     const text = await response.text();
+    // A file (the bank list's CSV): its text and the version it holds.
+    if (wantsText && response.ok) return { text, version: response.headers.get('x-bank-list-version') };
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);

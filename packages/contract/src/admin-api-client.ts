@@ -1,4 +1,4 @@
-import type { AdminBank, AdminBankList, BankInput, EditBankBody, ImportMode, ImportReport } from './admin-banks.js';
+import type { AdminBank, AdminBankList, BankInput, CsvSeparator, EditBankBody, ImportMode, ImportReport } from './admin-banks.js';
 import type { BankListOutcome, BankVersionPage, BankVersionView } from './admin-bank-versions.js';
 import type { BankSyncPreview, BankSyncRun, BankSyncRunView, BankSyncStatus } from './admin-bank-sync.js';
 import type { AdmitBanksBody, BankAdmissionQueue, BankExclusion, BankExclusionList, BankExclusionOutcome } from './admin-bank-admissions.js';
@@ -24,6 +24,7 @@ import type {
 } from './admin-operators.js';
 import {
   ADMIN_AUDIT_PATH,
+  ADMIN_BANK_EXPORT_PATH,
   ADMIN_BANK_IMPORT_PATH,
   ADMIN_BANKS_PATH,
   ADMIN_KEY_ROTATE_PATH,
@@ -66,6 +67,15 @@ export interface AdminRequest {
   path: string;
   json?: unknown;
   file?: { bytes: unknown; contentType: string };
+  /** The answer is a file, not JSON: the transport resolves with an AdminTextAnswer. */
+  text?: true;
+}
+
+/** A file the admin API answered (a request with `text`): its text and the bank list version it holds. */
+export interface AdminTextAnswer {
+  text: string;
+  /** The `x-bank-list-version` header, when the answer carries one. */
+  version: string | null;
 }
 
 /**
@@ -140,11 +150,16 @@ export interface AdminApi {
     /** Curated fields (null clears) and `position` (1-based: move the bank there). */
     edit(bic: string, body: EditBankBody, options?: BankChangeOptions): Promise<BankListOutcome>;
     remove(bic: string, options?: BankChangeOptions): Promise<void>;
-    /** Imports a JSON, CSV or ED807 file, merged unless `mode: 'replace'` with `confirm`; with `dryRun`, only reports what it would do. */
+    /** Imports a JSON, CSV or ED807 file, merged unless `mode: 'replace'` with `confirm` (or `mode: 'curate'`: only the listed banks' curated fields); with `dryRun`, only reports what it would do. */
     import(
       file: { bytes: unknown; contentType: string },
       options?: BankChangeOptions & { mode?: ImportMode; confirm?: boolean; dryRun?: boolean; fileName?: string },
     ): Promise<ImportReport>;
+    /**
+     * The published list's curated fields as CSV (bic, name, nameEn, sbpMemberId; UTF-8 with a BOM, CRLF): edit it
+     * in a spreadsheet and import it back with `mode: 'curate'`, which previews every changed field of every bank.
+     */
+    exportCsv(options?: { separator?: CsvSeparator }): Promise<AdminTextAnswer>;
     /** Versions, newest first; pass `nextCursor` for older ones. */
     versions(query?: { cursor?: string; limit?: number }): Promise<BankVersionPage>;
     version(n: number): Promise<BankVersionView>;
@@ -287,6 +302,7 @@ export function createAdminApi(send: AdminTransport): AdminApi {
           }),
           file,
         }),
+      exportCsv: (options = {}) => call({ method: 'GET', path: withQuery(ADMIN_BANK_EXPORT_PATH, { separator: options.separator }), text: true }),
       versions: (query = {}) => call({ method: 'GET', path: withQuery(ADMIN_BANK_VERSIONS_PATH, { cursor: query.cursor, limit: query.limit === undefined ? undefined : String(query.limit) }) }),
       version: (n) => call({ method: 'GET', path: adminBankVersionPath(n) }),
       restore: (n, options = {}) => call({ method: 'POST', path: withQuery(adminBankRestorePath(n), { ...changeQuery(options), dryRun: options.dryRun ? 'true' : undefined }) }),

@@ -40,12 +40,12 @@ export type BankInput = Static<typeof BankInput>;
 export const ReplaceBanksBody = Type.Object({ banks: Type.Array(BankInput, { maxItems: 100_000, description: 'Each BIC at most once' }) }, { title: 'ReplaceBanksBody' });
 export type ReplaceBanksBody = Static<typeof ReplaceBanksBody>;
 
-export const ImportMode = Type.Union([Type.Literal('replace'), Type.Literal('merge')], { title: 'ImportMode' });
+export const ImportMode = Type.Union([Type.Literal('replace'), Type.Literal('merge'), Type.Literal('curate')], { title: 'ImportMode' });
 export type ImportMode = Static<typeof ImportMode>;
 
 /** POST /admin/v1/banks/import query; the body is the file, its format named by Content-Type. */
 export const ImportQuery = Type.Object({
-  mode: Type.Optional(Type.Union([ImportMode], { description: 'merge (the default): curated fields survive; replace: the list becomes the file, only with confirm=true' })),
+  mode: Type.Optional(Type.Union([ImportMode], { description: 'merge (the default): curated fields survive; replace: the list becomes the file, only with confirm=true; curate: a JSON or CSV file sets the curated fields of listed banks only (rows of other BICs are reported in `unknown`, never added)' })),
   confirm: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')], { description: 'true: confirms mode=replace (replacing the whole list)' })),
   dryRun: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')], { description: 'true: report what the import would do, change nothing' })),
   fileName: Type.Optional(Type.String({ maxLength: 255, description: "The file's name, recorded with the version" })),
@@ -59,6 +59,8 @@ export const ImportReport = Type.Object({
   ...BankListOutcome.properties,
   /** A registry merge: how many new SBP head offices wait in the admission queue (or would, previewed) instead of being published. */
   queued: Type.Optional(Type.Integer()),
+  /** mode=curate: the BICs of the file's rows that are not in the list, in the file's order (reported, not added). */
+  unknown: Type.Optional(Type.Array(Type.String())),
 }, { title: 'ImportReport' });
 export type ImportReport = Static<typeof ImportReport>;
 
@@ -76,3 +78,19 @@ export type EditBankBody = Static<typeof EditBankBody>;
 
 export const BicParams = Type.Object({ bic: Type.String({ pattern: BIC_PATTERN }) }, { title: 'BicParams' });
 export type BicParams = Static<typeof BicParams>;
+
+/** The CSV export's separator: `,` (RFC 4180), or `;` for spreadsheets whose locale lists with semicolons (Russian Excel). */
+export const CSV_SEPARATORS = [',', ';'] as const;
+export type CsvSeparator = (typeof CSV_SEPARATORS)[number];
+
+/** The columns of the bank list's CSV export, in order: the curated fields an import (mode=curate) reads back. */
+export const BANK_CSV_COLUMNS = ['bic', 'name', 'nameEn', 'sbpMemberId'] as const;
+
+/** GET /admin/v1/banks/export query. */
+export const BankExportQuery = Type.Object(
+  {
+    separator: Type.Optional(Type.Union([Type.Literal(','), Type.Literal(';')], { description: 'The cell separator: `,` (the default) or `;` (what a spreadsheet in a Russian locale opens as columns)' })),
+  },
+  { title: 'BankExportQuery', additionalProperties: false },
+);
+export type BankExportQuery = Static<typeof BankExportQuery>;

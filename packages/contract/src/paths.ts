@@ -25,6 +25,8 @@ export function banksPath(providerSegment: string): string {
 export const ADMIN_PARTNERS_PATH = '/admin/v1/partners';
 export const ADMIN_BANKS_PATH = '/admin/v1/banks';
 export const ADMIN_BANK_IMPORT_PATH = '/admin/v1/banks/import';
+/** The published list's curated fields as a CSV file (the other half of a CSV round trip through `import?mode=curate`). */
+export const ADMIN_BANK_EXPORT_PATH = '/admin/v1/banks/export';
 export const ADMIN_BANK_VERSIONS_PATH = '/admin/v1/banks/versions';
 export const ADMIN_BANK_VERSION_PATH = '/admin/v1/banks/versions/:n';
 export const ADMIN_BANK_RESTORE_PATH = '/admin/v1/banks/versions/:n/restore';

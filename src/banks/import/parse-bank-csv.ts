@@ -1,5 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import type { ErrorDetail } from '../../errors.js';
+import { formulaDefused } from '../../csv/csv-cell.js';
 import { decodeText } from './decode-text.js';
 import type { ParseResult } from './parse-bank-json.js';
 
@@ -9,21 +10,36 @@ const KNOWN_COLUMNS = ['bic', 'name', 'nameEn', 'sbpMemberId'];
  * Reads a CSV import: a header line naming at least `bic` and `name` (optionally `nameEn`, `sbpMemberId`),
  * then one bank per line. Fields may be quoted (bank names often contain commas and quotes). BICs stay
  * strings, so their leading zero survives. Errors name the file's line.
+ *
+ * What spreadsheets do to a CSV file is read as they meant it: a byte-order mark, CRLF line ends, `;` as the
+ * separator (Excel in a Russian locale; told by the header line), columns without a name and lines of empty
+ * cells (a selection wider or longer than the data), and the apostrophe the export puts before a formula-like
+ * cell. A BIC or member id a spreadsheet made a number of is left for the bank checks to refuse by line.
  */
 export function parseBankCsv(bytes: Uint8Array, charset?: string): ParseResult {
   let records: Array<Record<string, string>>;
+  let text: string;
+  try {
+    text = decodeText(bytes, charset);
+  } catch (error) {
+    return { problems: [{ field: 'body', message: `not valid CSV: ${(error as Error).message}${charset ? '' : ' (save it as CSV UTF-8, or name its charset: text/csv; charset=windows-1251)'}` }] };
+  }
   let header: string[] = [];
   // Each row's line, in a flat list rather than csv-parse's info object per row: a file of half a million rows
   // must fit in the reading worker's heap.
   const lines: number[] = [];
   try {
-    records = parse(decodeText(bytes, charset), {
-      columns: (names: string[]) => (header = names.map((column) => column.trim())),
+    records = parse(text, {
+      delimiter: separatorOf(text),
+      // A column without a name (a spreadsheet's empty trailing columns) is skipped.
+      columns: (names: string[]) => (header = names.map((column) => column.trim())).map((column) => column || undefined),
       skip_empty_lines: true,
+      skip_records_with_empty_values: true,
       trim: true,
       bom: true,
       on_record: (record: Record<string, string>, context: { lines: number }) => {
         lines.push(context.lines);
+        for (const column of Object.keys(record)) record[column] = formulaDefused(record[column]!);
         return record;
       },
     }) as Array<Record<string, string>>;
@@ -36,7 +52,7 @@ export function parseBankCsv(bytes: Uint8Array, charset?: string): ParseResult {
     for (const column of ['bic', 'name']) {
       if (!header.includes(column)) problems.push({ line: 1, message: `the header must name a ${column} column` });
     }
-    for (const column of header) {
+    for (const column of header.filter(Boolean)) {
       if (!KNOWN_COLUMNS.includes(column)) problems.push({ line: 1, message: `unknown column ${column}; expected ${KNOWN_COLUMNS.join(', ')}` });
     }
   }
@@ -45,4 +61,14 @@ export function parseBankCsv(bytes: Uint8Array, charset?: string): ParseResult {
     entries: records,
     where: (index) => `line ${lines[index] ?? '?'}`,
   };
+}
+
+/**
+ * The file's separator, told by its header line: `;` when it has more semicolons than commas outside quotes
+ * (a header of column names has one or the other), else `,`.
+ */
+function separatorOf(text: string): string {
+  const header = text.replace(/^\ufeff/, '').split(/\r?\n/, 1)[0]!.replace(/"[^"]*"/g, '');
+  const count = (character: string) => header.split(character).length - 1;
+  return count(';') > count(',') ? ';' : ',';
 }

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import type { AdminApi } from '@partner-gateway/contract/admin-api-client';
 import { IMPORT_MEDIA_TYPES_BY_EXTENSION } from '@partner-gateway/contract/import-media-types';
@@ -38,13 +38,34 @@ export const bankCommands: CommandGroup<AdminApi> = {
       },
     },
     ...bankEditCommands,
+    export: {
+      synopsis: '<file.csv> [--separator ,|;]',
+      changes: false,
+      summary:
+        "write the list's curated fields (bic, name, nameEn, sbpMemberId) to a CSV file for a\nspreadsheet (UTF-8 with a BOM); edit it and bring it back with import --curate.\n--separator ';': for a spreadsheet in a Russian locale",
+      run: async (args, io, admin, usage) => {
+        const { values, positionals } = parseCommand(args, { separator: { type: 'string' } }, ['file'], usage);
+        if (values.help) return print(io, usage);
+        const separator = values.separator === undefined ? ',' : String(values.separator);
+        if (separator !== ',' && separator !== ';') throw new CliError(`--separator must be , or ;\n${usage}`, 2);
+        const file = positionals[0]!;
+        const exported = await admin.banks.exportCsv({ separator });
+        try {
+          await writeFile(file, exported.text);
+        } catch (error) {
+          throw new CliError(`Cannot write ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, 2);
+        }
+        const banks = exported.text.split('\r\n').filter(Boolean).length - 1;
+        return print(io, `Exported version ${exported.version ?? '?'} (${banks} banks) to ${file}; import it back with: partner-gateway bank import ${file} --curate`);
+      },
+    },
     import: {
-      synopsis: '<file> [--dry-run] [--replace] [--yes] [--comment <text>] [--type json|csv|xml]',
+      synopsis: '<file> [--dry-run] [--replace | --curate] [--yes] [--comment <text>] [--type json|csv|xml]',
       changes: true,
       summary:
-        'merge a JSON, CSV (bic,name) or Bank of Russia ED807 XML file into the list: curated\nnames, member ids and order stay; prints every change and, in a terminal, asks first.\n--dry-run: only the preview. --replace: the list becomes the file (asks, or --yes)',
+        'merge a JSON, CSV (bic,name) or Bank of Russia ED807 XML file into the list: curated\nnames, member ids and order stay; prints every change and, in a terminal, asks first.\n--dry-run: only the preview. --replace: the list becomes the file (asks, or --yes).\n--curate: only the listed banks\' curated fields (an edited export); other BICs are listed',
       run: async (args, io, admin, usage) => {
-        const options = { 'dry-run': { type: 'boolean' }, replace: { type: 'boolean' }, yes: { type: 'boolean' }, comment: { type: 'string' }, type: { type: 'string' } } as const;
+        const options = { 'dry-run': { type: 'boolean' }, replace: { type: 'boolean' }, curate: { type: 'boolean' }, yes: { type: 'boolean' }, comment: { type: 'string' }, type: { type: 'string' } } as const;
         const { values, positionals } = parseCommand(args, options, ['file'], usage);
         if (values.help) return print(io, usage);
         const file = positionals[0]!;
@@ -58,10 +79,13 @@ export const bankCommands: CommandGroup<AdminApi> = {
           throw new CliError(`Cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, 2);
         }
         const body = { bytes: new Uint8Array(bytes), contentType };
-        const mode = values.replace ? 'replace' : 'merge';
+        if (values.replace && values.curate) throw new CliError(`--replace and --curate exclude each other\n${usage}`, 2);
+        const mode = values.replace ? 'replace' : values.curate ? 'curate' : 'merge';
         const preview = await admin.banks.import(body, { mode, dryRun: true });
-        const heading = `${mode === 'replace' ? 'Replacing the list with' : 'Merging'} ${basename(file)} (${preview.received} banks) into version ${preview.baseVersion}`;
+        const doing = { replace: 'Replacing the list with', curate: 'Setting the curated fields of', merge: 'Merging' }[mode];
+        const heading = `${doing} ${basename(file)} (${preview.received} banks) ${mode === 'curate' ? 'on' : 'into'} version ${preview.baseVersion}`;
         print(io, outcomeText(preview, heading));
+        if (preview.unknown?.length) print(io, `Not in the list, not added (${preview.unknown.length}): ${preview.unknown.join(' ')}`);
         if (values['dry-run'] || preview.changes.length === 0) return;
         if (!values.yes && (io.stdin.isTTY || mode === 'replace')) {
           if (!io.stdin.isTTY) throw new CliError('Replacing the whole list must be confirmed: pass --yes (or run in a terminal to be asked)', 2);
@@ -83,6 +107,8 @@ export const bankCommands: CommandGroup<AdminApi> = {
   },
   epilogue: `Examples:
   partner-gateway bank import 20230518_ED807_full.xml --dry-run
+  partner-gateway bank export banks.csv --separator ';'
+  partner-gateway bank import banks.csv --curate
   partner-gateway bank move 044525225 1
   partner-gateway bank versions
   partner-gateway bank restore 3

@@ -19,15 +19,17 @@ export interface ReplaceBanksInput {
   comment?: string;
 }
 
-/** A file merged into the list (`import`, mode merge). */
+/** A file merged into the list (`import`, mode merge), or its curated fields set on the listed banks (mode curate). */
 export interface MergeBanksInput {
   file: SubmittedFile;
+  /** curate: only the listed banks' curated fields (the CSV round trip); merge when absent. */
+  mode?: 'curate';
   baseVersion?: number;
   comment?: string;
 }
 
 /** A submitted file imported as `mode` (a replace is confirmed by its submission), or previewed with `dryRun`. */
-function importSubmitted(banks: BankAdmin, input: MergeBanksInput, mode: 'merge' | 'replace', dryRun: boolean, context?: Parameters<BankAdmin['importFile']>[2]): Promise<ImportReport> {
+function importSubmitted(banks: BankAdmin, input: MergeBanksInput, mode: 'merge' | 'replace' | 'curate', dryRun: boolean, context?: Parameters<BankAdmin['importFile']>[2]): Promise<ImportReport> {
   return banks.importFile(Buffer.from(input.file.base64, 'base64'), input.file.contentType, context, {
     mode,
     dryRun,
@@ -95,16 +97,18 @@ export function bankActions(banks: BankAdmin, limits: RemovalLimits): CheckedAct
   const merge: CheckedAction<MergeBanksInput, ImportReport> = {
     action: 'banks.import',
     permission: 'banks.write',
-    description: 'Merge a file into the bank list (new banks added, registry facts updated, banks that left SBP removed)',
+    description: 'Merge a file into the bank list (new banks added, registry facts updated, banks that left SBP removed), or set the listed banks\' curated fields from it (mode curate)',
     guarded: true,
     async preview(input) {
-      const report = await importSubmitted(banks, input, 'merge', true);
+      const report = await importSubmitted(banks, input, input.mode ?? 'merge', true);
       const reason = await removalHold(banks, report, limits);
-      return { target: 'the bank list', preview: { received: report.received, ...shown(report), ...(reason ? { heldBecause: reason } : {}) }, base: String(report.baseVersion), ...(reason ? { holdReason: reason } : {}) };
+      const unknown = report.unknown ? { unknown: report.unknown } : {};
+      return { target: 'the bank list', preview: { received: report.received, ...shown(report), ...unknown, ...(reason ? { heldBecause: reason } : {}) }, base: String(report.baseVersion), ...(reason ? { holdReason: reason } : {}) };
     },
     async apply(input, context) {
-      const report = await importSubmitted(banks, input, 'merge', false, context);
-      context.audit.details = { ...context.audit.details, mode: 'merge', received: report.received, version: report.version, added: report.added, changed: report.changed, removed: report.removed };
+      const mode = input.mode ?? 'merge';
+      const report = await importSubmitted(banks, input, mode, false, context);
+      context.audit.details = { ...context.audit.details, mode, received: report.received, version: report.version, added: report.added, changed: report.changed, removed: report.removed, ...(report.unknown ? { unknown: report.unknown } : {}) };
       return report;
     },
   };

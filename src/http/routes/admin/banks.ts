@@ -1,7 +1,7 @@
-import { AdminBank, AdminBankList, BankInput, BicParams, EditBankBody, ImportQuery, ImportReport, ReplaceBanksBody } from '@partner-gateway/contract/admin-banks';
+import { AdminBank, AdminBankList, BankExportQuery, BankInput, BicParams, EditBankBody, ImportQuery, ImportReport, ReplaceBanksBody } from '@partner-gateway/contract/admin-banks';
 import { BankChangeQuery, BankListOutcome } from '@partner-gateway/contract/admin-bank-versions';
 import { ErrorBody } from '@partner-gateway/contract/error-body';
-import { ADMIN_BANK_IMPORT_PATH, ADMIN_BANKS_PATH } from '@partner-gateway/contract/paths';
+import { ADMIN_BANK_EXPORT_PATH, ADMIN_BANK_IMPORT_PATH, ADMIN_BANKS_PATH } from '@partner-gateway/contract/paths';
 import { IMPORT_MEDIA_TYPES } from '@partner-gateway/contract/import-media-types';
 import type { FastifyInstance } from 'fastify';
 import type { Gateway } from '../../../gateway.js';
@@ -110,6 +110,31 @@ export async function adminBankRoutes(app: FastifyInstance, { gateway }: { gatew
       return reply.code(204).header('x-bank-list-version', String(submitted.applied.version)).send();
     },
   );
+  app.get(
+    ADMIN_BANK_EXPORT_PATH,
+    {
+      config: { permission: 'read' },
+      schema: {
+        operationId: 'exportBanks',
+        tags,
+        summary: "The published list's curated fields as CSV, for a spreadsheet (import it back with mode=curate)",
+        description:
+          'Columns bic, name, nameEn, sbpMemberId, one bank per line in the partners\' order; UTF-8 with a byte-order mark (so Excel reads the Cyrillic names), CRLF line ends, empty cells for unset fields, a cell a spreadsheet would run as a formula prefixed with an apostrophe (dropped again on import). ' +
+          'The `x-bank-list-version` header names the version exported: pass it as `baseVersion` to the import to apply the edits only if nobody changed the list since.',
+        querystring: BankExportQuery,
+        produces: ['text/csv'],
+        response: { 200: { type: 'string', description: 'The CSV file' }, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const file = await banks.exportCsv((request.query as BankExportQuery).separator);
+      return reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${file.fileName}"`)
+        .header('x-bank-list-version', String(file.version))
+        .send(file.text);
+    },
+  );
   // A whole Bank of Russia directory is under 1 MiB; BANKS_IMPORT_MAX_BYTES (4 MiB) leaves room for growth.
   const importBodyLimit = gateway.config.BANKS_IMPORT_MAX_BYTES;
   await app.register(async (importScope) => {
@@ -131,7 +156,9 @@ export async function adminBankRoutes(app: FastifyInstance, { gateway }: { gatew
           summary: 'Import a JSON, CSV or ED807 file (Content-Type names the format), merged by default; dryRun=true previews every change',
           description:
             'merge (the default): an ED807 directory adds new SBP head offices at the end, updates registry facts and removes banks that left SBP, never changing a curated field of a bank that stays; ' +
-            'a JSON or CSV file sets the curated fields it has and adds new banks at the end (maker-checker action banks.import). mode=replace&confirm=true replaces the whole list (maker-checker action banks.replace). ' +
+            'a JSON or CSV file sets the curated fields it has and adds new banks at the end (maker-checker action banks.import). ' +
+            'mode=curate (the CSV round trip with GET /admin/v1/banks/export): a JSON or CSV file sets the curated fields of the banks already listed, each changed field shown; rows of other BICs are listed in `unknown` and never added (maker-checker action banks.import). ' +
+            'A CSV file may be separated by `,` or `;` (read from its header line), start with a BOM and end its lines with CRLF; a BIC or member id a spreadsheet turned into a number (a lost leading zero, 1E+11) is refused with its line. mode=replace&confirm=true replaces the whole list (maker-checker action banks.replace). ' +
             `${VERSIONED} ${GUARDED}`,
           querystring: ImportQuery,
           consumes: [...IMPORT_MEDIA_TYPES],
@@ -152,7 +179,9 @@ export async function adminBankRoutes(app: FastifyInstance, { gateway }: { gatew
           request.requestContext.audit.action = 'banks.replace';
           return answerSubmitted(reply, await gateway.admin.approvals.submit('banks.replace', submitted(), request.requestContext));
         }
-        if (mode === 'merge' && query.dryRun !== 'true') return answerSubmitted(reply, await gateway.admin.approvals.submit('banks.import', submitted(), request.requestContext));
+        if (mode !== 'replace' && query.dryRun !== 'true') {
+          return answerSubmitted(reply, await gateway.admin.approvals.submit('banks.import', { ...submitted(), ...(mode === 'curate' ? { mode } : {}) }, request.requestContext));
+        }
         const report = await banks.importFile(body, contentType, request.requestContext, { ...options, mode, dryRun: query.dryRun === 'true', confirm: query.confirm === 'true' });
         request.requestContext.audit.details = { mode, dryRun: query.dryRun === 'true', received: report.received, version: report.version, added: report.added, changed: report.changed, removed: report.removed };
         return report;
