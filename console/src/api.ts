@@ -81,9 +81,9 @@ async function send({ method, path, json, file, text: wantsText }: AdminRequest,
   }
   if (method !== 'GET' && (response.ok || response.status === 202)) for (const listener of changedListeners) listener();
   if (response.status === 204) return undefined;
+  // A file (the bank list's CSV): its text as sent, byte-order mark included (Excel needs it), and the version it holds.
+  if (wantsText && response.ok) return { text: new TextDecoder('utf-8', { ignoreBOM: true }).decode(await response.arrayBuffer()), version: response.headers.get('x-bank-list-version') };
   const text = await response.text();
-  // A file (the bank list's CSV): its text and the version it holds.
-  if (wantsText && response.ok) return { text, version: response.headers.get('x-bank-list-version') };
   let parsed: unknown;
   try {
     parsed = text ? JSON.parse(text) : undefined;

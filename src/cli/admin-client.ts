@@ -57,9 +57,9 @@ export function createAdminClient(io: CliIo): AdminApi {
       throw new CliError(`The gateway's admin API is not reachable at ${baseUrl} (${code}). Is the gateway running (npm start)? Is ADMIN_URL right?`, 3);
     }
     if (response.status === 204) return undefined;
+    // A file (the bank list's CSV): its text as sent, byte-order mark included (Excel needs it), and the version it holds.
+    if (wantsText && response.ok) return { text: new TextDecoder('utf-8', { ignoreBOM: true }).decode(await response.arrayBuffer()), version: response.headers.get('x-bank-list-version') };
     const text = await response.text();
-    // A file (the bank list's CSV): its text and the version it holds.
-    if (wantsText && response.ok) return { text, version: response.headers.get('x-bank-list-version') };
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
