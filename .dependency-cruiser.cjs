@@ -26,6 +26,7 @@ module.exports = {
     rule('domain-below-auth', 'The domain folders never import auth, operations or HTTP.', '^src/(partners|banks|keys|audit|operators|approvals|stores|cache|async|metrics)/', '^src/(auth|operations|http|cli)/|^src/gateway\\.ts$'),
     rule('health-given-its-checks', 'health/ asks the checks it is given; it reaches no store, domain or HTTP.', '^src/health/', '^src/(db|stores|auth|operations|http|cli|partners|banks|keys|audit|operators|approvals)/|^src/gateway\\.ts$'),
     rule('telemetry-alone', 'telemetry/ is OpenTelemetry\'s set-up: the release\'s version and nothing else of the gateway.', '^src/telemetry/', '^src/(?!version\\.ts$)'),
+    rule('csv-alone', 'csv/ writes and reads CSV cells: nothing of the gateway, so any module may use it.', '^src/csv/', '^(src/(?!csv/)|packages/)'),
     rule('net-alone', 'net/ fetches URLs partners and operators configure: Node and ipaddr.js only, so any module may use it.', '^src/net/', '^(src/(?!net/)|packages/)'),
     rule('mtls-transport-only', 'mtls/ is transport: the listener, PEM, names, the forwarded header; no domain, no auth, no HTTP app.', '^src/mtls/', '^src/(auth|partners|banks|keys|audit|operations|db|stores|http)/'),
     rule('request-context-at-the-edge', 'The request context is below everything that uses it: it imports the contract and transport types only.', '^src/request-context\\.ts$', '^src/(?!mtls/)'),
