@@ -183,6 +183,7 @@ export const ConfigSchema = Type.Object({
   WEBHOOK_TIMEOUT_MS: Type.Integer({ default: 10000, minimum: 100, maximum: 60000, description: 'The longest one webhook delivery may take (connection, request and answer).' }),
   WEBHOOK_RETRY_BASE_MS: Type.Integer({ default: 30000, minimum: 10, maximum: 3600000, description: 'The first retry of a failed webhook delivery comes after this many ms, each next one after twice the last (at most 6 h apart).' }),
   WEBHOOK_RETRY_WINDOW_SECONDS: Type.Integer({ default: 259200, minimum: 1, maximum: 2592000, description: 'A webhook delivery is retried for this long (default 3 days); an endpoint failing for all of it is disabled.' }),
+  WEBHOOK_RETENTION_DAYS: Type.Integer({ default: 30, minimum: 4, maximum: 3650, description: 'Webhook events older than this many days, once every delivery of theirs is delivered or given up, are deleted with their delivery log (a replay reaches back this far).' }),
   WEBHOOK_ROTATION_OVERLAP_HOURS: Type.Integer({ default: 24, minimum: 0, maximum: 168, description: "Hours a rotated webhook endpoint's previous signing material still signs beside the new one." }),
   ARGON2_QUEUE: Type.Integer({ default: 64, minimum: 0, maximum: 100000, description: 'argon2 verifications allowed to wait; beyond that, 503 with Retry-After.' }),
   TOKEN_ISSUER: Type.Optional(

@@ -245,6 +245,7 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
         await purgeThrottle(handle.db, throttlePolicy, at);
         await operators.purgeExpired();
         await banks.purgeVersions();
+        await webhooks.purge();
       },
       deliverWebhooks: () => webhooks.dispatcher.tick(),
       flushOperatorUsage: () => operators.flushUsage(),

@@ -109,7 +109,9 @@ export function createWebhookDispatcher(
     }
     const failingSince = endpoint.failingSince ?? new Date(at);
     if (!endpoint.failingSince) await endpoints.update(endpoint.id, { failingSince, updatedAt: new Date(at) });
-    if (endpoint.status === 'enabled' && result.outcome === 'failed' && at - failingSince.getTime() >= settings.retryWindowMs) {
+    // Disabled once a delivery is given up (every attempt failed until its retry window ended) or the endpoint has
+    // failed for a whole window; a single failing event, whose last retry comes before its window ends, counts.
+    if (endpoint.status === 'enabled' && (result.outcome === 'failed' || at - failingSince.getTime() >= settings.retryWindowMs)) {
       const reason = `failed every attempt for ${Math.round(settings.retryWindowMs / 1000)} s; last: ${error}`;
       await endpoints.update(endpoint.id, { status: 'disabled', disabledAt: new Date(at), disabledReason: reason, updatedAt: new Date(at) });
       await outbox.abandonPending(endpoint.id, new Date(at), 'the endpoint was disabled');

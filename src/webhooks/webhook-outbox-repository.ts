@@ -67,6 +67,11 @@ export interface WebhookOutboxRepository {
   replay(endpointId: string, which: { eventId: string } | { since: Date }, now: Date): Promise<number>;
   /** Drops the endpoint's pending deliveries as failed (it was disabled). */
   abandonPending(endpointId: string, now: Date, reason: string): Promise<void>;
+  /**
+   * Deletes up to `limit` events created before `before` that no delivery still waits for (every delivery delivered
+   * or given up), with their deliveries and attempts, oldest first; how many events went.
+   */
+  purgeFinished(before: Date, limit: number): Promise<number>;
 }
 
 export function createWebhookOutboxRepository(database: Kysely<Database>): WebhookOutboxRepository {
@@ -171,6 +176,26 @@ export function createWebhookOutboxRepository(database: Kysely<Database>): Webho
         .values(ids.map(({ id }) => ({ id: randomUUID(), event_id: id, endpoint_id: endpointId, next_attempt_at: now, created_at: now, replay: true })))
         .execute();
       return ids.length;
+    },
+    purgeFinished(before, limit) {
+      return database.transaction().execute(async (trx) => {
+        const tx = trx.withTables<Tables>();
+        const rows = await tx
+          .selectFrom('webhook_events as e')
+          .select('e.id')
+          .where('e.created_at', '<', before)
+          .where(({ not, exists, selectFrom }) => not(exists(selectFrom('webhook_deliveries as d').select('d.id').whereRef('d.event_id', '=', 'e.id').where('d.status', '=', 'pending'))))
+          .orderBy('e.created_at')
+          .limit(limit)
+          .execute();
+        const ids = rows.map((row) => String(row.id));
+        if (ids.length === 0) return 0;
+        // Children first, each in one statement (the cascade would look them up event by event).
+        await tx.deleteFrom('webhook_attempts').where('event_id', 'in', ids).execute();
+        await tx.deleteFrom('webhook_deliveries').where('event_id', 'in', ids).execute();
+        await tx.deleteFrom('webhook_events').where('id', 'in', ids).execute();
+        return ids.length;
+      });
     },
     async abandonPending(endpointId, now, reason) {
       await db.updateTable('webhook_deliveries').set({ status: 'failed', finished_at: now, last_error: reason, lease_until: null, leased_by: null }).where('endpoint_id', '=', endpointId).where('status', '=', 'pending').execute();

@@ -14,8 +14,14 @@ export interface WebhooksModule {
   admin: WebhookAdmin;
   dispatcher: WebhookDispatcher;
   figures(): WebhookFigures;
+  /** The outbox's finished events older than WEBHOOK_RETENTION_DAYS deleted (at most PURGE_BATCH a call); how many. */
+  purge(): Promise<number>;
   close(): Promise<void>;
 }
+
+const DAY_MS = 86_400_000;
+/** Events purged per call at most: the purge timer comes back for the rest, and no call holds a long transaction. */
+const PURGE_BATCH = 500;
 
 /**
  * Partners' webhooks, wired: the admin side, and a dispatcher that polls the outbox every WEBHOOK_POLL_MS and at
@@ -43,6 +49,7 @@ export function createWebhooks(db: Kysely<Database>, feed: ChangeFeed, config: C
     admin: createWebhookAdmin(partners, endpoints, outbox, sealer, { production, overlapHours: config.WEBHOOK_ROTATION_OVERLAP_HOURS }, now, () => dispatcher.nudge()),
     dispatcher,
     figures: () => ({ ...dispatcher.figures(), disabledEndpoints: () => endpoints.countDisabled() }),
+    purge: () => outbox.purgeFinished(new Date(now() - config.WEBHOOK_RETENTION_DAYS * DAY_MS), PURGE_BATCH),
     async close() {
       clearInterval(timer);
       await dispatcher.close();
