@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -372,6 +372,26 @@ describe('admin console in Chromium', { skip, timeout: 120_000 }, () => {
     assert.equal(banks.length, 40);
     assert.deepEqual([banks[0].name, banks.at(-1).bic], ['Сбербанк России', '049999999']);
     await textOf(page.getByRole('heading', { name: /The list/ }), /\(40\)/);
+  });
+
+  it('exports the list as CSV for a spreadsheet, and imports the edited file back as Curate: one changed name previewed, a stray BIC listed, nothing added', async () => {
+    const downloading = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export CSV for a spreadsheet' }).click();
+    const download = await downloading;
+    assert.match(download.suggestedFilename(), /^banks-v\d+\.csv$/);
+    const text = readFileSync(await download.path(), 'utf8');
+    assert.ok(text.startsWith('\ufeffbic;name;nameEn;sbpMemberId\r\n'), 'a BOM and ; for Excel');
+    const edited = `${text.replace(/^(044525974;)([^;\r\n]*)/m, '$1$2 (правка)')}049999998;Чужой банк;;\r\n`;
+    await page.getByLabel('File', { exact: true }).setInputFiles({ name: 'banks-edited.csv', mimeType: 'text/csv', buffer: Buffer.from(edited) });
+    await page.getByRole('radio', { name: /Curate/ }).check();
+    await page.getByRole('button', { name: 'Preview import' }).click();
+    await textOf(page.getByTestId('import-summary'), /41 banks in the file: 0 to add, 1 to change, 0 to remove/);
+    await textOf(page.getByTestId('import-unknown'), /Not in the list, not added \(1\): 049999998/);
+    await page.getByRole('button', { name: 'Apply import' }).click();
+    await textOf(status(), /Imported 41 banks: 0 added, 1 changed, 0 removed/);
+    const banks = (await api('GET', '/admin/v1/banks')).body.banks as Array<{ bic: string; name: string }>;
+    assert.equal(banks.length, 40);
+    assert.match(banks.find((bank) => bank.bic === '044525974')!.name, / \(правка\)$/);
   });
 
   it('reorders, adds and removes banks through the same API', async () => {

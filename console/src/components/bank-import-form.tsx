@@ -5,6 +5,7 @@ import { useState } from 'preact/hooks';
 import { announce } from '../announce';
 import { admin, ApiError, ProposedChange } from '../api';
 import { BankChanges } from './bank-changes';
+import { BankCsvExport } from './bank-csv-export';
 import { errorsFrom, Field, FormAlert, type FormErrors, noErrors } from './forms';
 
 interface Preview {
@@ -96,8 +97,10 @@ export function ImportForm({ onImported }: { current: Bank[]; onImported: () => 
       <h2 id="import-title">Import a file</h2>
       <p>
         JSON (<code>{'{"banks": [{"bic", "name"}]}'}</code> or a bare array), CSV with a <code>bic,name</code> header, or the Bank of Russia's ED807
-        directory (XML). You see what would change, and every bad row, before anything is applied.
+        directory (XML). You see what would change, and every bad row, before anything is applied. To edit many banks' names and member ids at
+        once, export the list, edit it in a spreadsheet and import it back in the Curate mode.
       </p>
+      <BankCsvExport />
       <FormAlert errors={errors.form} title="The import failed" />
       <form onSubmit={previewFile} noValidate class="form">
         <Field key={fileKey} id="import-file" label="File" errors={errors.fields.file}>
@@ -124,6 +127,10 @@ export function ImportForm({ onImported }: { current: Bank[]; onImported: () => 
           <label class="choice">
             <input type="radio" name="import-mode" value="replace" checked={mode === 'replace'} onChange={() => (setMode('replace'), setPreview(null))} /> Replace: the
             list becomes exactly the file, in its order (needs a confirmation)
+          </label>
+          <label class="choice">
+            <input type="radio" name="import-mode" value="curate" checked={mode === 'curate'} onChange={() => (setMode('curate'), setPreview(null))} /> Curate:
+            only the names, Latin names and member ids of banks already listed (an edited export); rows of other BICs are listed, never added
           </label>
         </fieldset>
         <div class="actions">
@@ -153,6 +160,11 @@ export function ImportForm({ onImported }: { current: Bank[]; onImported: () => 
             {preview.report.received} banks in the file: {preview.report.added.length} to add, {preview.report.changed.length} to change,{' '}
             {preview.report.removed.length} to remove.
           </p>
+          {preview.report.unknown && preview.report.unknown.length > 0 && (
+            <p data-testid="import-unknown">
+              Not in the list, not added ({preview.report.unknown.length}): {preview.report.unknown.join(', ')}
+            </p>
+          )}
           <BankChanges changes={preview.report.changes} title={`Every change against version ${preview.report.baseVersion}`} />
           {preview.mode === 'replace' && (
             <label class="choice">
