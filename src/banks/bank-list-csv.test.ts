@@ -49,11 +49,4 @@ describe('the bank list as CSV', () => {
     assert.equal(checked.problems[1]!.field, 'line 3.sbpMemberId');
     assert.match(checked.problems[1]!.message, /scientific notation/);
   });
-
-  it('when a curated file names BICs the list does not hold, then they are reported and nothing is added', () => {
-    const curated = curateFile(list, [{ bic: '044525225', name: 'Сбер' }, { bic: '049999999', name: 'Нет' }]);
-    assert.deepEqual(curated.unknown, ['049999999']);
-    assert.equal(curated.next.length, list.length);
-    assert.deepEqual(curated.changes.map((change) => [change.bic, change.kind, change.fields.map((field) => field.field)]), [['044525225', 'changed', ['name']]]);
-  });
 });
