@@ -62,7 +62,7 @@ export function credentialHeaders(method: string, token = readToken()): Record<s
  * carrying the API's description and problems, a ProposedChange for a 202, or a description of the network
  * failure. A 401 with the tab's credential signs the tab out.
  */
-async function send({ method, path, json, file }: AdminRequest, token?: string): Promise<unknown> {
+async function send({ method, path, json, file, binary }: AdminRequest, token?: string): Promise<unknown> {
   const headers: Record<string, string> = { accept: 'application/json', ...credentialHeaders(method, token ?? readToken()) };
   let payload: BodyInit | undefined;
   if (file) {
@@ -81,6 +81,7 @@ async function send({ method, path, json, file }: AdminRequest, token?: string):
   }
   if (method !== 'GET' && (response.ok || response.status === 202)) for (const listener of changedListeners) listener();
   if (response.status === 204) return undefined;
+  if (binary && response.ok) return new Uint8Array(await response.arrayBuffer());
   const text = await response.text();
   let parsed: unknown;
   try {

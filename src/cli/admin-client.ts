@@ -34,7 +34,7 @@ export function createAdminClient(io: CliIo): AdminApi {
   } catch (error) {
     unreadable = `Cannot read PARTNER_GATEWAY_ADMIN_TOKEN_FILE ${io.env.PARTNER_GATEWAY_ADMIN_TOKEN_FILE} (${(error as NodeJS.ErrnoException).code ?? 'error'})`;
   }
-  return createAdminApi(async ({ method, path, json, file }) => {
+  return createAdminApi(async ({ method, path, json, file, binary }) => {
     if (unreadable) throw new CliError(unreadable, 2);
     if (!token) {
       throw new CliError(
@@ -50,13 +50,14 @@ export function createAdminClient(io: CliIo): AdminApi {
         method,
         headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': contentType }) },
         ...(body === undefined ? {} : { body }),
-        signal: AbortSignal.timeout(60_000),
+        signal: AbortSignal.timeout(binary ? 600_000 : 60_000),
       });
     } catch (error) {
       const code = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
       throw new CliError(`The gateway's admin API is not reachable at ${baseUrl} (${code}). Is the gateway running (npm start)? Is ADMIN_URL right?`, 3);
     }
     if (response.status === 204) return undefined;
+    if (binary && response.ok) return new Uint8Array(await response.arrayBuffer());
     const text = await response.text();
     let parsed: unknown;
     try {
