@@ -87,6 +87,9 @@ export const errors = {
   headersTooLarge: () =>
     new AppError('headers_too_large', 431, 'The request address or headers are too large; repeat the request with correct data'),
   requestTimeout: () => new AppError('request_timeout', 408, 'The request took too long to arrive; repeat the request'),
+  /** A backup asked of a gateway on PostgreSQL: the database's own tools back it up. */
+  backupNotEmbedded: () =>
+    new AppError('backup_not_embedded', 409, 'The gateway runs on PostgreSQL: back the database up with pg_dump (docs/operations-database.md); this backup is for the embedded database'),
   notFound: () => new AppError('not_found', 404, 'The requested resource does not exist; check the address'),
   methodNotAllowed: (allowed: string) =>
     new AppError('method_not_allowed', 405, `This method is not allowed here; use ${allowed}`, { headers: { allow: allowed } }),

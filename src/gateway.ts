@@ -17,7 +17,7 @@ import { ssoStatusEntry } from './audit/sso-status-entry.js';
 import { registryFetcher } from './banks/sync/fetch-registry-source.js';
 import type { BankSync } from './banks/sync/bank-sync.js';
 import { publicUrl, tokenIssuer, type Config } from './config.js';
-import type { DatabaseHandle } from './db/database.js';
+import { backupPglite, type DatabaseHandle } from './db/database.js';
 import { errors } from './errors.js';
 import { CHECK_TIMEOUT_MS, checkDependencies, readinessOf } from './health/dependency-health.js';
 import type { ReadinessReport } from '@partner-gateway/contract/public-api';
@@ -92,6 +92,8 @@ export interface AdminOperations {
   approvals: Approvals;
   /** Partners' webhook endpoints: list, create, delete, rotate, delivery log, replay. */
   webhooks: WebhookAdmin;
+  /** A consistent copy of the embedded database (backupPglite); refused (backup_not_embedded) on PostgreSQL. */
+  backup(): Promise<Blob>;
 }
 
 export interface GatewayRuntime {
@@ -227,6 +229,7 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
       sessions: operators.sessions,
       approvals,
       webhooks: webhooks.admin,
+      backup: async () => (await backupPglite(handle)) ?? Promise.reject(errors.backupNotEmbedded()),
     },
     operatorAuth: createOperatorAuthentication({ credentials: operators.credentials, throttle: stores.throttle, now }),
     sso: operators.sso,

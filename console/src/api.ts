@@ -62,8 +62,8 @@ export function credentialHeaders(method: string, token = readToken()): Record<s
  * carrying the API's description and problems, a ProposedChange for a 202, or a description of the network
  * failure. A 401 with the tab's credential signs the tab out.
  */
-async function send({ method, path, json, file, text: wantsText }: AdminRequest, token?: string): Promise<unknown> {
-  const headers: Record<string, string> = { accept: wantsText ? '*/*' : 'application/json', ...credentialHeaders(method, token ?? readToken()) };
+async function send({ method, path, json, file, text: wantsText, binary }: AdminRequest, token?: string): Promise<unknown> {
+  const headers: Record<string, string> = { accept: wantsText || binary ? '*/*' : 'application/json', ...credentialHeaders(method, token ?? readToken()) };
   let payload: BodyInit | undefined;
   if (file) {
     headers['content-type'] = file.contentType;
@@ -83,6 +83,7 @@ async function send({ method, path, json, file, text: wantsText }: AdminRequest,
   if (response.status === 204) return undefined;
   // A file (the bank list's CSV): its text as sent, byte-order mark included (Excel needs it), and the version it holds.
   if (wantsText && response.ok) return { text: new TextDecoder('utf-8', { ignoreBOM: true }).decode(await response.arrayBuffer()), version: response.headers.get('x-bank-list-version') };
+  if (binary && response.ok) return new Uint8Array(await response.arrayBuffer());
   const text = await response.text();
   let parsed: unknown;
   try {

@@ -1,4 +1,5 @@
 import type { ActorRef } from '@partner-gateway/contract/admin-approvals';
+import type { AuditEntryView } from '@partner-gateway/contract/admin-audit';
 
 /** One line of the audit trail. Never carries a password, a JWE, a token or a hash. */
 export interface AuditEntry {
@@ -39,6 +40,11 @@ export interface StoredAuditEntry extends Omit<AuditEntry, 'aggregate' | 'operat
   count: number;
   /** For an aggregated entry, the last call's request id (`requestId` is the first's); null otherwise. */
   lastRequestId: string | null;
+}
+
+/** An entry as the admin API shows it (the contract's AuditEntryView): the search, the export. */
+export function toAuditEntryView(entry: StoredAuditEntry): AuditEntryView {
+  return { ...entry, at: entry.at.toISOString() };
 }
 
 /**

@@ -1,7 +1,7 @@
-import { AUDIT_CSV_COLUMNS, type AuditEntryView, type AuditExportQuery } from '@partner-gateway/contract/admin-audit';
+import { AUDIT_CSV_COLUMNS, type AuditExportQuery } from '@partner-gateway/contract/admin-audit';
 import { csvCell } from '../csv/csv-cell.js';
 import { errors } from '../errors.js';
-import type { StoredAuditEntry } from './audit-entry.js';
+import { toAuditEntryView, type StoredAuditEntry } from './audit-entry.js';
 import type { AuditRepository } from './audit-repository.js';
 import type { AuditWriter } from './audit-writer.js';
 
@@ -49,11 +49,6 @@ export async function exportAudit(writer: AuditWriter, repository: AuditReposito
       }
     },
   };
-}
-
-/** An entry as the admin API shows it. */
-export function toAuditEntryView(entry: StoredAuditEntry): AuditEntryView {
-  return { ...entry, at: entry.at.toISOString() };
 }
 
 function jsonLine(entry: StoredAuditEntry): string {

@@ -1,12 +1,12 @@
 import type { Kysely } from 'kysely';
-import type { AuditExportQuery, AuditQuery } from '@partner-gateway/contract/admin-audit';
+import type { AuditExportQuery, AuditPage, AuditQuery } from '@partner-gateway/contract/admin-audit';
 import { exportAudit, type AuditExport } from './audit-export.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/schema.js';
 import type { GatewayEvents } from '../gateway-events.js';
 import { createAuditRepository, type AuditRepository } from './audit-repository.js';
 import { createAuditRetention, type RetentionReport } from './audit-retention.js';
-import { searchAudit, type AuditPage } from './audit-search.js';
+import { searchAudit } from './audit-search.js';
 import { createAuditWriter, type AuditWriter } from './audit-writer.js';
 import { partnerActivity, type PartnerActivity } from './partner-activity.js';
 

@@ -1,19 +1,11 @@
 import { errors } from '../errors.js';
-import type { StoredAuditEntry } from './audit-entry.js';
-import { AUDIT_COUNT_LIMIT, AUDIT_PAGE_MAX, type AuditQuery, type AuditTotal } from '@partner-gateway/contract/admin-audit';
+import { AUDIT_COUNT_LIMIT, AUDIT_PAGE_MAX, type AuditPage, type AuditQuery } from '@partner-gateway/contract/admin-audit';
+import { toAuditEntryView } from './audit-entry.js';
 import type { AuditQuery as AuditFilter, AuditRepository } from './audit-repository.js';
 import type { AuditWriter } from './audit-writer.js';
 
 /** The audit search as the admin API takes it (the contract's query): strings from the query string, checked here. */
 export type AuditSearchInput = AuditQuery;
-
-export interface AuditPage {
-  entries: StoredAuditEntry[];
-  /** The cursor of the next (older) page; null on the last page and when following with `after`. */
-  nextCursor: string | null;
-  /** How many entries the filters match in all pages: exact up to AUDIT_COUNT_LIMIT, else "more than". */
-  total: AuditTotal;
-}
 
 /**
  * One page of the audit trail, newest first (or oldest first after an id). Entries still queued are written
@@ -48,7 +40,7 @@ export async function searchAudit(writer: AuditWriter, repository: AuditReposito
   const { before: _before, after: _after, limit: _limit, ...filters } = query;
   const [entries, total] = await Promise.all([repository.query(query), repository.count(filters, AUDIT_COUNT_LIMIT)]);
   const nextCursor = input.after === undefined && entries.length === limit ? entries.at(-1)!.id : null;
-  return { entries, nextCursor, total };
+  return { entries: entries.map(toAuditEntryView), nextCursor, total };
 }
 
 /**

@@ -34,7 +34,7 @@ export function createAdminClient(io: CliIo): AdminApi {
   } catch (error) {
     unreadable = `Cannot read PARTNER_GATEWAY_ADMIN_TOKEN_FILE ${io.env.PARTNER_GATEWAY_ADMIN_TOKEN_FILE} (${(error as NodeJS.ErrnoException).code ?? 'error'})`;
   }
-  return createAdminApi(async ({ method, path, json, file, text: wantsText }) => {
+  return createAdminApi(async ({ method, path, json, file, text: wantsText, binary }) => {
     if (unreadable) throw new CliError(unreadable, 2);
     if (!token) {
       throw new CliError(
@@ -50,7 +50,7 @@ export function createAdminClient(io: CliIo): AdminApi {
         method,
         headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': contentType }) },
         ...(body === undefined ? {} : { body }),
-        signal: AbortSignal.timeout(60_000),
+        signal: AbortSignal.timeout(binary ? 600_000 : 60_000),
       });
     } catch (error) {
       const code = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
@@ -59,6 +59,7 @@ export function createAdminClient(io: CliIo): AdminApi {
     if (response.status === 204) return undefined;
     // A file (the bank list's CSV): its text as sent, byte-order mark included (Excel needs it), and the version it holds.
     if (wantsText && response.ok) return { text: new TextDecoder('utf-8', { ignoreBOM: true }).decode(await response.arrayBuffer()), version: response.headers.get('x-bank-list-version') };
+    if (binary && response.ok) return new Uint8Array(await response.arrayBuffer());
     const text = await response.text();
     let parsed: unknown;
     try {

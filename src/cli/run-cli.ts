@@ -6,6 +6,7 @@ import { GATEWAY_VERSION } from '../version.js';
 import { createAdminClient } from './admin-client.js';
 import { approvalCommands } from './commands/approval-command.js';
 import { auditCommand } from './commands/audit-command.js';
+import { backupCommand } from './commands/backup-command.js';
 import { bankCommands } from './commands/bank-command.js';
 import { keysCommands } from './commands/keys-command.js';
 import { operatorCommands } from './commands/operator-command.js';
@@ -40,10 +41,12 @@ export const USAGE = [
   entry('migrate', 'apply this version\'s database migrations ([--dry-run]: list them)'),
   ...Object.entries(ADMIN_GROUPS).map(([name, group]) => groupEntry(name, group)),
   entry('audit', 'show or --follow the audit trail'),
+  entry('backup', 'copy the running gateway\'s embedded database into a file'),
+  entry('restore', 'put a backup into DATA_DIR, the gateway stopped ([--yes])'),
   groupEntry('client', CLIENT_GROUP, `\n${' '.repeat(COLUMN)}(no admin token needed; also partner-gateway-client, of @partner-gateway/client)`),
   entry('--version', 'print the version of the gateway (and of its contract and SDK)'),
   '',
-  'partner, bank, keys, audit, operator, token and approval talk to a running gateway\'s admin API:',
+  'partner, bank, keys, audit, backup, operator, token and approval talk to a gateway\'s admin API:',
   '  ADMIN_URL                         admin API address (default http://127.0.0.1:8081)',
   '  PARTNER_GATEWAY_ADMIN_TOKEN       your personal token (the audit trail then names you)',
   '  PARTNER_GATEWAY_ADMIN_TOKEN_FILE  or a file holding it',
@@ -75,10 +78,13 @@ export function runCli(argv: string[], io: CliIo): Promise<number> {
     }
     // Like serve, it runs the gateway's own code on the database (loaded only when asked for), not over HTTP.
     if (command === 'migrate') return (await import('../migrate-command.js')).migrateCommand(rest, io);
+    if (command === 'restore') return (await import('../restore-command.js')).restoreCommand(rest, io);
     if (command !== undefined && Object.hasOwn(ADMIN_GROUPS, command)) return runGroup(ADMIN_GROUPS[command]!, rest, io, createAdminClient(io));
     switch (command) {
       case 'audit':
         return auditCommand(rest, io, createAdminClient(io));
+      case 'backup':
+        return backupCommand(rest, io, createAdminClient(io));
       case 'client':
         return runGroup(CLIENT_GROUP, rest, io, undefined);
       case '--version':

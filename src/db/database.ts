@@ -41,8 +41,9 @@ export interface DatabaseOptions {
   /** Where PGlite keeps its files; `undefined` keeps it in memory (tests). */
   dataDir?: string | undefined;
   /**
-   * In-memory PGlite only: a data directory dumped by `dumpPglite` to start from, instead of an empty cluster
-   * (tests load one migrated image per run rather than migrating every fresh database).
+   * PGlite only: a data directory dumped by `dumpPglite` or `backupPglite` to start from instead of an empty
+   * cluster, in memory (tests load one migrated image per run) or in a `dataDir` that holds no database yet (a
+   * restore); an existing database in `dataDir` is opened as it is.
    */
   image?: Blob | undefined;
   poolSize?: number;
@@ -71,6 +72,21 @@ export async function dumpPglite(handle: DatabaseHandle): Promise<Blob> {
   const client = pgliteClients.get(handle.db);
   if (!client) throw new Error('not a PGlite handle');
   return client.dumpDataDir('none');
+}
+
+/**
+ * A consistent copy of the embedded database's whole data directory, gzipped, taken while it serves: the
+ * checkpoint and the copy run in one transaction slot of PGlite, so every other statement waits for them (the
+ * short pause docs/operations-database.md states) and the copy holds every commit made before it and none after.
+ * Undefined on PostgreSQL, whose backups are pg_dump's.
+ */
+export async function backupPglite(handle: DatabaseHandle): Promise<Blob | undefined> {
+  const client = pgliteClients.get(handle.db);
+  if (!client) return undefined;
+  return client.transaction(async (transaction) => {
+    await transaction.exec('checkpoint');
+    return client.dumpDataDir('gzip');
+  });
 }
 
 const soleWriters = new WeakSet<Kysely<Database>>();
@@ -116,7 +132,8 @@ async function openPglite(dataDir: string | undefined, image: Blob | undefined):
   } else {
     const directory = join(dataDir, 'pglite');
     mkdirSync(directory, { recursive: true });
-    const cluster = existsSync(join(directory, 'PG_VERSION')) ? undefined : shippedCluster();
+    // A new directory starts from the image when one is given (a restore), else from the shipped empty cluster.
+    const cluster = existsSync(join(directory, 'PG_VERSION')) ? undefined : (image ?? shippedCluster());
     client = new PGlite(directory, { startParams: PGLITE_START, ...(cluster ? { loadDataDir: cluster } : {}) });
   }
   await client.waitReady;

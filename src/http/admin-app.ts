@@ -14,6 +14,7 @@ import { methodNotAllowed } from './plugins/method-not-allowed.js';
 import { openApi } from './plugins/openapi.js';
 import { adminApprovalRoutes } from './routes/admin/approvals.js';
 import { adminAuditRoutes } from './routes/admin/audit.js';
+import { adminBackupRoutes } from './routes/admin/backup.js';
 import { adminBankSyncRoutes } from './routes/admin/bank-sync.js';
 import { adminBankVersionRoutes } from './routes/admin/bank-versions.js';
 import { adminBankRoutes } from './routes/admin/banks.js';
@@ -63,7 +64,7 @@ export async function buildAdminApp({ gateway, logger, adminToken, metricsToken,
     description:
       'The provider\'s operators\' API (also what the CLI and the web console call): partners, the bank list, keys, the audit trail, operators and maker-checker. ' +
       'Every operation needs a credential: `Authorization: Bearer <token>` with an operator\'s personal token or the bootstrap ADMIN_TOKEN, or the console\'s session cookie (changes then send `X-CSRF-Token`); this document and /docs do not. ' +
-      'Each operation names the permission it needs (`x-permission`) and the roles holding it: `viewer` reads everything but secrets; `operator` changes partners (not their credentials) and the bank list; `security` changes partner credentials, keys, operators, exports the audit trail and sets maker-checker. ' +
+      'Each operation names the permission it needs (`x-permission`) and the roles holding it: `viewer` reads everything but secrets; `operator` changes partners (not their credentials) and the bank list; `security` changes partner credentials, keys, operators, exports the audit trail, backs up the embedded database and sets maker-checker. ' +
       'Errors are JSON `{"description_status": "...", "errors": [{"field", "message"}]}`.',
     serverUrl: adminUrl ?? `http://127.0.0.1:${gateway.config.ADMIN_PORT}`,
     tags: [
@@ -73,6 +74,7 @@ export async function buildAdminApp({ gateway, logger, adminToken, metricsToken,
       { name: 'Audit', description: 'The audit trail' },
       { name: 'Operators', description: 'Operators, their personal tokens, and who is signed in' },
       { name: 'Approvals', description: 'Maker-checker: proposals a second operator approves' },
+      { name: 'Operations', description: 'Backups of the embedded database' },
     ],
     securitySchemes: {
       adminToken: { type: 'http', scheme: 'bearer', description: "An operator's personal token, or the bootstrap ADMIN_TOKEN (or, for GET /metrics only, METRICS_TOKEN)" },
@@ -93,6 +95,7 @@ export async function buildAdminApp({ gateway, logger, adminToken, metricsToken,
   await app.register(adminBankAdmissionRoutes, { gateway });
   await app.register(adminKeyRoutes, { gateway });
   await app.register(adminAuditRoutes, { gateway });
+  await app.register(adminBackupRoutes, { gateway });
   await app.register(adminPartnerActivityRoutes, { gateway });
   await app.register(adminOperatorRoutes, { gateway });
   await app.register(adminApprovalRoutes, { gateway });

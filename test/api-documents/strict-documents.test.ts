@@ -48,7 +48,7 @@ for (const backend of testBackends().slice(0, 1)) {
       const failures: string[] = [];
       for (const [path, byMethod] of Object.entries(adminDoc.paths)) {
         for (const [method, operation] of Object.entries(byMethod)) {
-          const numRuns = operation.operationId === 'rotateKey' ? 3 : 40;
+          const numRuns = ['rotateKey', 'backupDatabase'].includes(operation.operationId) ? 3 : 40;
           failures.push(...(await validRequestRefusals(t.admin, path, method, operation, auth, numRuns)));
         }
       }

@@ -127,6 +127,7 @@ describe('admin console in Chromium', { skip, timeout: 120_000 }, () => {
     await page.getByLabel('IP allowlist').fill('10.0.0.5/24\n203.0.113.7\n10.0.0.300');
     // The reward types are the gateway's catalogue, ticked: sbp by default.
     const rewardChoice = page.getByRole('group', { name: 'Reward types' });
+    await rewardChoice.getByRole('checkbox').nth(1).waitFor();
     assert.deepEqual(await rewardChoice.getByRole('checkbox').evaluateAll((boxes) => boxes.map((box) => `${(box as unknown as { value: string }).value}:${(box as unknown as { checked: boolean }).checked}`)), ['sbp:true', 'cards:false']);
     await page.getByRole('button', { name: 'Create partner' }).click();
     const allowlistError = await textOf(page.locator('#ipAllowlist-error'), /10\.0\.0\.5\/24 has host bits set; did you mean 10\.0\.0\.0\/24\?/);

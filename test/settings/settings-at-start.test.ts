@@ -18,6 +18,7 @@ import { projectFile } from '../../src/project-root.js';
 import { freePort } from '../support/free-port.js';
 import { startGatewayProcess, stopGatewayProcess, type GatewayProcess } from '../support/gateway-process.js';
 import { adminQuery } from '../support/test-databases.js';
+import { waitFor } from '../support/wait-for.js';
 
 const postgresUrl = process.env.TEST_DATABASE_URL;
 const directory = mkdtempSync(join(tmpdir(), 'settings-at-start-'));
@@ -60,7 +61,12 @@ function logLines(text: string): Array<Record<string, unknown>> {
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
-const listening = (gateway: GatewayProcess) => logLines(gateway.stdout()).find((entry) => entry.msg === 'partner gateway listening');
+const listeningLine = (gateway: GatewayProcess) => logLines(gateway.stdout()).find((entry) => entry.msg === 'partner gateway listening');
+/** The start log's line: /readyz may answer before pino has written it. */
+const listening = async (gateway: GatewayProcess) => {
+  await waitFor(() => listeningLine(gateway) !== undefined, { message: 'the start log line' });
+  return listeningLine(gateway);
+};
 
 describe('settings at start', () => {
   it('when a production environment is empty, then one start lists every missing setting with what a valid value looks like, exits 2, and shows no stack trace', async () => {
@@ -103,7 +109,7 @@ describe('settings at start', () => {
     const dataDir = join(directory, 'embedded');
     const gateway = await startGatewayProcess({ ALLOW_EMBEDDED_DATABASE: 'true', PUBLIC_URL: 'https://partners.example.com', DATA_DIR: dataDir, LOG_LEVEL: 'info', REDIS_URL: '' }, { echo: false });
     try {
-      const line = listening(gateway)!;
+      const line = (await listening(gateway))!;
       assert.equal(line.publicUrl, 'https://partners.example.com', 'the banner\'s address');
       assert.equal(line.listening, gateway.base);
       assert.deepEqual(line.database, { kind: 'pglite', dataDir });
@@ -134,7 +140,7 @@ describe('settings at start', () => {
       assert.equal(redisLines.length, 1);
       assert.equal(redisLines[0]!.level, 'warn');
       assert.match(String(redisLines[0]!.msg), new RegExp(`^REDIS_URL: cannot reach Redis at 127\\.0\\.0\\.1:${closed} \\(.*ECONNREFUSED.*\\); starting degraded`));
-      const line = listening(first)!;
+      const line = (await listening(first))!;
       assert.equal(line.publicUrl, 'https://partners.example.com');
       assert.deepEqual(line.database, { kind: 'postgres', host: '127.0.0.1', port: Number(new URL(databaseUrl).port || 5432), database: new URL(databaseUrl).pathname.slice(1) });
       assert.deepEqual(line.redis, { at: `127.0.0.1:${closed}`, state: 'unreachable (degraded: the database stands in)' });
@@ -148,7 +154,7 @@ describe('settings at start', () => {
     const redisUrl = process.env.TEST_REDIS_URL;
     const second = await startGatewayProcess({ ...env, REDIS_URL: redisUrl ?? '' }, { echo: false });
     try {
-      const line = listening(second)!;
+      const line = (await listening(second))!;
       if (redisUrl) assert.deepEqual(line.redis, { at: `${new URL(redisUrl).hostname}:${new URL(redisUrl).port || 6379}`, state: 'up' });
       assert.ok(!second.stdout().includes('cannot reach'));
     } finally {

@@ -25,6 +25,7 @@ import type {
 import {
   ADMIN_AUDIT_PATH,
   ADMIN_BANK_EXPORT_PATH,
+  ADMIN_BACKUP_PATH,
   ADMIN_BANK_IMPORT_PATH,
   ADMIN_BANKS_PATH,
   ADMIN_KEY_ROTATE_PATH,
@@ -69,6 +70,8 @@ export interface AdminRequest {
   file?: { bytes: unknown; contentType: string };
   /** The answer is a file, not JSON: the transport resolves with an AdminTextAnswer. */
   text?: true;
+  /** The answer is a file: the transport resolves with its bytes (a Uint8Array) rather than parsed JSON. */
+  binary?: boolean;
 }
 
 /** A file the admin API answered (a request with `text`): its text and the bank list version it holds. */
@@ -231,6 +234,8 @@ export interface AdminApi {
   audit: {
     query(query: AuditQuery): Promise<AuditPage>;
   };
+  /** The embedded database, copied while it serves (GET /admin/v1/backup): the bytes of a gzipped tar. */
+  backup(): Promise<Uint8Array>;
   /**
    * Operators and their personal tokens.
    *
@@ -339,6 +344,7 @@ export function createAdminApi(send: AdminTransport): AdminApi {
     audit: {
       query: (query) => call({ method: 'GET', path: withQuery(ADMIN_AUDIT_PATH, query) }),
     },
+    backup: () => call({ method: 'GET', path: ADMIN_BACKUP_PATH, binary: true }),
     operators: {
       list: () => call({ method: 'GET', path: ADMIN_OPERATORS_PATH }),
       get: (id) => call({ method: 'GET', path: adminOperatorPath(id) }),

@@ -33,6 +33,8 @@ export const PERMISSIONS = [
   'operators.write',
   /** The whole audit trail as a file. */
   'audit.export',
+  /** A copy of the whole embedded database: every partner's sealed credentials and password hashes with it. */
+  'database.backup',
   /** Which actions need a second operator's approval. */
   'approvals.settings',
   /** Approve or reject another operator's proposal (the proposal's own permission is needed too). */
@@ -44,7 +46,7 @@ export type Permission = (typeof PERMISSIONS)[number];
 export const ROLE_PERMISSIONS: Readonly<Record<OperatorRole, readonly Permission[]>> = {
   viewer: ['read'],
   operator: ['read', 'partners.write', 'banks.write', 'approvals.decide'],
-  security: ['read', 'partners.credentials', 'keys.write', 'operators.write', 'audit.export', 'approvals.settings', 'approvals.decide'],
+  security: ['read', 'partners.credentials', 'keys.write', 'operators.write', 'audit.export', 'database.backup', 'approvals.settings', 'approvals.decide'],
 };
 
 /**

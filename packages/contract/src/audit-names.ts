@@ -44,6 +44,7 @@ export const ADMIN_ACTIONS = [
   'approvals.configure',
   'audit.search',
   'audit.export',
+  'database.backup',
   // An admin request whose credential was refused (or whose address is locked out), on a route that records no action of its own.
   'admin.auth',
   'session.sign-in',

@@ -55,6 +55,8 @@ export const ADMIN_PARTNER_WEBHOOK_ROTATE_PATH = '/admin/v1/partners/:login/webh
 export const ADMIN_PARTNER_WEBHOOK_ATTEMPTS_PATH = '/admin/v1/partners/:login/webhooks/:id/attempts';
 export const ADMIN_PARTNER_WEBHOOK_REPLAY_PATH = '/admin/v1/partners/:login/webhooks/:id/replay';
 export const ADMIN_AUDIT_EXPORT_PATH = '/admin/v1/audit/export';
+/** A consistent copy of the embedded database, taken while it serves (partner-gateway backup). */
+export const ADMIN_BACKUP_PATH = '/admin/v1/backup';
 export const ADMIN_OPERATORS_PATH = '/admin/v1/operators';
 export const ADMIN_OPERATOR_PATH = '/admin/v1/operators/:id';
 export const ADMIN_OPERATOR_TOKENS_PATH = '/admin/v1/operators/:id/tokens';

@@ -50,9 +50,9 @@ export async function adminConsole(app: FastifyInstance, options: AdminConsoleOp
       .sendFile('index.html', root, { cacheControl: false }),
   );
   // Vite names every asset by its content hash, so an asset never changes under its name.
-  app.get('/assets/*', { config, schema: { hide: true } }, async (request, reply) =>
+  app.get<{ Params: { '*': string } }>('/assets/*', { config, schema: { hide: true } }, async (request, reply) =>
     reply
       .header('content-security-policy', CONSOLE_CSP)
-      .sendFile((request.params as { '*': string })['*'], join(root, 'assets'), { maxAge: '365d', immutable: true, dotfiles: 'deny', index: false }),
+      .sendFile(request.params['*'], join(root, 'assets'), { maxAge: '365d', immutable: true, dotfiles: 'deny', index: false }),
   );
 }

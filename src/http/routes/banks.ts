@@ -14,7 +14,8 @@ export async function banksRoutes(app: FastifyInstance, { gateway }: { gateway: 
   // up to the body limit and ignored, so that no parser can refuse a well-formed banks request.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, _body, done) => done(null, undefined));
-  app.post(
+  // Typed by the query's schema; the answer is the version's body as published (bytes made once), not an object.
+  app.post<{ Querystring: BanksQuery }>(
     banksPath(gateway.config.PROVIDER_SEGMENT),
     {
       config: { audit: 'banks' },
@@ -62,7 +63,7 @@ export async function banksRoutes(app: FastifyInstance, { gateway }: { gateway: 
       },
     },
     async (request, reply) => {
-      const published = await gateway.partnerApi.listBanks(request.query as BanksQuery, request.requestContext);
+      const published = await gateway.partnerApi.listBanks(request.query, request.requestContext);
       reply.header('etag', published.etag).header('x-bank-list-version', String(published.version));
       if (notModified(request.headers['if-none-match'], published.etag)) return reply.code(304).send();
       return reply.type('application/json; charset=utf-8').send(published.body);

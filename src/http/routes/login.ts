@@ -1,5 +1,6 @@
 import { LOGIN_PATH } from '@partner-gateway/contract/paths';
 import { LoginRequest, TokenResponse } from '@partner-gateway/contract/public-api';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Session } from '../../operations/login-partner.js';
 import { errors, texts } from '../../errors.js';
@@ -20,7 +21,8 @@ export function sendSession(reply: FastifyReply, session: Session): TokenRespons
 }
 
 /** POST /api/v1/login/: login and API password in, a bearer access token out. */
-export async function loginRoutes(app: FastifyInstance, { gateway }: { gateway: Gateway }): Promise<void> {
+export async function loginRoutes(untyped: FastifyInstance, { gateway }: { gateway: Gateway }): Promise<void> {
+  const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
   // Only JSON bodies: Fastify's default text/plain parser would turn a form post into a string.
   app.removeContentTypeParser('text/plain');
   app.post(
@@ -62,7 +64,7 @@ export async function loginRoutes(app: FastifyInstance, { gateway }: { gateway: 
       },
     },
     async (request, reply) =>
-      sendSession(reply, await gateway.partnerApi.login(request.body as LoginRequest, request.requestContext)),
+      sendSession(reply, await gateway.partnerApi.login(request.body, request.requestContext)),
   );
 }
 

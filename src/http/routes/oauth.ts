@@ -10,6 +10,7 @@ import {
 } from '@partner-gateway/contract/oauth';
 import { OAUTH_INTROSPECT_PATH, OAUTH_METADATA_PATH, OAUTH_REVOKE_PATH, OAUTH_TOKEN_PATH } from '@partner-gateway/contract/paths';
 import { ErrorBody } from '@partner-gateway/contract/error-body';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { errors, texts } from '../../errors.js';
@@ -69,7 +70,8 @@ function clientAuthenticated(action: 'token' | 'introspect' | 'revoke') {
 }
 
 /** POST /api/v1/oauth/token, /introspect, /revoke (form bodies) and GET /.well-known/oauth-authorization-server. */
-export async function oauthRoutes(app: FastifyInstance, { gateway }: { gateway: Gateway }): Promise<void> {
+export async function oauthRoutes(untyped: FastifyInstance, { gateway }: { gateway: Gateway }): Promise<void> {
+  const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
   formBody(app);
   app.post(
     OAUTH_TOKEN_PATH,
@@ -90,7 +92,7 @@ export async function oauthRoutes(app: FastifyInstance, { gateway }: { gateway: 
       },
     },
     async (request, reply) => {
-      const token = await gateway.oauth.token(request.body as TokenRequestForm, request.requestContext);
+      const token = await gateway.oauth.token(request.body, request.requestContext);
       noStore(reply);
       return { access_token: token.accessToken, token_type: token.tokenType, expires_in: token.expiresIn } satisfies OAuthTokenResponse;
     },
@@ -111,12 +113,13 @@ export async function oauthRoutes(app: FastifyInstance, { gateway }: { gateway: 
       },
     },
     async (request, reply) => {
-      const answer = await gateway.oauth.introspect(request.body as IntrospectionRequestForm, request.requestContext);
+      const answer = await gateway.oauth.introspect(request.body, request.requestContext);
       noStore(reply);
       return answer;
     },
   );
-  app.post(
+  // Its 200 has an empty body (RFC 7009), which a typed reply cannot send: typed by the contract's form instead.
+  untyped.post<{ Body: RevocationRequestForm }>(
     OAUTH_REVOKE_PATH,
     {
       ...clientAuthenticated('revoke'),
@@ -132,7 +135,7 @@ export async function oauthRoutes(app: FastifyInstance, { gateway }: { gateway: 
       },
     },
     async (request, reply) => {
-      await gateway.oauth.revoke(request.body as RevocationRequestForm, request.requestContext);
+      await gateway.oauth.revoke(request.body, request.requestContext);
       return reply.code(200).send();
     },
   );

@@ -1,5 +1,6 @@
 import { LOGOUT_PATH, REFRESH_PATH } from '@partner-gateway/contract/paths';
 import { RefreshRequest, TokenResponse } from '@partner-gateway/contract/public-api';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { errors, texts } from '../../errors.js';
@@ -8,7 +9,8 @@ import { NO_STORE_HEADERS, partnerCallErrors } from './error-body.js';
 import { sendSession } from './login.js';
 
 /** Token refresh (single-use refresh tokens with reuse detection) and logout (revokes the token family). */
-export async function sessionRoutes(app: FastifyInstance, { gateway }: { gateway: Gateway }): Promise<void> {
+export async function sessionRoutes(untyped: FastifyInstance, { gateway }: { gateway: Gateway }): Promise<void> {
+  const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
   app.removeContentTypeParser('text/plain');
   app.post(
     REFRESH_PATH,
@@ -35,9 +37,10 @@ export async function sessionRoutes(app: FastifyInstance, { gateway }: { gateway
         },
       },
     },
-    async (request, reply) => sendSession(reply, await gateway.partnerApi.refresh(request.body as RefreshRequest, request.requestContext)),
+    async (request, reply) => sendSession(reply, await gateway.partnerApi.refresh(request.body, request.requestContext)),
   );
-  app.post(
+  // A 204 sends no body, which a typed reply cannot express: the route takes no input to type.
+  untyped.post(
     LOGOUT_PATH,
     {
       config: { audit: 'logout' },

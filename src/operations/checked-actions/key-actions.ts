@@ -3,6 +3,7 @@ import type { CheckedAction } from '../../approvals/checked-action.js';
 import { errors } from '../../errors.js';
 import type { KeysModule } from '../../keys/keys-module.js';
 import type { KeyInfo } from '../../keys/key-store.js';
+import { toKeyView } from '../../keys/key-view.js';
 
 /**
  * Revoking one of the gateway's keys, which maker-checker can hold: every token signed by a signing key, or JWE
@@ -38,16 +39,4 @@ export function keyActions(keys: KeysModule['admin']): CheckedAction[] {
     },
   };
   return [revoke];
-}
-
-function toKeyView(key: KeyInfo): KeyView {
-  return {
-    kid: key.kid,
-    use: key.use,
-    alg: key.alg,
-    active: key.active,
-    createdAt: key.createdAt.toISOString(),
-    retiredAt: key.retiredAt?.toISOString() ?? null,
-    usableUntil: key.usableUntil?.toISOString() ?? null,
-  };
 }

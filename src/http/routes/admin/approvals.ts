@@ -1,6 +1,7 @@
 import { ApprovalSettings, ProposalList, ProposalParams, ProposalQuery, ProposalView, RejectBody, SetApprovalSettingsBody } from '@partner-gateway/contract/admin-approvals';
 import { ErrorBody } from '@partner-gateway/contract/error-body';
 import { ADMIN_APPROVAL_APPROVE_PATH, ADMIN_APPROVAL_PATH, ADMIN_APPROVAL_REJECT_PATH, ADMIN_APPROVAL_SETTINGS_PATH, ADMIN_APPROVALS_PATH } from '@partner-gateway/contract/paths';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Gateway } from '../../../gateway.js';
 import { answerSubmitted, PROPOSED } from './answer-submitted.js';
@@ -9,12 +10,13 @@ const errorResponses = { '4xx': ErrorBody, '5xx': ErrorBody };
 const tags = ['Approvals'];
 
 /** Maker-checker: proposals waiting for (or given) a second operator's decision, and which actions need one. */
-export async function adminApprovalRoutes(app: FastifyInstance, { gateway }: { gateway: Gateway }): Promise<void> {
+export async function adminApprovalRoutes(untyped: FastifyInstance, { gateway }: { gateway: Gateway }): Promise<void> {
+  const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
   const approvals = gateway.admin.approvals;
   app.get(
     ADMIN_APPROVALS_PATH,
     { config: { permission: 'read' }, schema: { operationId: 'listProposals', tags, summary: 'Proposals, newest first', querystring: ProposalQuery, response: { 200: ProposalList, ...errorResponses } } },
-    async (request) => ({ proposals: await approvals.list(request.query as ProposalQuery) }),
+    async (request) => ({ proposals: await approvals.list(request.query) }),
   );
   app.get(
     ADMIN_APPROVAL_SETTINGS_PATH,
@@ -42,7 +44,7 @@ export async function adminApprovalRoutes(app: FastifyInstance, { gateway }: { g
   app.get(
     ADMIN_APPROVAL_PATH,
     { config: { permission: 'read' }, schema: { operationId: 'getProposal', tags, summary: 'Show a proposal', params: ProposalParams, response: { 200: ProposalView, ...errorResponses } } },
-    async (request) => approvals.get((request.params as ProposalParams).id),
+    async (request) => approvals.get(request.params.id),
   );
   app.post(
     ADMIN_APPROVAL_APPROVE_PATH,
@@ -59,7 +61,7 @@ export async function adminApprovalRoutes(app: FastifyInstance, { gateway }: { g
         response: { 200: ProposalView, ...errorResponses },
       },
     },
-    async (request) => approvals.approve((request.params as ProposalParams).id, request.requestContext),
+    async (request) => approvals.approve(request.params.id, request.requestContext),
   );
   app.post(
     ADMIN_APPROVAL_REJECT_PATH,
@@ -74,6 +76,6 @@ export async function adminApprovalRoutes(app: FastifyInstance, { gateway }: { g
         response: { 200: ProposalView, ...errorResponses },
       },
     },
-    async (request) => approvals.reject((request.params as ProposalParams).id, (request.body ?? {}) as RejectBody, request.requestContext),
+    async (request) => approvals.reject(request.params.id, (request.body ?? {}) as RejectBody, request.requestContext),
   );
 }

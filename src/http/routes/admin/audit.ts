@@ -2,11 +2,13 @@ import { Readable } from 'node:stream';
 import { AuditExportQuery, AuditPage, AuditQuery } from '@partner-gateway/contract/admin-audit';
 import { ErrorBody } from '@partner-gateway/contract/error-body';
 import { ADMIN_AUDIT_EXPORT_PATH, ADMIN_AUDIT_PATH } from '@partner-gateway/contract/paths';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Gateway } from '../../../gateway.js';
 
 /** The audit trail, filtered and paged newest first (`cursor`), or followed oldest first (`after`). */
-export async function adminAuditRoutes(app: FastifyInstance, { gateway }: { gateway: Gateway }): Promise<void> {
+export async function adminAuditRoutes(untyped: FastifyInstance, { gateway }: { gateway: Gateway }): Promise<void> {
+  const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
   app.get(
     ADMIN_AUDIT_PATH,
     {
@@ -21,14 +23,15 @@ export async function adminAuditRoutes(app: FastifyInstance, { gateway }: { gate
       },
     },
     async (request) => {
-      const { details, followKey } = searchFilter(request.query as AuditQuery);
+      const { details, followKey } = searchFilter(request.query);
       request.requestContext.audit.details = details;
       // A follow polls every second: its polls of one filter by one actor count into one entry a minute.
       if (followKey !== undefined) request.requestContext.audit.aggregate = { key: `${request.requestContext.actor?.id ?? ''}\u0000${followKey}`, windowMs: 60_000 };
-      return gateway.admin.audit.search(request.query as AuditQuery);
+      return gateway.admin.audit.search(request.query);
     },
   );
-  app.get(
+  // The file is a stream the schema cannot type (its 200 is a string in the document).
+  app.get<{ Querystring: AuditExportQuery; Reply: Readable | ErrorBody }>(
     ADMIN_AUDIT_EXPORT_PATH,
     {
       config: { audit: 'audit.export', permission: 'audit.export' },
@@ -43,7 +46,7 @@ export async function adminAuditRoutes(app: FastifyInstance, { gateway }: { gate
       },
     },
     async (request, reply) => {
-      const query = request.query as AuditExportQuery;
+      const query = request.query;
       const file = await gateway.admin.audit.export(query);
       const details = { from: query.from, to: query.to, format: query.format ?? 'jsonl', rows: 0 };
       request.requestContext.audit.details = details;

@@ -12,6 +12,7 @@ import {
 } from '@partner-gateway/contract/admin-operators';
 import { ErrorBody } from '@partner-gateway/contract/error-body';
 import { ADMIN_OPERATOR_PATH, ADMIN_OPERATOR_TOKEN_PATH, ADMIN_OPERATOR_TOKENS_PATH, ADMIN_OPERATORS_PATH } from '@partner-gateway/contract/paths';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Gateway } from '../../../gateway.js';
 import { chainOfNewToken } from '../../../request-context.js';
@@ -25,7 +26,8 @@ const tags = ['Operators'];
  * stored as a hash, revoked at once on every instance). Operators created by single sign-on appear here on their
  * first sign-in.
  */
-export async function adminOperatorRoutes(app: FastifyInstance, { gateway }: { gateway: Gateway }): Promise<void> {
+export async function adminOperatorRoutes(untyped: FastifyInstance, { gateway }: { gateway: Gateway }): Promise<void> {
+  const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
   const operators = gateway.admin.operators;
   app.get(ADMIN_OPERATORS_PATH, { config: { permission: 'read' }, schema: { operationId: 'listOperators', tags, summary: 'List operators', response: { 200: OperatorList, ...errorResponses } } }, async () => ({
     operators: await operators.list(),
@@ -46,7 +48,7 @@ export async function adminOperatorRoutes(app: FastifyInstance, { gateway }: { g
     async (request, reply) => answerSubmitted(reply, await gateway.admin.approvals.submit('operator.create', request.body, request.requestContext), 201),
   );
   app.get(ADMIN_OPERATOR_PATH, { config: { permission: 'read' }, schema: { operationId: 'getOperator', tags, summary: 'Show an operator', params: OperatorIdParams, response: { 200: OperatorView, ...errorResponses } } }, async (request) =>
-    operators.get((request.params as OperatorIdParams).id),
+    operators.get(request.params.id),
   );
   app.patch(
     ADMIN_OPERATOR_PATH,
@@ -62,7 +64,7 @@ export async function adminOperatorRoutes(app: FastifyInstance, { gateway }: { g
         response: { 200: OperatorView, ...PROPOSED, ...errorResponses },
       },
     },
-    async (request, reply) => answerSubmitted(reply, await gateway.admin.approvals.submit('operator.update', { id: (request.params as OperatorIdParams).id, body: request.body }, request.requestContext)),
+    async (request, reply) => answerSubmitted(reply, await gateway.admin.approvals.submit('operator.update', { id: request.params.id, body: request.body }, request.requestContext)),
   );
   app.get(
     ADMIN_OPERATOR_TOKENS_PATH,
@@ -70,7 +72,7 @@ export async function adminOperatorRoutes(app: FastifyInstance, { gateway }: { g
       config: { permission: 'read' },
       schema: { operationId: 'listOperatorTokens', tags, summary: "An operator's personal tokens, with their last use (never the tokens)", params: OperatorIdParams, response: { 200: TokenList, ...errorResponses } },
     },
-    async (request) => ({ tokens: await operators.listTokens((request.params as OperatorIdParams).id) }),
+    async (request) => ({ tokens: await operators.listTokens(request.params.id) }),
   );
   app.post(
     ADMIN_OPERATOR_TOKENS_PATH,
@@ -86,9 +88,9 @@ export async function adminOperatorRoutes(app: FastifyInstance, { gateway }: { g
       },
     },
     async (request, reply) => {
-      const { id } = request.params as OperatorIdParams;
+      const { id } = request.params;
       const actor = request.requestContext.actor!;
-      const created = await operators.createToken(id, request.body as CreateTokenBody, { id: actor.id, through: chainOfNewToken(actor, id) });
+      const created = await operators.createToken(id, request.body, { id: actor.id, through: chainOfNewToken(actor, id) });
       const { token: _shownOnce, ...listed } = created;
       request.requestContext.audit.details = { operatorId: id, token: listed };
       return reply.code(201).send(created);
@@ -101,7 +103,7 @@ export async function adminOperatorRoutes(app: FastifyInstance, { gateway }: { g
       schema: { operationId: 'revokeOperatorToken', tags, summary: 'Revoke a personal token at once, on every instance', params: TokenParams, response: { 200: TokenView, ...errorResponses } },
     },
     async (request) => {
-      const { id, tokenId } = request.params as TokenParams;
+      const { id, tokenId } = request.params;
       const revoked = await operators.revokeToken(id, tokenId);
       request.requestContext.audit.details = { operatorId: id, token: revoked };
       return revoked;

@@ -64,7 +64,7 @@ interface SubresourceChange {
 export function partnerSubresourceRoutes({ path, body, view, set, remove, service }: PartnerSubresourceRoutes) {
   return async function routes(app: FastifyInstance, { gateway }: { gateway: Gateway }): Promise<void> {
     const subresource = service(gateway.admin);
-    app.put(
+    app.put<{ Params: LoginParams }>(
       path,
       {
         config: { audit: set.audit, permission: set.permission },
@@ -81,9 +81,9 @@ export function partnerSubresourceRoutes({ path, body, view, set, remove, servic
       // Submitted to maker-checker, which makes it at once (the checked action sets the audit entry's details, the
       // view after: never null once something is registered) or holds it as a proposal.
       async (request, reply) =>
-        answerSubmitted(reply, await gateway.admin.approvals.submit(set.checked, { login: (request.params as LoginParams).login, body: request.body }, request.requestContext)),
+        answerSubmitted(reply, await gateway.admin.approvals.submit(set.checked, { login: request.params.login, body: request.body }, request.requestContext)),
     );
-    app.delete(
+    app.delete<{ Params: LoginParams }>(
       path,
       {
         config: { audit: remove.audit, permission: remove.permission },
@@ -97,7 +97,7 @@ export function partnerSubresourceRoutes({ path, body, view, set, remove, servic
         },
       },
       async (request, reply) => {
-        await audited(request, (login) => subresource.remove(login));
+        await audited(request, request.params.login, (login) => subresource.remove(login));
         return reply.code(204).send();
       },
     );
@@ -105,8 +105,7 @@ export function partnerSubresourceRoutes({ path, body, view, set, remove, servic
 }
 
 /** Makes the change to the partner the path names, noting that partner (even if it fails) and the change for the call's audit entry; the view after. */
-async function audited(request: FastifyRequest, change: (login: string) => Promise<SubresourceChange>): Promise<unknown> {
-  const { login } = request.params as LoginParams;
+async function audited(request: FastifyRequest, login: string, change: (login: string) => Promise<SubresourceChange>): Promise<unknown> {
   request.requestContext.audit.partner = login;
   const { before, after, sessionsEnded } = await change(login);
   request.requestContext.audit.details = { before, after, sessionsEnded };

@@ -1,15 +1,14 @@
 import {
   auditablePartner,
-  CreatePartnerBody,
   LoginParams,
   partnerBodiesFor,
   PartnerList,
   PartnerView,
   RewardTypeCatalogue,
-  UpdatePartnerBody,
 } from '@partner-gateway/contract/admin-partners';
 import { ErrorBody } from '@partner-gateway/contract/error-body';
 import { ADMIN_PARTNERS_PATH, ADMIN_REWARD_TYPES_PATH } from '@partner-gateway/contract/paths';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Gateway } from '../../../gateway.js';
 import { answerSubmitted, PROPOSED } from './answer-submitted.js';
@@ -19,7 +18,8 @@ const PARTNER_PATH = `${ADMIN_PARTNERS_PATH}/:login`;
 const tags = ['Partners'];
 
 /** The partner registry: create, list, show, change and remove partners, and the reward types they may get. Responses never carry a hash. */
-export async function adminPartnerRoutes(app: FastifyInstance, { gateway }: { gateway: Gateway }): Promise<void> {
+export async function adminPartnerRoutes(untyped: FastifyInstance, { gateway }: { gateway: Gateway }): Promise<void> {
+  const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
   const partners = gateway.admin.partners;
   // The bodies as this gateway takes them: reward types from its catalogue (an enum in the document).
   const bodies = partnerBodiesFor(partners.rewardTypes());
@@ -32,7 +32,7 @@ export async function adminPartnerRoutes(app: FastifyInstance, { gateway }: { ga
     ADMIN_PARTNERS_PATH,
     { config: { audit: 'partner.create', permission: 'partners.write' }, schema: { operationId: 'createPartner', tags, summary: 'Create a partner', body: bodies.create, response: { 201: PartnerView, ...errorResponses } } },
     async (request, reply) => {
-      const body = request.body as CreatePartnerBody;
+      const body = request.body;
       request.requestContext.audit.partner = body.login;
       const created = await partners.create(body);
       request.requestContext.audit.details = { after: auditablePartner(created) };
@@ -43,7 +43,7 @@ export async function adminPartnerRoutes(app: FastifyInstance, { gateway }: { ga
     partners: await partners.list(),
   }));
   app.get(PARTNER_PATH, { config: { permission: 'read' }, schema: { operationId: 'getPartner', tags, summary: 'Show a partner', params: LoginParams, response: { 200: PartnerView, ...errorResponses } } }, async (request) =>
-    partners.get((request.params as LoginParams).login),
+    partners.get(request.params.login),
   );
   app.patch(
     PARTNER_PATH,
@@ -65,8 +65,8 @@ export async function adminPartnerRoutes(app: FastifyInstance, { gateway }: { ga
       },
     },
     async (request, reply) => {
-      const { login } = request.params as LoginParams;
-      const { password, ...body } = request.body as UpdatePartnerBody;
+      const { login } = request.params;
+      const { password, ...body } = request.body;
       request.requestContext.audit.partner = login;
       // Hashed before it is submitted, so that a proposal never keeps the password itself.
       const update = password === undefined ? body : { ...body, passwordHash: await partners.hashNewPassword(password) };
@@ -86,6 +86,6 @@ export async function adminPartnerRoutes(app: FastifyInstance, { gateway }: { ga
         response: { 204: { type: 'null', description: 'Removed' }, ...PROPOSED, ...errorResponses },
       },
     },
-    async (request, reply) => answerSubmitted(reply, await gateway.admin.approvals.submit('partner.delete', { login: (request.params as LoginParams).login }, request.requestContext), 204),
+    async (request, reply) => answerSubmitted(reply, await gateway.admin.approvals.submit('partner.delete', { login: request.params.login }, request.requestContext), 204),
   );
 }
