@@ -1,9 +1,11 @@
+import type { KeyView } from '@partner-gateway/contract/admin-keys';
 import type { Kysely } from 'kysely';
 import type { ChangeFeed } from '../db/change-feed.js';
 import type { Database } from '../db/schema.js';
 import { errors } from '../errors.js';
 import { createKeyRepository, type KeyUse } from './key-repository.js';
-import { loadKeyStore, type KeyInfo, type KeyStore } from './key-store.js';
+import { loadKeyStore, type KeyStore } from './key-store.js';
+import { toKeyView } from './key-view.js';
 import { createKeySealer } from './master-key.js';
 
 /** The settings the keys follow (config.ts): how long a retired key still verifies and decrypts. */
@@ -17,11 +19,11 @@ export interface KeysModule {
   store: KeyStore;
   admin: {
     /** Every key in service, read fresh from the database (another instance may have rotated). */
-    list(): Promise<KeyInfo[]>;
+    list(): Promise<KeyView[]>;
     /** A new active key; the old one keeps working for its grace period. Every instance is told. */
-    rotate(use: KeyUse): Promise<KeyInfo>;
+    rotate(use: KeyUse): Promise<KeyView>;
     /** Drops a key at once (a new active key of its use first, if it was active); 404 for an unknown kid. */
-    revoke(kid: string): Promise<KeyInfo>;
+    revoke(kid: string): Promise<KeyView>;
   };
 }
 
@@ -51,13 +53,13 @@ export async function createKeys(db: Kysely<Database>, feed: ChangeFeed, config:
     admin: {
       async list() {
         await store.reload();
-        return store.list();
+        return store.list().map(toKeyView);
       },
-      rotate: (use) => store.rotate(use),
+      rotate: async (use) => toKeyView(await store.rotate(use)),
       async revoke(kid) {
         const key = await store.revoke(kid);
         if (!key) throw errors.notFound();
-        return key;
+        return toKeyView(key);
       },
     },
   };

@@ -2,8 +2,6 @@ import type { KeyView } from '@partner-gateway/contract/admin-keys';
 import type { CheckedAction } from '../../approvals/checked-action.js';
 import { errors } from '../../errors.js';
 import type { KeysModule } from '../../keys/keys-module.js';
-import type { KeyInfo } from '../../keys/key-store.js';
-import { toKeyView } from '../../keys/key-view.js';
 
 /**
  * Revoking one of the gateway's keys, which maker-checker can hold: every token signed by a signing key, or JWE
@@ -11,7 +9,7 @@ import { toKeyView } from '../../keys/key-view.js';
  * partner out.
  */
 export function keyActions(keys: KeysModule['admin']): CheckedAction[] {
-  async function find(kid: string): Promise<KeyInfo> {
+  async function find(kid: string): Promise<KeyView> {
     const key = (await keys.list()).find((candidate) => candidate.kid === kid);
     if (!key) throw errors.notFound();
     return key;
@@ -25,17 +23,17 @@ export function keyActions(keys: KeysModule['admin']): CheckedAction[] {
       return {
         target: `${key.use === 'sig' ? 'signing' : 'encryption'} key ${kid}`,
         preview: {
-          revoked: { kid, use: key.use, alg: key.alg, active: key.active, createdAt: key.createdAt.toISOString() },
+          revoked: { kid, use: key.use, alg: key.alg, active: key.active, createdAt: key.createdAt },
           consequence: `${key.use === 'sig' ? 'every access token it signed' : 'every partnerPassword JWE encrypted to it'} is refused at once${key.active ? '; a new active key is made first' : ''}`,
         },
         // A rotation in between (the key retired, or retired for longer) changes what revoking it does.
-        base: `${kid}:${key.active ? 'active' : `retired ${key.retiredAt?.toISOString() ?? ''}`}`,
+        base: `${kid}:${key.active ? 'active' : `retired ${key.retiredAt ?? ''}`}`,
       };
     },
     async apply({ kid }, context) {
       const key = await keys.revoke(kid);
       context.audit.details = { ...context.audit.details, use: key.use, kid: key.kid };
-      return toKeyView(key);
+      return key;
     },
   };
   return [revoke];

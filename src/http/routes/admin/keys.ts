@@ -4,7 +4,6 @@ import { ADMIN_KEY_REVOKE_PATH, ADMIN_KEY_ROTATE_PATH, ADMIN_KEYS_PATH } from '@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Gateway } from '../../../gateway.js';
-import { toKeyView } from '../../../keys/key-view.js';
 import { answerSubmitted, PROPOSED } from './answer-submitted.js';
 
 const errorResponses = { '4xx': ErrorBody, '5xx': ErrorBody };
@@ -14,7 +13,7 @@ const tags = ['Keys'];
 export async function adminKeyRoutes(untyped: FastifyInstance, { gateway }: { gateway: Gateway }): Promise<void> {
   const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
   app.get(ADMIN_KEYS_PATH, { config: { permission: 'read' }, schema: { operationId: 'listKeys', tags, summary: 'The keys in service', response: { 200: KeyList, ...errorResponses } } }, async () => ({
-    keys: (await gateway.admin.keys.list()).map(toKeyView),
+    keys: await gateway.admin.keys.list(),
   }));
   app.post(
     ADMIN_KEY_ROTATE_PATH,
@@ -26,7 +25,7 @@ export async function adminKeyRoutes(untyped: FastifyInstance, { gateway }: { ga
       const { use } = request.body;
       const key = await gateway.admin.keys.rotate(use);
       request.requestContext.audit.details = { use, kid: key.kid };
-      return reply.code(201).send(toKeyView(key));
+      return reply.code(201).send(key);
     },
   );
   /** Revocation: the key is dropped at once everywhere (see KeyStore.revoke); 404 for an unknown kid; may need approval. */
