@@ -105,11 +105,12 @@ export function createBankParticipants({ lists, repository, settings, now, readL
       let matching: Matching | undefined;
       let hold: string | undefined;
       let next: BankListEntry[] = [];
+      const source = fieldSource('participants', reading.author, at);
       const stamped = withSources((current) => {
-        const change = matchParticipants(current, entries, rejected);
+        const change = matchParticipants(current, entries, rejected, source);
         matching = change.matching;
         return change;
-      }, fieldSource('participants', reading.author, at));
+      }, source);
       const matched = (current: BankListEntry[]) => {
         const change = stamped(current);
         next = change.next;

@@ -1,5 +1,5 @@
 import type { KeptOperatorValue, ParticipantEntry, UnmatchedBank } from '@partner-gateway/contract/admin-bank-participants';
-import type { BankListEntry } from '@partner-gateway/contract/admin-bank-versions';
+import type { BankFieldSource, BankListEntry } from '@partner-gateway/contract/admin-bank-versions';
 import { suggestDisplayName } from '../admission/suggest-display-name.js';
 import { diffBankLists } from '../bank-list-diff.js';
 import { operatorSet } from '../field-sources.js';
@@ -46,9 +46,13 @@ export function normalizeBankName(name: string): string {
  * What a participant gives a bank it matched: its member id unless an operator set the bank's (then kept and
  * reported), its Latin name when the bank has none and an operator has not set it, and `participantsListed`.
  */
-export function takeParticipant(bank: BankListEntry, entry: Pick<ParticipantEntry, 'memberId' | 'nameEn'>, kept: KeptOperatorValue[]): BankListEntry {
+export function takeParticipant(bank: BankListEntry, entry: Pick<ParticipantEntry, 'memberId' | 'nameEn'>, kept: KeptOperatorValue[], stamp?: BankFieldSource): BankListEntry {
   let next: BankListEntry = { ...bank, participantsListed: true };
-  if (bank.sbpMemberId !== entry.memberId) {
+  const memberSource = bank.sources?.sbpMemberId?.source;
+  if (bank.sbpMemberId === entry.memberId && stamp && memberSource !== 'operator' && memberSource !== 'participants') {
+    // The list confirms a member id of unknown or registry source (the shipped list's): it is the participants' now.
+    next = { ...next, sources: { ...bank.sources, sbpMemberId: stamp } };
+  } else if (bank.sbpMemberId !== entry.memberId) {
     if (operatorSet(bank, 'sbpMemberId')) kept.push({ bic: bank.bic, field: 'sbpMemberId', kept: bank.sbpMemberId, offered: entry.memberId });
     else next = { ...next, sbpMemberId: entry.memberId };
   }
@@ -63,6 +67,7 @@ export function takeParticipant(bank: BankListEntry, entry: Pick<ParticipantEntr
  * Matches the settlement bank's participant list to the bank list, the rule every import and sync of it follows:
  * 1. by BIC: the bank takes the participant's member id (and Latin name when it has none), unless an operator set
  *    them; applied at once;
+ *    (a member id the list confirms takes `stamp` as its source, unless an operator set it);
  * 2. by the member id a bank already has (an entry without a listed BIC): the bank is listed;
  * 3. by normalized name (display or registry name), one bank to one entry without a BIC: a proposal, applied only
  *    when an operator confirms it (never for a bank whose member id an operator set, never again once rejected);
@@ -76,7 +81,7 @@ export function takeParticipant(bank: BankListEntry, entry: Pick<ParticipantEntr
  * matching.proposals; // [{ bic: '044525999', memberId: '100000000999', participantName: 'Банк Пример', ... }]
  * ```
  */
-export function matchParticipants(current: readonly BankListEntry[], entries: readonly ParticipantEntry[], rejected: ReadonlySet<string>): ListChange & { matching: Matching } {
+export function matchParticipants(current: readonly BankListEntry[], entries: readonly ParticipantEntry[], rejected: ReadonlySet<string>, stamp?: BankFieldSource): ListChange & { matching: Matching } {
   const listed = new Set(current.map((bank) => bank.bic));
   const byBic = new Map(entries.filter((entry) => entry.bic !== null).map((entry) => [entry.bic!, entry]));
   const byMember = new Map(entries.filter((entry) => entry.bic === null || !listed.has(entry.bic)).map((entry) => [entry.memberId, entry]));
@@ -90,7 +95,7 @@ export function matchParticipants(current: readonly BankListEntry[], entries: re
     used.add(entry.memberId);
     if (entry.bic === bank.bic) matchedByBic++;
     else matchedByMemberId++;
-    return takeParticipant(bank, entry, kept);
+    return takeParticipant(bank, entry, kept, stamp);
   });
   const matchedBanks = new Set(next.filter((bank, index) => bank !== current[index]).map((bank) => bank.bic));
   const proposals = proposeByName(
