@@ -72,7 +72,8 @@ export function createBanks(db: Kysely<Database>, feed: ChangeFeed, config: Conf
   const runs = createBankSyncRepository(db, wiring.kind);
   // Files are read in worker threads under limits of their own (src/banks/import/bank-file-reader.ts).
   const reader = createBankFileReader({ maxBytes: config.BANKS_IMPORT_MAX_BYTES });
-  const admissions = createBankAdmissions({ repository: createAdmissionRepository(db), lists, autoAdmit: config.BANKS_AUTO_ADMIT, now });
+  const admissionRepository = createAdmissionRepository(db);
+  const admissions = createBankAdmissions({ repository: admissionRepository, lists, autoAdmit: config.BANKS_AUTO_ADMIT, now });
   const sync = createBankSync({
     runs,
     lists,
@@ -92,7 +93,15 @@ export function createBanks(db: Kysely<Database>, feed: ChangeFeed, config: Conf
     maxRemovals: config.BANKS_SYNC_MAX_REMOVALS,
     minBanks: config.BANKS_SYNC_MIN_BANKS,
   };
-  const participants = createBankParticipants({ lists, repository: participantRuns, settings: participantSettings, now, readList });
+  const participants = createBankParticipants({
+    lists,
+    repository: participantRuns,
+    settings: participantSettings,
+    now,
+    readList,
+    // A queued bank the list names by BIC shows its member id in the queue, and is admitted with it.
+    onApplied: (entries) => admissionRepository.noteMemberIds(entries.filter((entry) => entry.bic !== null).map((entry) => ({ bic: entry.bic!, memberId: entry.memberId }))),
+  });
   const participantsSync = createParticipantsSync({
     participants,
     repository: participantRuns,

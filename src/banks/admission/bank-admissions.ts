@@ -139,7 +139,13 @@ export function createBankAdmissions({ repository, lists, autoAdmit, now }: Bank
         if (rule) throw errors.bankExcluded(pick.bic, rule.reason);
         const name = pick.name?.trim() || suggestDisplayName(row.registryName);
         // A name the operator chose is theirs; the suggested one, like the Latin name, comes from the registry.
-        const sources = pick.name?.trim() ? { sources: { name: fieldSource('operator', author, at) } } : {};
+        const sources = {
+          sources: {
+            ...(pick.name?.trim() ? { name: fieldSource('operator', author, at) } : {}),
+            // A member id the queue holds came from the participant list.
+            ...(row.sbpMemberId ? { sbpMemberId: fieldSource('participants', author, at) } : {}),
+          },
+        };
         return { bic: row.bic, name, nameEn: row.nameEn, sbpMemberId: row.sbpMemberId, registryName: row.registryName, sbpParticipant: true, ...sources };
       });
       const build = withSources((current: BankListEntry[]) => appendAdmitted(current, admitted), fieldSource('registry', author, at));

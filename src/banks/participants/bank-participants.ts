@@ -1,5 +1,5 @@
 import type { ActorRef } from '@partner-gateway/contract/admin-approvals';
-import type { ParticipantEntry, ParticipantProposal, ParticipantsReport, ParticipantsRun, ParticipantsStatus, ProposalRejection } from '@partner-gateway/contract/admin-bank-participants';
+import type { ParticipantEntry, ParticipantProposal, ParticipantsReport, ParticipantsStatus, ProposalRejection } from '@partner-gateway/contract/admin-bank-participants';
 import type { BankListChange, BankListEntry, BankListOutcome } from '@partner-gateway/contract/admin-bank-versions';
 import { errors } from '../../errors.js';
 import type { RequestContext } from '../../request-context.js';
@@ -7,7 +7,8 @@ import { authorOf, type BankListService } from '../bank-list-service.js';
 import { fieldSource, withSources } from '../field-sources.js';
 import { holdReason, type RemovalLimits } from '../sync/removal-guard.js';
 import { applyProposals, matchParticipants, proposalKey, type Matching, type NewProposal } from './match-participants.js';
-import type { ParticipantRun, ParticipantsRepository, StoredProposal } from './participants-repository.js';
+import type { ParticipantRun, ParticipantsRepository } from './participants-repository.js';
+import { shownUrl, toProposalView, toRunView } from './participants-view.js';
 
 /** How many readings GET /admin/v1/banks/participants lists. */
 const RECENT_RUNS = 20;
@@ -41,6 +42,8 @@ export interface ParticipantsDependencies {
   repository: ParticipantsRepository;
   settings: ParticipantsSettings;
   now: () => number;
+  /** Told of every applied reading's entries (the admission queue notes the member ids of the banks it holds). */
+  onApplied?: (entries: readonly ParticipantEntry[]) => Promise<void>;
   /** Reads a list's bytes in the bank file worker (BankFileReader.participants): its 413, 415 or 422. */
   readList: (bytes: Uint8Array, contentType: string | undefined) => Promise<ParticipantEntry[]>;
 }
@@ -64,20 +67,6 @@ export interface BankParticipants {
   recordRun(run: Omit<ParticipantRun, 'id'>): Promise<ParticipantRun>;
 }
 
-export const toProposalView = (proposal: StoredProposal): ParticipantProposal => ({
-  bic: proposal.bic,
-  bankName: proposal.bankName,
-  memberId: proposal.memberId,
-  participantName: proposal.participantName,
-  participantNameEn: proposal.participantNameEn,
-  status: proposal.status,
-  proposedAt: proposal.proposedAt.toISOString(),
-  decidedBy: proposal.decidedBy,
-  decidedAt: proposal.decidedAt?.toISOString() ?? null,
-});
-
-export const toRunView = (run: ParticipantRun): ParticipantsRun => ({ ...run, startedAt: run.startedAt.toISOString(), finishedAt: run.finishedAt.toISOString() });
-
 /**
  * Why a reading must wait for a second operator, or undefined: only with BANKS_PARTICIPANTS_REQUIRED (otherwise
  * the list changes no bank partners receive), when it would take more banks out of the partners' list than
@@ -89,7 +78,7 @@ export function participantsHold(changes: readonly BankListChange[], next: reado
   return holdReason({ removed: dropped, banks: next.filter((bank) => bank.participantsListed !== false).length }, settings) ?? undefined;
 }
 
-export function createBankParticipants({ lists, repository, settings, now, readList }: ParticipantsDependencies): BankParticipants {
+export function createBankParticipants({ lists, repository, settings, now, readList, onApplied }: ParticipantsDependencies): BankParticipants {
   const pendingOf = async () => new Map((await repository.proposals()).filter((proposal) => proposal.status === 'pending').map((proposal) => [proposal.bic, proposal]));
   const previewed = (proposals: readonly NewProposal[], at: Date): ParticipantProposal[] =>
     proposals.map((proposal) => ({ ...proposal, status: 'pending', proposedAt: at.toISOString(), decidedBy: null, decidedAt: null }));
@@ -137,6 +126,7 @@ export function createBankParticipants({ lists, repository, settings, now, readL
         fileName: options.fileName ?? null,
       });
       const proposals = hold ? previewed(matching!.proposals, at) : (await repository.replacePending(matching!.proposals, at)).map(toProposalView);
+      if (!hold) await onApplied?.(entries);
       const report: ParticipantsReport = { ...outcome, ...matching!, proposals };
       const run = await repository.recordRun({
         startedAt: at,
@@ -195,14 +185,4 @@ export function createBankParticipants({ lists, repository, settings, now, readL
     recordRun: (run) => repository.recordRun(run),
   };
   return participants;
-}
-
-/** A URL as runs and logs show it: without its query (a token may ride there). */
-export function shownUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
-  } catch {
-    return '(not a URL)';
-  }
 }

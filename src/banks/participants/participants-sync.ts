@@ -3,7 +3,8 @@ import type { ParticipantEntry, ParticipantsRun } from '@partner-gateway/contrac
 import { AppError, errors } from '../../errors.js';
 import { SYNC_AUTHOR } from '../bank-list-service.js';
 import { DUE_HISTORY, isDue } from '../sync/sync-due.js';
-import { shownUrl, toRunView, type BankParticipants, type ParticipantsSettings } from './bank-participants.js';
+import type { BankParticipants, ParticipantsSettings } from './bank-participants.js';
+import { shownUrl, toRunView } from './participants-view.js';
 import type { ParticipantRun, ParticipantsRepository } from './participants-repository.js';
 
 /** What a download of the list gave: its bytes and the Content-Type they came with. */
