@@ -187,5 +187,17 @@ for (const backend of testBackends()) {
       assert.match(failed.json.description_status, /^The participant list sync failed \(run \d+\): The request contains invalid data .*participants array/);
       assert.deepEqual([(await status()).runs[0]!.outcome, (await admin('GET', '/admin/v1/banks')).json.version], ['failed', version]);
     });
+
+    it('when the list names a queued bank by BIC, then the queue shows its member id and admitting the bank carries it, sourced from the participants', async () => {
+      const queued = ((await admin('GET', '/admin/v1/banks/admissions')).json as BankAdmissionQueue).banks.find((bank) => bank.state === 'pending')!;
+      const imported = await importList([...list, { memberId: memberId('6', 1), name: queued.suggestedName, bic: queued.bic }]);
+      assert.equal(imported.status, 200);
+      assert.ok(imported.json.unmatchedParticipants.some((entry: { bic: string | null }) => entry.bic === queued.bic), 'not a bank of the list yet');
+      const shown = ((await admin('GET', '/admin/v1/banks/admissions')).json as BankAdmissionQueue).banks.find((bank) => bank.bic === queued.bic)!;
+      assert.equal(shown.sbpMemberId, memberId('6', 1));
+      assert.equal((await admin('POST', '/admin/v1/banks/admissions/admit', { banks: [{ bic: queued.bic }] })).status, 200);
+      const admitted = (await banks()).get(queued.bic)!;
+      assert.deepEqual([admitted.sbpMemberId, admitted.sources.sbpMemberId?.source, admitted.sources.name?.source], [memberId('6', 1), 'participants', 'registry']);
+    });
   });
 }
