@@ -186,6 +186,7 @@ for (const backend of testBackends()) {
       assert.equal(failed.status, 502);
       assert.match(failed.json.description_status, /^The participant list sync failed \(run \d+\): The request contains invalid data .*participants array/);
       assert.deepEqual([(await status()).runs[0]!.outcome, (await admin('GET', '/admin/v1/banks')).json.version], ['failed', version]);
+      assert.equal(await t.gateway.runtime.syncParticipantsIfDue(), undefined, 'a failed run is tried again after a tenth of the interval, not at the next check');
     });
 
     it('when the list names a queued bank by BIC, then the queue shows its member id and admitting the bank carries it, sourced from the participants', async () => {
