@@ -179,6 +179,13 @@ export const ConfigSchema = Type.Object({
   BANKS_SYNC_MAX_REMOVALS: Type.Integer({ default: 10, minimum: 0, maximum: 100000, description: 'A sync that would remove more banks than this is held for an operator to approve or reject, not applied.' }),
   BANKS_SYNC_MIN_BANKS: Type.Integer({ default: 20, minimum: 0, maximum: 100000, description: 'A sync that would leave fewer banks than this is held for an operator to approve or reject, not applied.' }),
   BANKS_AUTO_ADMIT: Type.Boolean({ default: false, description: 'true: new SBP head offices a registry merge or sync finds are published at once (as before admission), unless an exclusion covers them; false: they wait in the review queue for an operator.' }),
+  BANKS_PARTICIPANTS_URL: Type.Optional(
+    Type.String({
+      description: "The settlement bank's B2C participant list (JSON or CSV: member id, name, Latin name and BIC where given) member ids are synced from; no sync when unset. https in production, and never a private address.",
+    }),
+  ),
+  BANKS_PARTICIPANTS_SYNC_INTERVAL: Type.Integer({ default: 86400, minimum: 60, maximum: 2592000, description: 'Seconds between scheduled participant list syncs (default daily, as settlement banks advise); a failed one is tried again after a tenth of it.' }),
+  BANKS_PARTICIPANTS_REQUIRED: Type.Boolean({ default: false, description: 'true: banks the latest participant list does not list are kept out of the list partners receive (from the next version of the list); false: the list only fills member ids.' }),
   WEBHOOK_POLL_MS: Type.Integer({ default: 5000, minimum: 10, maximum: 600000, description: 'How often each instance looks for due webhook deliveries (a new bank list version is sent at once anyway).' }),
   WEBHOOK_TIMEOUT_MS: Type.Integer({ default: 10000, minimum: 100, maximum: 60000, description: 'The longest one webhook delivery may take (connection, request and answer).' }),
   WEBHOOK_RETRY_BASE_MS: Type.Integer({ default: 30000, minimum: 10, maximum: 3600000, description: 'The first retry of a failed webhook delivery comes after this many ms, each next one after twice the last (at most 6 h apart).' }),
@@ -374,6 +381,13 @@ function ruleProblems(config: Config, bad: ReadonlySet<string>): string[] {
       checkPublicUrl(config.BANKS_SYNC_URL, production);
     } catch (error) {
       add(`BANKS_SYNC_URL ${(error as Error).message}`);
+    }
+  }
+  if (config.BANKS_PARTICIPANTS_URL !== undefined) {
+    try {
+      checkPublicUrl(config.BANKS_PARTICIPANTS_URL, production);
+    } catch (error) {
+      add(`BANKS_PARTICIPANTS_URL ${(error as Error).message}`);
     }
   }
   add(tlsConfigProblem(config));

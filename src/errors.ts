@@ -123,6 +123,13 @@ export const errors = {
   bankSyncRunNotFound: (id: number) => new AppError('bank_sync_run_not_found', 404, `Bank registry sync run ${id} does not exist`),
   bankSyncNotPending: (id: number, status: string) =>
     new AppError('bank_sync_not_pending', 409, `Bank registry sync run ${id} is ${status}; only a held run waiting for a decision can be approved or rejected`),
+  /** The participant list (issue 34): its sync unset, running elsewhere, failing; a BIC without a pending proposal. */
+  participantsSyncNotConfigured: () =>
+    new AppError('participants_sync_not_configured', 409, "The participant list sync is not configured: set BANKS_PARTICIPANTS_URL to the settlement bank's B2C participant list"),
+  participantsSyncRunning: () => new AppError('participants_sync_running', 409, 'A participant list sync is running (on this or another instance); nothing was started: see GET /admin/v1/banks/participants'),
+  participantsSyncFailed: (runId: number, problem: string) =>
+    new AppError('participants_sync_failed', 502, `The participant list sync failed (run ${runId}): ${problem}; nothing was changed`),
+  proposalNotPending: (bic: string) => new AppError('proposal_not_pending', 404, `No proposal waits for confirmation for the bank with BIC ${bic}`),
   bankVersionNotFound: (number: number) => new AppError('bank_version_not_found', 404, `Bank list version ${number} does not exist (or is older than BANK_VERSION_RETENTION_DAYS)`),
   adminUnauthorized: () =>
     new AppError('admin_unauthorized', 401, texts.unauthorized, {

@@ -37,6 +37,8 @@ export type GatewayEvent =
   | { type: 'operator_usage_write_failed'; error: unknown }
   /** A bank registry sync could not fetch or read its source; nothing changed, the banks keep being served. */
   | { type: 'bank_sync_failed'; source: string; problem: string }
+  /** A participant list sync could not fetch or read its list; nothing changed, the banks keep being served. */
+  | { type: 'participants_sync_failed'; source: string; problem: string }
   /** A webhook dispatch pass failed (the database, or a bug); due deliveries stay in the outbox for the next pass. */
   | { type: 'webhook_dispatch_failed'; error: unknown }
   /** Shutting down lost something: replay journal entries not written down in time. */

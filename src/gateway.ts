@@ -28,6 +28,11 @@ import { publicTlsUrl } from './mtls/tls-config.js';
 import { bankActions } from './operations/checked-actions/bank-actions.js';
 import { bankEditActions } from './operations/checked-actions/bank-edit-actions.js';
 import { bankAdmissionActions } from './operations/checked-actions/bank-admission-actions.js';
+import { bankParticipantActions } from './operations/checked-actions/bank-participant-actions.js';
+import { participantsFetcher } from './banks/participants/fetch-participants.js';
+import type { FetchedList, ParticipantsSync } from './banks/participants/participants-sync.js';
+import type { BankParticipants } from './banks/participants/bank-participants.js';
+import { scheduledParticipantsEntry } from './audit/scheduled-sync-entry.js';
 import type { BankAdmissions } from './banks/admission/bank-admissions.js';
 import { keyActions } from './operations/checked-actions/key-actions.js';
 import { operatorActions } from './operations/checked-actions/operator-actions.js';
@@ -80,6 +85,8 @@ export interface AdminOperations {
   bankSync: BankSync;
   /** The review queue of new registry banks and the exclusions, to read: every change is a checked action (banks.admit, banks.exclude...). */
   bankAdmissions: Pick<BankAdmissions, 'queue' | 'exclusions'>;
+  /** The participant list: its status and proposals to read, a preview of an import, a sync run now; every change is a checked action (banks.participants.*). */
+  bankParticipants: Pick<BankParticipants, 'status' | 'importFile'> & Pick<ParticipantsSync, 'run'>;
   keys: KeysModule['admin'];
   audit: AuditModule['admin'];
   operators: OperatorAdmin;
@@ -114,6 +121,8 @@ export interface GatewayRuntime {
   seedBanks(banks: readonly Bank[]): Promise<boolean>;
   /** The scheduled registry sync's check (BANKS_SYNC_URL): a run when one is due and no other instance runs one. */
   syncBanksIfDue(): Promise<unknown>;
+  /** The participant list sync's check (BANKS_PARTICIPANTS_URL): a run when one is due and no other instance runs one. */
+  syncParticipantsIfDue(): Promise<unknown>;
   /** Deletes rows nobody can use any more: spent JWE ids, expired token families, old throttle counters, ended console sessions. */
   purgeExpired(): Promise<void>;
   /** One webhook dispatch pass now: new bank list versions made into events, due deliveries sent (also every WEBHOOK_POLL_MS). */
@@ -139,6 +148,8 @@ export interface GatewayOptions {
   trustedCas?: () => readonly X509Certificate[];
   /** Downloads BANKS_SYNC_URL (a test may pass its own resolver's fetcher); registryFetcher by default. */
   fetchBankRegistry?: (url: string) => Promise<Uint8Array>;
+  /** Downloads BANKS_PARTICIPANTS_URL; participantsFetcher by default. */
+  fetchParticipants?: (url: string) => Promise<FetchedList>;
 }
 
 /** How long closing waits for the replay journal to be written down. */
@@ -194,6 +205,11 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
       // A run an operator started is audited by its request; a scheduled one has no request, so it is audited here.
       if (run.trigger === 'schedule') audit.writer.record(scheduledSyncEntry(run, now()));
     },
+    fetchParticipants: options.fetchParticipants ?? participantsFetcher({ production: config.NODE_ENV === 'production', maxBytes: config.BANKS_IMPORT_MAX_BYTES }),
+    onParticipantsRun: (run) => {
+      if (run.outcome === 'failed') events({ type: 'participants_sync_failed', source: run.source ?? '', problem: run.error ?? '' });
+      if (run.trigger === 'schedule') audit.writer.record(scheduledParticipantsEntry(run, now()));
+    },
   });
   const webhooks = createWebhooks(handle.db, feed, config, partners.repository, options.masterKey, now, (error) => events({ type: 'webhook_dispatch_failed', error }));
   const throttlePolicy = throttlePolicyOf(config);
@@ -209,7 +225,7 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
   const operators = createOperators(handle.db, feed, config, now, events, (change) => audit.writer.record(ssoStatusEntry(change, now())));
   const { registry, approvals } = createApprovalsModule(handle.db, feed, config, now);
   const removalLimits = { maxRemovals: config.BANKS_SYNC_MAX_REMOVALS, minBanks: config.BANKS_SYNC_MIN_BANKS };
-  registry.register(...partnerActions(partners.admin, partners.keyAdmin, partners.certificateAdmin), ...keyActions(keys.admin), ...operatorActions(operators.admin), ...bankActions(banks.admin, removalLimits), ...bankEditActions(banks.admin, removalLimits), ...bankAdmissionActions(banks.admissions));
+  registry.register(...partnerActions(partners.admin, partners.keyAdmin, partners.certificateAdmin), ...keyActions(keys.admin), ...operatorActions(operators.admin), ...bankActions(banks.admin, removalLimits), ...bankEditActions(banks.admin, removalLimits), ...bankAdmissionActions(banks.admissions), ...bankParticipantActions(banks.participants));
   const auth = createAuth({ config, db: handle.db, feed, partners, keys: keys.store, stores, tokenEndpoint: urls.token, trustedCas: options.trustedCas, masterKey: options.masterKey, now });
   const paths = { login: LOGIN_PATH, refresh: REFRESH_PATH, logout: LOGOUT_PATH, banks: banksPath(config.PROVIDER_SEGMENT), token: OAUTH_TOKEN_PATH };
   return {
@@ -223,6 +239,7 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
       banks: banks.admin,
       bankSync: banks.sync,
       bankAdmissions: { queue: () => banks.admissions.queue(), exclusions: () => banks.admissions.exclusions() },
+      bankParticipants: { status: () => banks.participants.status(), importFile: (...args) => banks.participants.importFile(...args), run: (author) => banks.participantsSync.run(author) },
       keys: keys.admin,
       audit: audit.admin,
       operators: operators.admin,
@@ -240,6 +257,7 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
       readiness: async () => readinessOf(await checkDependencies(dependencyChecks)),
       seedBanks: (list) => banks.seed(list),
       syncBanksIfDue: () => banks.sync.tick(),
+      syncParticipantsIfDue: () => banks.participantsSync.tick(),
       maintainAudit: () => audit.maintain(),
       async purgeExpired() {
         const at = now();

@@ -10,7 +10,7 @@ import { openReachableDatabase } from './bootstrap/open-reachable-database.js';
 import { createDemoPartner } from './bootstrap/demo-partner.js';
 import { reportUnknownRewardTypes } from './bootstrap/reward-type-report.js';
 import { startupBanner } from './bootstrap/startup-banner.js';
-import { scheduleBankSync } from './bootstrap/schedule-bank-sync.js';
+import { scheduleBankSync, scheduleParticipantsSync } from './bootstrap/schedule-bank-sync.js';
 import { GATEWAY_VERSION } from './version.js';
 import { publicUrl as publicUrlOf, type Config } from './config.js';
 import { createGateway, type Gateway } from './gateway.js';
@@ -155,6 +155,7 @@ export async function startServer(
     }, PURGE_INTERVAL_MS);
     purge.unref();
     const bankSync = scheduleBankSync(live, config, logger);
+    const participantsSync = scheduleParticipantsSync(live, config, logger);
 
     const liveTls = tls;
     return {
@@ -169,6 +170,7 @@ export async function startServer(
       async close() {
         clearInterval(purge);
         await bankSync.stop();
+        await participantsSync.stop();
         // In-flight requests finish (and record their audit entries) before the trail is drained; a request
         // still running after SHUTDOWN_TIMEOUT_MS (a client trickling its body, a stuck call) loses its
         // connection so that the audit trail is flushed and the pool closed within a known time.

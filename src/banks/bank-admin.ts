@@ -11,6 +11,8 @@ import type { BankVersionRepository } from './bank-version-repository.js';
 import { toVersionSummary } from './bank-version-view.js';
 import type { BankFileReader } from './import/bank-file-reader.js';
 import { mergeRegistry } from './merge-registry.js';
+import { fieldSource, withSources } from './field-sources.js';
+import type { BankFieldOrigin } from '@partner-gateway/contract/admin-bank-versions';
 import type { RegistryAdmission } from './admission/bank-admissions.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
@@ -62,11 +64,14 @@ export interface BankAdmin {
 }
 
 export function createBankAdmin(db: Kysely<Database>, lists: BankListService, versions: BankVersionRepository, reader: BankFileReader, admission: RegistryAdmission): BankAdmin {
-  const run = (build: ListBuilder, context: RequestContext | undefined, options: ChangeOptions, source: Parameters<BankListService['apply']>[1]['source'], extra: { fileName?: string } = {}) =>
-    options.dryRun
-      ? lists.preview(build, options.baseVersion)
-      : lists.apply(build, { ...options, source, ...authorOf(context), comment: options.comment ?? null, fileName: extra.fileName ?? null });
-  const toAdmin = (bank: Awaited<ReturnType<typeof readBanks>>[number]): AdminBank => ({ ...bank, updatedAt: bank.updatedAt.toISOString() });
+  // Every field a change sets records its source: the operator who made it, or the registry for a directory's facts.
+  const run = (build: ListBuilder, context: RequestContext | undefined, options: ChangeOptions, source: Parameters<BankListService['apply']>[1]['source'], extra: { fileName?: string; origin?: BankFieldOrigin } = {}) => {
+    const stamped = withSources(build, fieldSource(extra.origin ?? 'operator', authorOf(context).author));
+    return options.dryRun
+      ? lists.preview(stamped, options.baseVersion)
+      : lists.apply(stamped, { ...options, source, ...authorOf(context), comment: options.comment ?? null, fileName: extra.fileName ?? null });
+  };
+  const toAdmin = (bank: Awaited<ReturnType<typeof readBanks>>[number]): AdminBank => ({ ...bank, sources: bank.sources ?? {}, updatedAt: bank.updatedAt.toISOString() });
   /** mode=curate: a JSON or CSV file's curated fields on the listed banks, one version; other BICs reported. */
   async function curate(bytes: Uint8Array, contentType: string | undefined, context: RequestContext | undefined, options: ImportOptions): Promise<ImportReport> {
     const file = await reader.importFile(bytes, contentType);
@@ -131,7 +136,10 @@ export function createBankAdmin(db: Kysely<Database>, lists: BankListService, ve
           : mode === 'merge'
             ? (current) => mergeFile(current, file.rows)
             : (current) => replaceList(current, file.rows);
-      const outcome = await run(build, context, options, mode === 'replace' ? 'replace' : 'import', options.fileName ? { fileName: options.fileName } : {});
+      const outcome = await run(build, context, options, mode === 'replace' ? 'replace' : 'import', {
+        ...(options.fileName ? { fileName: options.fileName } : {}),
+        origin: file.kind === 'registry' ? 'registry' : 'operator',
+      });
       if (file.kind !== 'registry' || mode !== 'merge') return { received: file.received, ...outcome };
       if (!options.dryRun) await admission.observe(file.entries);
       const listed = new Set([...(await lists.current()).list.map((bank) => bank.bic), ...outcome.added]);

@@ -19,3 +19,11 @@ export function partnerBody(list: readonly Pick<BankListEntry, 'name' | 'bic'>[]
 export function strongEtag(body: string): string {
   return `"${createHash('sha256').update(body).digest('base64url')}"`;
 }
+
+/**
+ * The banks partners receive of a list: all of them, or with BANKS_PARTICIPANTS_REQUIRED those the settlement
+ * bank's participant list did not leave out (`participantsListed` false; a bank never matched against a list, null, stays).
+ */
+export function publishedBanks<T extends Pick<BankListEntry, 'participantsListed'>>(list: readonly T[], participantsRequired: boolean): readonly T[] {
+  return participantsRequired ? list.filter((bank) => bank.participantsListed !== false) : list;
+}

@@ -1,7 +1,7 @@
 import type { BankListEntry } from '@partner-gateway/contract/admin-bank-versions';
 import { STALE_IF_ERROR_MS } from '../partners/cached-partner-repository.js';
 import type { CacheStats } from '../metrics/gateway-metrics.js';
-import { strongEtag } from './bank-body.js';
+import { publishedBanks, strongEtag } from './bank-body.js';
 import type { CurrentList } from './bank-version-repository.js';
 
 import { BANK_OPT_IN_FIELDS as OPT_IN_FIELDS, type BankOptInField as OptInField } from '@partner-gateway/contract/public-api';
@@ -35,7 +35,7 @@ interface Cached extends CurrentList {
  * The current list version kept in memory for `ttlMs` (CACHE_TTL) at most, dropped at once by a change here or on
  * another instance (the change feed). A partner's call costs a map lookup: the body and its ETag are the version's.
  */
-export function createBankCatalog(load: () => Promise<CurrentList>, ttlMs: number, now: () => number): BankCatalog {
+export function createBankCatalog(load: () => Promise<CurrentList>, ttlMs: number, now: () => number, participantsRequired = false): BankCatalog {
   let cached: (Cached & { expiresAt: number }) | undefined;
   // The last version read, kept through invalidations for STALE_IF_ERROR_MS: what partners get while the
   // database is unreachable (the list changes rarely, and an old list beats no list).
@@ -79,7 +79,7 @@ export function createBankCatalog(load: () => Promise<CurrentList>, ttlMs: numbe
       const key = OPT_IN_FIELDS.filter((field) => fields.includes(field)).join(',');
       let variant = entry.variants.get(key);
       if (!variant) {
-        const body = bodyWith(entry.list, key.split(',') as OptInField[]);
+        const body = bodyWith(publishedBanks(entry.list, participantsRequired), key.split(',') as OptInField[]);
         variant = { version: entry.version, body, etag: strongEtag(body) };
         entry.variants.set(key, variant);
       }

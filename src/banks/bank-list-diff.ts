@@ -1,7 +1,7 @@
-import type { BankField, BankFieldChange, BankListChange, BankListEntry } from '@partner-gateway/contract/admin-bank-versions';
+import type { BankField, BankFieldChange, BankFieldSource, BankListChange, BankListEntry } from '@partner-gateway/contract/admin-bank-versions';
 
 /** The fields compared besides the position, in the order a change lists them. */
-const FIELDS = ['name', 'registryName', 'sbpMemberId', 'nameEn', 'sbpParticipant'] as const satisfies readonly BankField[];
+const FIELDS = ['name', 'registryName', 'sbpMemberId', 'nameEn', 'sbpParticipant', 'participantsListed'] as const satisfies readonly BankField[];
 
 /**
  * Every change that turns the list `current` into `next`, by bank and field, old -> new: banks added (in `next`'s
@@ -34,6 +34,7 @@ export function diffBankLists(current: readonly BankListEntry[], next: readonly 
       field,
       old: old.bank[field] ?? null,
       new: bank[field] ?? null,
+      ...sourceOf(bank, field),
     }));
     if (!kept.has(bank.bic)) fields.push({ field: 'position', old: old.index + 1, new: index + 1 });
     if (fields.length > 0) changes.push({ bic: bank.bic, name: bank.name, kind: 'changed', fields });
@@ -53,8 +54,14 @@ export function summarizeChanges(changes: readonly BankListChange[]): { added: s
 
 function presentFields(bank: BankListEntry, side: 'old' | 'new'): BankFieldChange[] {
   return FIELDS.filter((field) => (bank[field] ?? null) !== null).map((field) =>
-    side === 'new' ? { field, old: null, new: bank[field] } : { field, old: bank[field], new: null },
+    side === 'new' ? { field, old: null, new: bank[field] ?? null, ...sourceOf(bank, field) } : { field, old: bank[field] ?? null, new: null },
   );
+}
+
+/** `{ source }` of a field whose source the bank records, for its change (nothing otherwise). */
+function sourceOf(bank: BankListEntry, field: (typeof FIELDS)[number]): { source?: BankFieldSource } {
+  const source = field === 'registryName' ? undefined : bank.sources?.[field];
+  return source ? { source } : {};
 }
 
 /** Indexes (into `values`) of a longest strictly increasing subsequence: O(n log n) patience sorting. */

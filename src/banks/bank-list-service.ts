@@ -1,5 +1,5 @@
 import type { ActorRef } from '@partner-gateway/contract/admin-approvals';
-import type { BankListEntry, BankListOutcome } from '@partner-gateway/contract/admin-bank-versions';
+import type { BankListChange, BankListEntry, BankListOutcome } from '@partner-gateway/contract/admin-bank-versions';
 import { AppError, errors } from '../errors.js';
 import { actorRef, type RequestContext } from '../request-context.js';
 import { summarizeChanges } from './bank-list-diff.js';
@@ -60,7 +60,9 @@ export interface BankListService {
 }
 
 export function createBankListService(versions: BankVersionRepository, now: () => number, onChange: () => void): BankListService {
-  const outcome = (result: CommitResult): BankListOutcome => ({ ...result, ...summarizeChanges(result.changes) });
+  // A preview and the change it previews answer alike: the sources (who, and when to the millisecond) are the
+  // version's, read in its history (GET /admin/v1/banks/versions/{n}), not in the answer.
+  const outcome = (result: CommitResult): BankListOutcome => ({ ...result, changes: withoutSources(result.changes), ...summarizeChanges(result.changes) });
   const listOf = async (number: number) => {
     const version = await versions.get(number);
     if (!version) throw errors.bankVersionNotFound(number);
@@ -108,4 +110,8 @@ export function createBankListService(versions: BankVersionRepository, now: () =
     },
   };
   return service;
+}
+
+function withoutSources(changes: readonly BankListChange[]): BankListChange[] {
+  return changes.map((change) => (change.fields.some((field) => field.source) ? { ...change, fields: change.fields.map(({ source: _source, ...field }) => field) } : change));
 }

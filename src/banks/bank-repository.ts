@@ -1,11 +1,12 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { BankListEntry } from '@partner-gateway/contract/admin-bank-versions';
-import { column, fromColumns, toColumns, type Entity } from '../db/field-map.js';
+import type { BankFieldSources, BankListEntry } from '@partner-gateway/contract/admin-bank-versions';
+import { column, fromColumns, json, toColumns, type Entity } from '../db/field-map.js';
 import type { Database } from '../db/schema.js';
 
 /**
- * A bank's stored fields (migrations 0001 and 0023): the one map that drives the banks table's writes and reads.
- * Registry facts: `registryName`, `sbpParticipant`. Curated: `name`, `nameEn`, `sbpMemberId`, `position`.
+ * A bank's stored fields (migrations 0001, 0023 and 0034): the one map that drives the banks table's writes and reads.
+ * Registry facts: `registryName`, `sbpParticipant`. Curated: `name`, `nameEn`, `sbpMemberId`, `position`. From the
+ * participant list: `participantsListed`. Where each curated or derived field came from: `sources`.
  */
 export const bankFields = {
   bic: column<string>('bic').immutable(),
@@ -14,6 +15,8 @@ export const bankFields = {
   sbpMemberId: column<string | null>('sbp_member_id'),
   registryName: column<string | null>('registry_name'),
   sbpParticipant: column<boolean | null>('sbp_participant'),
+  participantsListed: column<boolean | null>('participants_listed'),
+  sources: json<BankFieldSources | null>('field_sources'),
   position: column<number>('position'),
   updatedAt: column<Date>('updated_at').defaulted(() => new Date()),
 };
@@ -32,7 +35,16 @@ export async function readBanks(database: Kysely<Database> | Transaction<Databas
 
 /** A stored bank as a version keeps it (without position and update time: its place in the list says the first). */
 export function toListEntry(bank: StoredBank): BankListEntry {
-  return { bic: bank.bic, name: bank.name, nameEn: bank.nameEn, sbpMemberId: bank.sbpMemberId, registryName: bank.registryName, sbpParticipant: bank.sbpParticipant };
+  return {
+    bic: bank.bic,
+    name: bank.name,
+    nameEn: bank.nameEn,
+    sbpMemberId: bank.sbpMemberId,
+    registryName: bank.registryName,
+    sbpParticipant: bank.sbpParticipant,
+    ...(bank.participantsListed !== null ? { participantsListed: bank.participantsListed } : {}),
+    ...(bank.sources ? { sources: bank.sources } : {}),
+  };
 }
 
 /**
@@ -49,9 +61,9 @@ export async function writeBanks(trx: Transaction<Database>, current: readonly S
     .map((bank, position) => ({ ...bank, position }))
     .filter((bank) => {
       const old = before.get(bank.bic);
-      return !old || old.position !== bank.position || JSON.stringify(toListEntry(old)) !== JSON.stringify(toListEntry({ ...bank, updatedAt: at }));
+      return !old || old.position !== bank.position || canonical(toListEntry(old)) !== canonical(toListEntry({ ...bank, participantsListed: bank.participantsListed ?? null, sources: bank.sources ?? null, updatedAt: at }));
     })
-    .map((bank) => toColumns(bankFields, { ...bank, updatedAt: at }));
+    .map((bank) => toColumns(bankFields, { ...bank, participantsListed: bank.participantsListed ?? null, sources: bank.sources ?? null, updatedAt: at }));
   // In chunks, so that a whole directory stays under PostgreSQL's 65 535 parameters per statement.
   for (let start = 0; start < rows.length; start += 1000) {
     await db
@@ -64,10 +76,19 @@ export async function writeBanks(trx: Transaction<Database>, current: readonly S
           sbp_member_id: eb.ref('excluded.sbp_member_id'),
           registry_name: eb.ref('excluded.registry_name'),
           sbp_participant: eb.ref('excluded.sbp_participant'),
+          participants_listed: eb.ref('excluded.participants_listed'),
+          field_sources: eb.ref('excluded.field_sources'),
           position: eb.ref('excluded.position'),
           updated_at: eb.ref('excluded.updated_at'),
         })),
       )
       .execute();
   }
+}
+
+/** JSON with every object's keys in order: a jsonb column gives keys back in an order of its own. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, inner: unknown) =>
+    inner && typeof inner === 'object' && !Array.isArray(inner) ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : inner,
+  );
 }

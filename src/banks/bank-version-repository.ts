@@ -4,7 +4,7 @@ import type { BankListChange, BankListEntry, BankVersionSource } from '@partner-
 import { column, fromColumns, json, toColumns, type Entity } from '../db/field-map.js';
 import type { Database } from '../db/schema.js';
 import { errors } from '../errors.js';
-import { partnerBody, strongEtag } from './bank-body.js';
+import { partnerBody, publishedBanks, strongEtag } from './bank-body.js';
 import { readBanks, toListEntry, writeBanks, type BankTables } from './bank-repository.js';
 import type { ListChange } from './merge-registry.js';
 
@@ -77,8 +77,10 @@ export interface BankVersionRepository {
   purgeBefore(cutoff: Date): Promise<number>;
 }
 
-export function createBankVersionRepository(database: Kysely<Database>): BankVersionRepository {
+/** `participantsRequired` (BANKS_PARTICIPANTS_REQUIRED): a version's body leaves out banks the participant list did not list. */
+export function createBankVersionRepository(database: Kysely<Database>, participantsRequired = false): BankVersionRepository {
   const db = database.withTables<Tables>();
+  const bodyOf = (list: readonly BankListEntry[]) => partnerBody(publishedBanks(list, participantsRequired));
   const toVersion = (row: Record<string, unknown>) => fromColumns(bankVersionFields, row);
   return {
     async current() {
@@ -93,7 +95,7 @@ export function createBankVersionRepository(database: Kysely<Database>): BankVer
       if (version > 0 && row.body !== null) return { version, list: row.list as BankListEntry[], body: String(row.body), etag: String(row.etag) };
       // Before the first version (a database not yet seeded), the list is the table as it is.
       const list = (await readBanks(database)).map(toListEntry);
-      const body = partnerBody(list);
+      const body = bodyOf(list);
       return { version, list, body, etag: strongEtag(body) };
     },
     async commit(baseVersion, build, record, at) {
@@ -106,7 +108,7 @@ export function createBankVersionRepository(database: Kysely<Database>): BankVer
         const { next, changes } = build(stored.map(toListEntry));
         if (changes.length === 0 && version > 0) return { applied: false, baseVersion: version, version, changes };
         await writeBanks(trx, stored, next, at);
-        const body = partnerBody(next);
+        const body = bodyOf(next);
         const count = (kind: BankListChange['kind']) => changes.filter((change) => change.kind === kind).length;
         await locked
           .insertInto('bank_versions')
@@ -122,7 +124,7 @@ export function createBankVersionRepository(database: Kysely<Database>): BankVer
               restoredFrom: record.restoredFrom ?? null,
               list: next,
               changes,
-              bankCount: next.length,
+              bankCount: publishedBanks(next, participantsRequired).length,
               added: count('added'),
               removed: count('removed'),
               changed: count('changed'),

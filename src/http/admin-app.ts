@@ -19,6 +19,7 @@ import { adminBankSyncRoutes } from './routes/admin/bank-sync.js';
 import { adminBankVersionRoutes } from './routes/admin/bank-versions.js';
 import { adminBankRoutes } from './routes/admin/banks.js';
 import { adminBankAdmissionRoutes } from './routes/admin/bank-admissions.js';
+import { adminBankParticipantRoutes } from './routes/admin/bank-participants.js';
 import { adminKeyRoutes } from './routes/admin/keys.js';
 import { adminMetricsRoutes } from './routes/admin/metrics.js';
 import { adminPartnerActivityRoutes } from './routes/admin/partner-activity.js';
@@ -93,6 +94,7 @@ export async function buildAdminApp({ gateway, logger, adminToken, metricsToken,
   await app.register(adminBankVersionRoutes, { gateway });
   await app.register(adminBankSyncRoutes, { gateway });
   await app.register(adminBankAdmissionRoutes, { gateway });
+  await app.register(adminBankParticipantRoutes, { gateway });
   await app.register(adminKeyRoutes, { gateway });
   await app.register(adminAuditRoutes, { gateway });
   await app.register(adminBackupRoutes, { gateway });

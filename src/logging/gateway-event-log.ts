@@ -22,6 +22,7 @@ const EVENT_LINES: { [Type in GatewayEvent['type']]: { level: 'warn' | 'error'; 
   close_failed: { level: 'error', message: 'shutdown: replay journal not fully written' },
   webhook_dispatch_failed: { level: 'error', message: 'webhook dispatch failed; due deliveries stay queued for the next pass', everyTenSeconds: true },
   bank_sync_failed: { level: 'error', message: 'bank registry sync failed; the list is unchanged and keeps being served' },
+  participants_sync_failed: { level: 'error', message: 'participant list sync failed; member ids are unchanged and the list keeps being served' },
 };
 
 /**

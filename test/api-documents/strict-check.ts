@@ -34,6 +34,8 @@ const UNEXPRESSIBLE: Record<string, (request: GeneratedRequest, answer: Answer) 
   exportAudit: (_request, answer) => onlyFields(answer, /^to$/) && answer.body.errors?.[0]?.message === 'must be later than from',
   // An import file's rows are read and checked by the importer (JSON, CSV or ED807), not by a schema.
   importBanks: (_request, answer) => answer.status === 422,
+  // A participant list's entries are read and checked by its reader (JSON or CSV), not by a schema.
+  importParticipants: (_request, answer) => answer.status === 422,
   // Each BIC at most once in a list.
   // A webhook URL must parse as an absolute URL (and, in production, be https to a public address).
   createPartnerWebhook: (_request, answer) => answer.status === 422 && /webhook URL/.test(answer.body.description_status ?? ''),

@@ -106,7 +106,12 @@ for (const backend of testBackends()) {
       const older = await admin('GET', `/admin/v1/banks/versions?limit=2&cursor=${page.json.nextCursor}`);
       assert.deepEqual(older.json.versions.map((version: { number: number }) => version.number), [1]);
       assert.equal(older.json.nextCursor, null);
-      assert.deepEqual((await admin('GET', '/admin/v1/banks/versions/3')).json.changes, applied.json.changes, 'the version keeps its diff');
+      const kept = (await admin('GET', '/admin/v1/banks/versions/3')).json.changes as Array<{ kind: string; fields: Array<{ field: string; source?: { source: string } }> }>;
+      // The history's diff is the answer's, each field the change set also naming its source (issue 34).
+      const withoutSources = kept.map((change) => ({ ...change, fields: change.fields.map(({ source: _source, ...field }) => field) }));
+      assert.deepEqual(withoutSources, applied.json.changes, 'the version keeps its diff');
+      const joined = kept.find((change) => change.kind === 'added')!;
+      assert.equal(joined.fields.find((field) => field.field === 'sbpParticipant')?.source?.source, 'registry', 'a registry fact names the registry as its source');
     });
 
     it('when version 1 is restored, then partners get byte for byte the body and ETag they got from version 1', async () => {

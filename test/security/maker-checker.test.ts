@@ -39,7 +39,7 @@ for (const backend of testBackends()) {
       const settings = (await call(viewer.headers, 'GET', '/admin/v1/approvals/settings')).json();
       assert.deepEqual(
         settings.actions.map((action: { action: string; required: boolean }) => [action.action, action.required]),
-        [['approvals.configure', false], ['partner.update', false], ['partner.delete', false], ['partner.jwks.set', false], ['partner.certificates.set', false], ['key.revoke', false], ['operator.create', false], ['operator.update', false], ['banks.replace', false], ['banks.restore', false], ['banks.import', false], ['bank.add', false], ['bank.edit', false], ['bank.remove', false], ['banks.admit', false], ['banks.exclude', false], ['banks.unexclude', false], ['banks.exclusion.add', false], ['banks.exclusion.remove', false]],
+        [['approvals.configure', false], ['partner.update', false], ['partner.delete', false], ['partner.jwks.set', false], ['partner.certificates.set', false], ['key.revoke', false], ['operator.create', false], ['operator.update', false], ['banks.replace', false], ['banks.restore', false], ['banks.import', false], ['bank.add', false], ['bank.edit', false], ['bank.remove', false], ['banks.admit', false], ['banks.exclude', false], ['banks.unexclude', false], ['banks.exclusion.add', false], ['banks.exclusion.remove', false], ['banks.participants.import', false], ['banks.participants.confirm', false], ['banks.participants.reject', false]],
       );
       const partner = await t.addPartner();
       assert.equal((await call(operator.headers, 'DELETE', `/admin/v1/partners/${partner.login}`)).statusCode, 204, 'applied at once');

@@ -4,7 +4,9 @@ import { BANK_FIELD_LABELS, type BankFieldChange, type BankListChange } from '@p
 const label = (field: BankFieldChange['field']) => BANK_FIELD_LABELS[field].charAt(0).toUpperCase() + BANK_FIELD_LABELS[field].slice(1);
 const KINDS: Record<BankListChange['kind'], string> = { added: 'Added', removed: 'Removed', changed: 'Changed' };
 
-const show = (field: BankFieldChange['field'], value: BankFieldChange['old']) => (value === null ? '—' : field === 'sbpParticipant' ? (value ? 'yes' : 'no') : String(value));
+const show = (field: BankFieldChange['field'], value: BankFieldChange['old']) => (value === null ? '—' : field === 'sbpParticipant' || field === 'participantsListed' ? (value ? 'yes' : 'no') : String(value));
+/** Where a new value came from, as the history names it: ` (participants, by maker-mia)`. */
+const origin = (field: BankFieldChange) => (field.source ? ` (${field.source.source}, by ${field.source.by.name})` : '');
 
 /** A bank list change's preview (src/operations/checked-actions/bank-actions.ts `shown`): counts first, then every change. */
 export interface BankPreview {
@@ -61,6 +63,7 @@ export function BankChanges({ changes, title = 'Changes', open = changes.length 
                     {change.fields.map((field) => (
                       <li key={field.field}>
                         {label(field.field)}: {show(field.field, field.old)} → {show(field.field, field.new)}
+                        {field.source && <span class="field-source">{origin(field)}</span>}
                       </li>
                     ))}
                   </ul>

@@ -79,9 +79,14 @@ export function BankList({ banks, version, canChange, onChanged }: { banks: Bank
                 <td>
                   <code>{bank.bic}</code>
                 </td>
-                <th scope="row">{bank.name}</th>
-                <td>{bank.nameEn ?? '—'}</td>
-                <td>{bank.sbpMemberId ?? '—'}</td>
+                <th scope="row" title={sourceText(bank, 'name')}>
+                  {bank.name}
+                </th>
+                <td title={sourceText(bank, 'nameEn')}>{bank.nameEn ?? '—'}</td>
+                <td title={sourceText(bank, 'sbpMemberId')}>
+                  {bank.sbpMemberId ?? '—'}
+                  {bank.sources.sbpMemberId && <small class="field-source"> {bank.sources.sbpMemberId.source}</small>}
+                </td>
                 <td>{bank.registryName ?? '—'}</td>
                 {canChange && (
                   <td class="row-actions">
@@ -136,4 +141,10 @@ export function BankList({ banks, version, canChange, onChanged }: { banks: Bank
       </ConfirmDialog>
     </section>
   );
+}
+
+/** Where a field's value came from, for its cell's title: `participants, by maker-mia, 2026-11-28`. */
+function sourceText(bank: Bank, field: keyof Bank['sources']): string | undefined {
+  const source = bank.sources[field];
+  return source ? `${source.source}, by ${source.by.name}, ${source.at.slice(0, 10)}` : undefined;
 }

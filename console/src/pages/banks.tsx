@@ -6,10 +6,11 @@ import { BankHistory } from '../components/bank-history';
 import { ImportForm } from '../components/bank-import-form';
 import { BankList } from '../components/bank-list';
 import { BankSyncPanel } from '../components/bank-sync-panel';
+import { BankParticipantsPanel } from '../components/bank-participants-panel';
 import { LoadState, PageTitle, useLoad } from '../components/page';
 import { useCan } from '../identity';
 
-type Tab = 'list' | 'queue' | 'history' | 'sync';
+type Tab = 'list' | 'queue' | 'history' | 'sync' | 'participants';
 
 /**
  * The bank list partners receive: the list (search, paging, move, edit curated fields, add, remove, import with a
@@ -39,6 +40,9 @@ export function BanksPage() {
         <button type="button" role="tab" id="tab-sync" aria-selected={tab === 'sync'} aria-controls="panel-sync" onClick={() => setTab('sync')}>
           Registry sync{sync.data?.pending ? ' (1 held)' : ''}
         </button>
+        <button type="button" role="tab" id="tab-participants" aria-selected={tab === 'participants'} aria-controls="panel-participants" onClick={() => setTab('participants')}>
+          Member ids
+        </button>
       </div>
       {tab === 'list' && (
         <div role="tabpanel" id="panel-list" aria-labelledby="tab-list">
@@ -66,6 +70,11 @@ export function BanksPage() {
       {tab === 'sync' && (
         <div role="tabpanel" id="panel-sync" aria-labelledby="tab-sync">
           <BankSyncPanel canChange={canChange} onChanged={() => Promise.all([banks.reload(), sync.reload()]).then(() => {})} />
+        </div>
+      )}
+      {tab === 'participants' && (
+        <div role="tabpanel" id="panel-participants" aria-labelledby="tab-participants">
+          <BankParticipantsPanel canChange={canChange} onChanged={() => banks.reload().then(() => {})} />
         </div>
       )}
       {tab === 'history' && (

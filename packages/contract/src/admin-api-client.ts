@@ -2,6 +2,7 @@ import type { AdminBank, AdminBankList, BankInput, CsvSeparator, EditBankBody, I
 import type { BankListOutcome, BankVersionPage, BankVersionView } from './admin-bank-versions.js';
 import type { BankSyncPreview, BankSyncRun, BankSyncRunView, BankSyncStatus } from './admin-bank-sync.js';
 import type { AdmitBanksBody, BankAdmissionQueue, BankExclusion, BankExclusionList, BankExclusionOutcome } from './admin-bank-admissions.js';
+import type { ParticipantsReport, ParticipantsRun, ParticipantsStatus, ProposalRejection } from './admin-bank-participants.js';
 import type { CreateWebhookBody, ReplayWebhooksBody, ReplayWebhooksResult, RotateWebhookBody, WebhookAttemptList, WebhookEndpointCreated, WebhookEndpointList } from './admin-webhooks.js';
 import type { AuditPage, AuditQuery } from './admin-audit.js';
 import type { KeyList, KeyUse, KeyView } from './admin-keys.js';
@@ -38,6 +39,11 @@ import {
   adminBankVersionPath,
   ADMIN_BANK_VERSIONS_PATH,
   ADMIN_BANK_SYNC_PATH,
+  ADMIN_BANK_PARTICIPANTS_IMPORT_PATH,
+  ADMIN_BANK_PARTICIPANTS_PATH,
+  ADMIN_BANK_PARTICIPANTS_SYNC_PATH,
+  ADMIN_BANK_PROPOSALS_CONFIRM_PATH,
+  ADMIN_BANK_PROPOSALS_REJECT_PATH,
   ADMIN_BANK_SYNC_PREVIEW_PATH,
   ADMIN_BANK_ADMISSIONS_PATH,
   ADMIN_BANK_ADMIT_PATH,
@@ -209,6 +215,25 @@ export interface AdminApi {
     removeExclusion(id: number): Promise<void>;
   };
   /**
+   * The settlement bank's B2C participant list (issue 34): member ids by BIC, name matches to confirm.
+   *
+   * @example
+   * ```ts
+   * const preview = await admin.bankParticipants.import(file, { dryRun: true }); // matching, proposals, unmatched
+   * await admin.bankParticipants.import(file, { baseVersion: preview.baseVersion });
+   * await admin.bankParticipants.confirm(preview.proposals.map((proposal) => proposal.bic));
+   * ```
+   */
+  bankParticipants: {
+    status(): Promise<ParticipantsStatus>;
+    /** Imports a JSON or CSV list; with `dryRun`, only reports what it would do. */
+    import(file: { bytes: unknown; contentType: string }, options?: BankChangeOptions & { dryRun?: boolean; fileName?: string }): Promise<ParticipantsReport>;
+    /** Reads BANKS_PARTICIPANTS_URL now. */
+    sync(): Promise<ParticipantsRun>;
+    confirm(bics: string[], options?: BankChangeOptions): Promise<BankListOutcome>;
+    reject(bics: string[]): Promise<ProposalRejection>;
+  };
+  /**
    * A partner's webhook endpoints (docs/webhooks.md).
    *
    * @example
@@ -327,6 +352,14 @@ export function createAdminApi(send: AdminTransport): AdminApi {
       exclusions: () => call({ method: 'GET', path: ADMIN_BANK_EXCLUSIONS_PATH }),
       addRule: (value, reason) => call({ method: 'POST', path: ADMIN_BANK_EXCLUSIONS_PATH, json: { value, reason } }),
       removeExclusion: (id) => call({ method: 'DELETE', path: adminBankExclusionPath(id) }),
+    },
+    bankParticipants: {
+      status: () => call({ method: 'GET', path: ADMIN_BANK_PARTICIPANTS_PATH }),
+      import: (file, options = {}) =>
+        call({ method: 'POST', path: withQuery(ADMIN_BANK_PARTICIPANTS_IMPORT_PATH, { dryRun: options.dryRun ? 'true' : undefined, fileName: options.fileName, ...changeQuery(options) }), file }),
+      sync: () => call({ method: 'POST', path: ADMIN_BANK_PARTICIPANTS_SYNC_PATH }),
+      confirm: (bics, options = {}) => call({ method: 'POST', path: withQuery(ADMIN_BANK_PROPOSALS_CONFIRM_PATH, changeQuery(options)), json: { bics } }),
+      reject: (bics) => call({ method: 'POST', path: ADMIN_BANK_PROPOSALS_REJECT_PATH, json: { bics } }),
     },
     webhooks: {
       list: (login) => call({ method: 'GET', path: `${adminPartnerPath(login)}/webhooks` }),

@@ -9,6 +9,40 @@ import { ActorRef } from './admin-approvals.js';
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 
 /**
+ * Where a bank's curated or derived field came from (issue 34): `registry` (the Bank of Russia directory, an
+ * import of it or the sync), `participants` (the settlement bank's B2C participant list, an import of it, its sync,
+ * or a name match an operator confirmed) or `operator` (an edit, an added bank, a JSON or CSV file). A value an
+ * operator set is never changed by a participants import or sync.
+ */
+export const BankFieldOrigin = Type.Union([Type.Literal('registry'), Type.Literal('participants'), Type.Literal('operator')], { title: 'BankFieldOrigin' });
+export type BankFieldOrigin = Static<typeof BankFieldOrigin>;
+
+/** A field's source: where its value came from, who made the change that set it (the sync: credential `system`) and when. */
+export const BankFieldSource = Type.Object({
+  source: BankFieldOrigin,
+  by: ActorRef,
+  at: Type.String({ format: 'date-time' }),
+}, { title: 'BankFieldSource' });
+export type BankFieldSource = Static<typeof BankFieldSource>;
+
+/**
+ * The source of each curated or derived field of a bank; a field without one was set before sources were
+ * recorded (migration 0034) or came with the list the gateway ships.
+ */
+export const BankFieldSources = Type.Object({
+  name: Type.Optional(BankFieldSource),
+  nameEn: Type.Optional(BankFieldSource),
+  sbpMemberId: Type.Optional(BankFieldSource),
+  sbpParticipant: Type.Optional(BankFieldSource),
+  participantsListed: Type.Optional(BankFieldSource),
+}, { title: 'BankFieldSources' });
+export type BankFieldSources = Static<typeof BankFieldSources>;
+
+/** The fields whose source is recorded. */
+export const SOURCED_BANK_FIELDS = ['name', 'nameEn', 'sbpMemberId', 'sbpParticipant', 'participantsListed'] as const satisfies ReadonlyArray<keyof BankFieldSources>;
+export type SourcedBankField = (typeof SOURCED_BANK_FIELDS)[number];
+
+/**
  * One bank of the list as a version stores it. Registry facts come from the Bank of Russia directory (ED807):
  * `registryName` and `sbpParticipant` (null until a registry was imported). Curated fields only an operator or an
  * explicit file sets: `name` (the display name partners see), `nameEn` (the Latin name), `sbpMemberId` (the NSPK
@@ -21,6 +55,10 @@ export const BankListEntry = Type.Object({
   sbpMemberId: Nullable(Type.String()),
   registryName: Nullable(Type.String()),
   sbpParticipant: Nullable(Type.Boolean()),
+  /** Whether the settlement bank's B2C participant list lists the bank (by BIC or member id); null before a list was read. */
+  participantsListed: Type.Optional(Nullable(Type.Boolean())),
+  /** Each field's source (absent in versions made before sources were recorded). */
+  sources: Type.Optional(BankFieldSources),
 }, { title: 'BankListEntry' });
 export type BankListEntry = Static<typeof BankListEntry>;
 
@@ -31,6 +69,7 @@ export const BankField = Type.Union([
   Type.Literal('sbpMemberId'),
   Type.Literal('registryName'),
   Type.Literal('sbpParticipant'),
+  Type.Literal('participantsListed'),
   Type.Literal('position'),
 ], { title: 'BankField' });
 export type BankField = Static<typeof BankField>;
@@ -42,13 +81,20 @@ export const BANK_FIELD_LABELS: Readonly<Record<BankField, string>> = {
   sbpMemberId: 'member id',
   registryName: 'registry name',
   sbpParticipant: 'SBP',
+  participantsListed: 'B2C list',
   position: 'position',
 };
 
 const FieldValue = Type.Union([Type.String(), Type.Integer(), Type.Boolean(), Type.Null()]);
 
 /** One field of one bank, old -> new (null: unset, or the bank absent on that side). */
-export const BankFieldChange = Type.Object({ field: BankField, old: FieldValue, new: FieldValue }, { title: 'BankFieldChange' });
+export const BankFieldChange = Type.Object({
+  field: BankField,
+  old: FieldValue,
+  new: FieldValue,
+  /** Where the new value came from (a field whose source is recorded: see BankFieldSources). */
+  source: Type.Optional(BankFieldSource),
+}, { title: 'BankFieldChange' });
 export type BankFieldChange = Static<typeof BankFieldChange>;
 
 /**
@@ -78,6 +124,8 @@ export const BankVersionSource = Type.Union([
   Type.Literal('restore'),
   /** Banks of the review queue an operator admitted. */
   Type.Literal('admit'),
+  /** The settlement bank's B2C participant list (an import, its sync, or a name match an operator confirmed). */
+  Type.Literal('participants'),
 ], { title: 'BankVersionSource' });
 export type BankVersionSource = Static<typeof BankVersionSource>;
 

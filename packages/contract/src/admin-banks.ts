@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { BankChangeQuery, BankListOutcome } from './admin-bank-versions.js';
+import { BankChangeQuery, BankFieldSources, BankListOutcome } from './admin-bank-versions.js';
 import { BANK_NAME_EN_PATTERN, BANK_NAME_MAX_LENGTH, BANK_NAME_PATTERN, BIC_PATTERN, SBP_MEMBER_ID_PATTERN } from './patterns.js';
 
 /** The admin API's bank registry shapes. */
@@ -13,6 +13,10 @@ export const AdminBank = Type.Object({
   /** Registry facts (the Bank of Russia directory): null until a registry was imported. */
   registryName: Type.Union([Type.String(), Type.Null()]),
   sbpParticipant: Type.Union([Type.Boolean(), Type.Null()]),
+  /** Whether the settlement bank's B2C participant list lists the bank; null before a list was read. */
+  participantsListed: Type.Union([Type.Boolean(), Type.Null()]),
+  /** Where each curated or derived field came from: registry, participants or operator, who and when. */
+  sources: BankFieldSources,
   /** 0-based place in the list. */
   position: Type.Integer(),
   updatedAt: Type.String({ format: 'date-time' }),

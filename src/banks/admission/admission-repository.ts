@@ -42,6 +42,8 @@ export interface AdmissionRepository {
   replaceQueue(reading: QueueReading): Promise<void>;
   /** Drops these BICs from the queue (admitted). */
   dequeue(bics: readonly string[]): Promise<void>;
+  /** The member ids the participant list gives queued banks, by BIC (admitting then carries them). */
+  noteMemberIds(ids: ReadonlyArray<{ bic: string; memberId: string }>): Promise<void>;
   exclusions(): Promise<Exclusion[]>;
   /** Adds the rules that do not exist yet (same kind and value); returns those added. */
   exclude(rules: ReadonlyArray<Pick<Exclusion, 'kind' | 'value' | 'reason' | 'createdBy' | 'createdAt'>>): Promise<Exclusion[]>;
@@ -81,6 +83,12 @@ export function createAdmissionRepository(database: Kysely<Database>): Admission
     },
     async dequeue(bics) {
       if (bics.length > 0) await db.deleteFrom('bank_admission_queue').where('bic', 'in', [...bics]).execute();
+    },
+    async noteMemberIds(ids) {
+      const queued = new Set((await db.selectFrom('bank_admission_queue').select('bic').execute()).map((row) => row.bic as string));
+      for (const { bic, memberId } of ids) {
+        if (queued.has(bic)) await db.updateTable('bank_admission_queue').set({ sbp_member_id: memberId }).where('bic', '=', bic).execute();
+      }
     },
     async exclusions() {
       const rows = await db.selectFrom('bank_exclusions').selectAll().orderBy('id').execute();

@@ -9,6 +9,7 @@ import type { RequestContext } from '../../request-context.js';
 import type { AdmissionRepository, Exclusion, QueuedBank as StoredQueuedBank } from './admission-repository.js';
 import { matchingRule, MAX_EXCLUSION_RULES, patternProblems } from './exclusion-rules.js';
 import { suggestDisplayName } from './suggest-display-name.js';
+import { fieldSource, withSources } from '../field-sources.js';
 
 /** Which new SBP head offices a registry merge publishes at once (the others wait in the queue). */
 export type PublishNow = (entry: RegistryEntry) => boolean;
@@ -129,15 +130,25 @@ export function createBankAdmissions({ repository, lists, autoAdmit, now }: Bank
       }
       const [rows, rules] = await Promise.all([repository.queue(), repository.exclusions()]);
       const byBic = new Map(rows.map((row) => [row.bic, row]));
+      const author = authorOf(context).author;
+      const at = new Date(now());
       const admitted = picks.map((pick): BankListEntry => {
         const row = byBic.get(pick.bic);
         if (!row) throw errors.bankNotQueued(pick.bic);
         const rule = matchingRule(row, rules);
         if (rule) throw errors.bankExcluded(pick.bic, rule.reason);
         const name = pick.name?.trim() || suggestDisplayName(row.registryName);
-        return { bic: row.bic, name, nameEn: row.nameEn, sbpMemberId: row.sbpMemberId, registryName: row.registryName, sbpParticipant: true };
+        // A name the operator chose is theirs; the suggested one, like the Latin name, comes from the registry.
+        const sources = {
+          sources: {
+            ...(pick.name?.trim() ? { name: fieldSource('operator', author, at) } : {}),
+            // A member id the queue holds came from the participant list.
+            ...(row.sbpMemberId ? { sbpMemberId: fieldSource('participants', author, at) } : {}),
+          },
+        };
+        return { bic: row.bic, name, nameEn: row.nameEn, sbpMemberId: row.sbpMemberId, registryName: row.registryName, sbpParticipant: true, ...sources };
       });
-      const build = (current: BankListEntry[]) => appendAdmitted(current, admitted);
+      const build = withSources((current: BankListEntry[]) => appendAdmitted(current, admitted), fieldSource('registry', author, at));
       if (options.dryRun) return lists.preview(build, options.baseVersion);
       const outcome = await lists.apply(build, { baseVersion: options.baseVersion, source: 'admit', ...authorOf(context), comment: options.comment ?? null });
       await repository.dequeue(admitted.map((bank) => bank.bic));

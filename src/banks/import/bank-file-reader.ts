@@ -5,6 +5,7 @@ import { AppError, errors } from '../../errors.js';
 import type { RegistryReading } from '../sync/read-registry-source.js';
 import type { BankFileAnswer, BankFileTask } from './bank-file-worker.js';
 import type { ImportFile } from './read-import-file.js';
+import type { ParticipantEntry } from '@partner-gateway/contract/admin-bank-participants';
 
 /** A worker's heap: the real directory (0.85 MB) reads in about 40 MB; a 4 MiB file of tiny elements needs more, and is refused. */
 const WORKER_HEAP_MB = 128;
@@ -35,6 +36,8 @@ export interface BankFileReader {
   importFile(bytes: Uint8Array, contentType: string | undefined): Promise<ImportFile>;
   /** A registry source read (readRegistrySource): its entries, or why it is unusable in words; never throws for the file's sake. */
   registrySource(bytes: Uint8Array): Promise<RegistryReading>;
+  /** The settlement bank's B2C participant list read and checked (readParticipants); throws its 413, 415 or 422. */
+  participants(bytes: Uint8Array, contentType: string | undefined): Promise<ParticipantEntry[]>;
 }
 
 export function createBankFileReader(limits: BankFileLimits): BankFileReader {
@@ -54,6 +57,10 @@ export function createBankFileReader(limits: BankFileLimits): BankFileReader {
     importFile(bytes, contentType) {
       if (bytes.length > limits.maxBytes) return Promise.reject(errors.importTooLarge(limits.maxBytes));
       return inWorker<ImportFile>({ task: 'import', bytes, contentType });
+    },
+    participants(bytes, contentType) {
+      if (bytes.length > limits.maxBytes) return Promise.reject(errors.importTooLarge(limits.maxBytes));
+      return inWorker<ParticipantEntry[]>({ task: 'participants', bytes, contentType });
     },
     async registrySource(bytes) {
       if (bytes.length > limits.maxBytes) return { problem: `the source is larger than ${limits.maxBytes} bytes (BANKS_IMPORT_MAX_BYTES)` };

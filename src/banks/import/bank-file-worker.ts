@@ -2,11 +2,13 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { AppError } from '../../errors.js';
 import { readRegistrySource } from '../sync/read-registry-source.js';
 import { readImportFile } from './read-import-file.js';
+import { readParticipants } from '../participants/read-participants.js';
 
-/** What the reader asks of a worker: an import file read and checked, or a registry source read (ZIP or XML). */
+/** What the reader asks of a worker: an import file read and checked, a registry source read (ZIP or XML), or a participant list read and checked. */
 export type BankFileTask =
   | { task: 'import'; bytes: Uint8Array; contentType: string | undefined }
-  | { task: 'registry'; bytes: Uint8Array; maxBytes: number };
+  | { task: 'registry'; bytes: Uint8Array; maxBytes: number }
+  | { task: 'participants'; bytes: Uint8Array; contentType: string | undefined };
 
 /** What a worker answers: the reading, or the catalogue error it refused the file with, field by field. */
 export type BankFileAnswer =
@@ -20,7 +22,12 @@ export type BankFileAnswer =
  */
 function answer(task: BankFileTask): BankFileAnswer {
   try {
-    const value = task.task === 'import' ? readImportFile(task.bytes, task.contentType) : readRegistrySource(task.bytes, task.maxBytes);
+    const value =
+      task.task === 'import'
+        ? readImportFile(task.bytes, task.contentType)
+        : task.task === 'participants'
+          ? readParticipants(task.bytes, task.contentType)
+          : readRegistrySource(task.bytes, task.maxBytes);
     return { ok: true, value };
   } catch (error) {
     if (error instanceof AppError) return { ok: false, error: { code: error.code, status: error.status, description: error.description, extra: error.extra } };

@@ -4,6 +4,7 @@ import { AppError, errors } from '../../errors.js';
 import { summarizeChanges } from '../bank-list-diff.js';
 import { SYNC_AUTHOR, type BankListService } from '../bank-list-service.js';
 import { mergeRegistry, type RegistryEntry } from '../merge-registry.js';
+import { fieldSource, withSources } from '../field-sources.js';
 import type { BankSyncRepository, NewSyncRun, SyncRun } from './bank-sync-repository.js';
 import { shownSource, toSyncRun, toSyncRunView } from './bank-sync-view.js';
 import type { RegistryReading } from './read-registry-source.js';
@@ -117,9 +118,10 @@ export function createBankSync(deps: BankSyncDependencies): BankSync {
     let held: { reason: string; changes: SyncRun['changes'] } | undefined;
     const publishNow = await deps.admission.publishNow();
     // The guard runs on the list as the commit locked it, so that what is held or applied is what it judged.
+    const registry = fieldSource('registry', trigger === 'schedule' ? SYNC_AUTHOR : author, new Date(now()));
     const outcome = await lists.apply(
       (current) => {
-        const change = mergeRegistry(current, reading.entries, publishNow);
+        const change = withSources((list) => mergeRegistry(list, reading.entries, publishNow), registry)(current);
         const counts = summarizeChanges(change.changes);
         const reason = holdReason({ removed: counts.removed.length, banks: change.next.length }, settings);
         if (reason === null) return change;
@@ -187,7 +189,7 @@ export function createBankSync(deps: BankSyncDependencies): BankSync {
       if (!claimed) throw errors.bankSyncNotPending(id, (await runs.get(id))?.holdStatus ?? 'gone');
       try {
         const publishNow = await deps.admission.publishNow();
-        const outcome = await lists.apply((current) => mergeRegistry(current, entries, publishNow), {
+        const outcome = await lists.apply(withSources((current) => mergeRegistry(current, entries, publishNow), fieldSource('registry', author, new Date(now()))), {
           baseVersion: run.baseVersion,
           source: 'sync',
           author,

@@ -2,7 +2,7 @@ import { BANK_FIELD_LABELS as LABELS, type BankFieldChange, type BankListChange,
 
 const MARKS: Record<BankListChange['kind'], string> = { added: '+', removed: '-', changed: '~' };
 
-const value = (field: BankFieldChange['field'], raw: BankFieldChange['old']) => (raw === null ? '—' : field === 'sbpParticipant' ? (raw ? 'yes' : 'no') : String(raw));
+const value = (field: BankFieldChange['field'], raw: BankFieldChange['old']) => (raw === null ? '—' : field === 'sbpParticipant' || field === 'participantsListed' ? (raw ? 'yes' : 'no') : String(raw));
 
 /**
  * One line per bank, every field old -> new, as an operator reads a preview or a version's diff:

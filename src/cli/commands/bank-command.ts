@@ -8,6 +8,7 @@ import { parseCommand } from '@partner-gateway/client/cli/parse-command';
 import { askConfirmation } from '../ask-confirmation.js';
 import { outcomeText } from './bank-changes-text.js';
 import { bankAdmissionCommands } from './bank-admission-command.js';
+import { bankParticipantCommands } from './bank-participant-command.js';
 import { bankEditCommands } from './bank-edit-command.js';
 import { bankSyncCommands } from './bank-sync-command.js';
 import { bankVersionCommands } from './bank-version-command.js';
@@ -104,6 +105,7 @@ export const bankCommands: CommandGroup<AdminApi> = {
     ...bankVersionCommands,
     ...bankSyncCommands,
     ...bankAdmissionCommands,
+    ...bankParticipantCommands,
   },
   epilogue: `Examples:
   partner-gateway bank import 20230518_ED807_full.xml --dry-run
