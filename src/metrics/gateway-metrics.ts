@@ -54,6 +54,22 @@ export interface GatewayMetrics extends DependencyMetrics {
 
 let processRegistry: Registry | undefined;
 
+/** A request's label children: its counter and its latency histogram. */
+interface RequestChildren {
+  count: { inc(): void };
+  duration: { observe(value: number): void };
+}
+
+/** The map under `key` in `outer`, made when missing. */
+function nested<K, V extends Map<unknown, unknown>>(outer: Map<K, V>, key: K): V {
+  let inner = outer.get(key);
+  if (!inner) {
+    inner = new Map() as V;
+    outer.set(key, inner);
+  }
+  return inner;
+}
+
 /**
  * Node's process metrics (event-loop lag, heap, GC, RSS...), collected once per process however many gateways
  * it builds: their collectors (an event-loop delay monitor among them) are never stopped.
@@ -94,7 +110,11 @@ export function createGatewayMetrics(sources: MetricSources): GatewayMetrics {
     labelNames: ['listener', 'route', 'method', 'status'] as const,
     registers: [registry],
   });
-  const requestChildren = new Map<string, { count: { inc(): void }; duration: { observe(value: number): void } }>();
+  /**
+   * Label children by route, listener, method and status, each a key the request path already holds (a route's
+   * template and the method are the same string objects on every call, their hashes kept): no key is built per call.
+   */
+  const requestChildren = new Map<string, Map<string, Map<string, Map<number, RequestChildren>>>>();
   const latency = new Histogram({
     name: 'partner_gateway_http_request_duration_seconds',
     help: 'Time from the first byte of a request to the end of its answer, by listener, route template and method.',
@@ -224,11 +244,12 @@ export function createGatewayMetrics(sources: MetricSources): GatewayMetrics {
     observeRequest(listener, method, route, status, seconds) {
       // prom-client hashes a label object (sorting its keys) on every inc and observe; the children for one
       // combination are looked up once and kept. Routes are templates and statuses few, so the map stays small.
-      const key = `${listener} ${method} ${route} ${status}`;
-      let children = requestChildren.get(key);
+      const byListener = nested(requestChildren, route);
+      const byStatus = nested(nested(byListener, listener), method);
+      let children = byStatus.get(status);
       if (!children) {
         children = { count: requests.labels({ listener, route, method, status: String(status) }), duration: latency.labels({ listener, route, method }) };
-        requestChildren.set(key, children);
+        byStatus.set(status, children);
       }
       children.count.inc();
       children.duration.observe(seconds);
