@@ -96,10 +96,12 @@ if (process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/^.*\//,
   const bare = await startBareBanks();
   const gateways: BearerSide[] = [];
   const stops: Array<() => Promise<void>> = [];
-  for (const [index, build] of (mains.length > 0 ? mains : [true as const]).entries()) {
+  for (const [index, variant] of (mains.length > 0 ? mains : ['']).entries()) {
+    const [path, ...nodeArgs] = variant.trim().split(/\s+/).filter(Boolean);
+    const build = path ?? true;
     const backend = await openBenchBackend(kind, { workDir, databaseUrl: process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test', suffix: String(index) });
     const adminToken = randomBytes(24).toString('hex');
-    const gateway = await startGatewayProcess({ ...backend.env, MASTER_KEY: randomBytes(32).toString('hex'), ADMIN_TOKEN: adminToken, LOG_LEVEL: 'warn' }, { build, echo: false, inheritEnv: false });
+    const gateway = await startGatewayProcess({ ...backend.env, MASTER_KEY: randomBytes(32).toString('hex'), ADMIN_TOKEN: adminToken, LOG_LEVEL: 'warn' }, { build, echo: false, inheritEnv: false, nodeArgs });
     stops.push(async () => {
       await stopGatewayProcess(gateway);
       await backend.close();
@@ -112,7 +114,7 @@ if (process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/^.*\//,
     if (created.status !== 201) throw new Error(`cannot create partner: ${await created.text()}`);
     const login = await fetch(`${gateway.base}/api/v1/login/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login: 'bench-0', password: 'benchmark partner password' }) });
     const { access_token: token } = (await login.json()) as { access_token: string };
-    const label = build === true ? `${kind} gateway` : `${kind} ${build.split('/').slice(-3, -2)[0]}`;
+    const label = `${kind} ${build === true ? 'gateway' : build.split('/').slice(-4, -2).join('/')}${nodeArgs.length > 0 ? ` ${nodeArgs.join(' ')}` : ''}`;
     gateways.push({ label, pid: gateway.process.pid!, spec: { url: `${gateway.base}/partner/provider/sbp/banks/`, method: 'POST', headers: { authorization: `Bearer ${token}` }, connections: 32, durationSec: duration } });
   }
   const rows: Row[] = [];
