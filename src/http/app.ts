@@ -4,7 +4,6 @@ import { publicUrl, trustedProxies } from '../config.js';
 import type { RequestTimeouts } from '../mtls/request-timeouts.js';
 import { publicTlsUrl } from '../mtls/tls-config.js';
 import type { Gateway } from '../gateway.js';
-import { lazyChildLogger } from '../logging/lazy-child-logger.js';
 import { clientErrorHandler, errorHandler, frameworkErrors } from './plugins/error-handler.js';
 import { openApi } from './plugins/openapi.js';
 import { jsonBody } from './plugins/json-body.js';
@@ -55,8 +54,6 @@ export function fastifyOptions(logger: Logger, bodyLimit: number, timeouts: Requ
   return {
     loggerInstance: logger as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
-    // A request's logger is made when it first writes a line (most write none): see lazy-child-logger.ts.
-    childLoggerFactory: lazyChildLogger,
     bodyLimit,
     // Fastify's requestIdHeader would take any value a caller sends; requestIdOf keeps only a well-formed one.
     requestIdHeader: false as const,
