@@ -14,6 +14,7 @@ import type { LoadSpec } from './load.js';
 import type { Row, Target } from './support/bench-report.js';
 import type { DpopProofs } from '../packages/client/src/dpop-proofs.js';
 import { benchKey, benchProofs, tokenRequest, writeDpopBanksRequests, writeTokenRequests, type BenchKey } from './support/oauth-requests.js';
+import { registerKeyPartner } from './support/register-key-partner.js';
 import { preparedCount } from './support/request-file.js';
 import { cpuMs, runLoad, runLoadWithCpu } from './support/run-load.js';
 import { compareWithOidcProvider } from './token-comparison.js';
@@ -165,19 +166,6 @@ export async function benchOAuth(options: {
       value: `${plainPerCore} (${(plainPerCore / KEYCLOAK_GRANTS_PER_VCPU).toFixed(1)}x), with DPoP ${boundPerCore} (${(boundPerCore / KEYCLOAK_GRANTS_PER_VCPU).toFixed(1)}x)`,
     },
   );
-}
-
-/** Registers `bench-key` (an ES256 key, private_key_jwt only) through the admin API; also used by bench/profile.ts. */
-export async function registerKeyPartner(gateway: GatewayProcess, adminToken: string): Promise<BenchKey> {
-  const key = await benchKey();
-  const admin = async (method: string, path: string, body: unknown) => {
-    const response = await fetch(`${gateway.admin}${path}`, { method, headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
-  };
-  await admin('POST', '/admin/v1/partners', { login: 'bench-key', password: 'bench key partner password', ipAllowlist: ['127.0.0.1'], rewardTypes: ['sbp'] });
-  await admin('PUT', '/admin/v1/partners/bench-key/jwks', { keys: [key.publicJwk] });
-  await admin('PATCH', '/admin/v1/partners/bench-key', { authMethods: ['private_key_jwt'] });
-  return key;
 }
 
 /** A token for `bench-key` from the gateway's token endpoint, bound to `proofs`' key when given. */

@@ -16,7 +16,8 @@ import { startGatewayProcess, stopGatewayProcess } from '../test/support/gateway
 import { openBenchBackend } from './support/bench-backend.js';
 import { runLoad } from './support/run-load.js';
 import type { LoadSpec } from './load.js';
-import { registerKeyPartner, token as oauthToken } from './oauth-scenarios.js';
+import { token as oauthToken } from './oauth-scenarios.js';
+import { registerKeyPartner } from './support/register-key-partner.js';
 import { benchProofs, writeDpopBanksRequests, writeTokenRequests } from './support/oauth-requests.js';
 import { writeJwePaths } from './support/jwe-paths.js';
 

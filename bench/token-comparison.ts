@@ -20,6 +20,7 @@ import type { LoadResult } from './load.js';
 import { printReport, type Row, type Target } from './support/bench-report.js';
 import { openBenchBackend } from './support/bench-backend.js';
 import { benchProofs, writeTokenRequests, type BenchKey } from './support/oauth-requests.js';
+import { registerKeyPartner } from './support/register-key-partner.js';
 import { preparedCount } from './support/request-file.js';
 import { runLoad, runLoadWithCpu } from './support/run-load.js';
 
@@ -117,7 +118,6 @@ export async function compareWithOidcProvider(options: TokenComparisonOptions): 
 
 // Alone: one backend's gateway, the partner registered, the comparison, the table.
 if (process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/^.*\//, '/'))) {
-  const { registerKeyPartner } = await import('./oauth-scenarios.js');
   const kind = (process.env.BENCH_BACKEND ?? 'pglite') as DatabaseKind;
   const workDir = mkdtempSync(join(tmpdir(), 'token-comparison-'));
   process.once('exit', () => rmSync(workDir, { recursive: true, force: true }));
