@@ -4,7 +4,7 @@
  * route doing only the same jose work, bench/ceilings/bare-token-server.ts); and banks calls with a DPoP-bound
  * token against banks calls with a bearer token of the same partner, measured back to back. Also the
  * gateway's grants per CPU-second of its process, set beside Keycloak's sizing guide (120 client-credentials
- * grants a second per vCPU).
+ * grants a second per vCPU). Then the same grants against node-oidc-provider (9a, 9b; bench/token-comparison.ts).
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -14,8 +14,10 @@ import type { LoadSpec } from './load.js';
 import type { Row, Target } from './support/bench-report.js';
 import type { DpopProofs } from '../packages/client/src/dpop-proofs.js';
 import { benchKey, benchProofs, tokenRequest, writeDpopBanksRequests, writeTokenRequests, type BenchKey } from './support/oauth-requests.js';
+import { registerKeyPartner } from './support/register-key-partner.js';
 import { preparedCount } from './support/request-file.js';
 import { cpuMs, runLoad, runLoadWithCpu } from './support/run-load.js';
+import { compareWithOidcProvider } from './token-comparison.js';
 
 /** Keycloak's sizing guide: client-credentials grants a second per vCPU it plans for. */
 export const KEYCLOAK_GRANTS_PER_VCPU = 120;
@@ -98,6 +100,10 @@ export async function benchOAuth(options: {
   warmupSec: number;
   ceilings: OAuthCeilings;
   measured: (scenario: string, spec: LoadSpec, extra?: Partial<Row>) => Promise<Row>;
+  /** Records a row of another process's load (node-oidc-provider's, in 9a and 9b). */
+  record: (scenario: string, result: Awaited<ReturnType<typeof runLoad>>, extra: Partial<Row>) => Row;
+  /** Alternating rounds of 9a and 9b (bench/token-comparison.ts). */
+  rounds: number;
   targets: Target[];
 }): Promise<void> {
   const { kind, gateway, durationSec, ceilings, warmupSec } = options;
@@ -143,6 +149,9 @@ export async function benchOAuth(options: {
   const dpopBanks = await options.measured('8b. banks, DPoP-bound token, fresh proof each', { url: banksUrl, method: 'POST', connections: 32, durationSec, ...banksRequests }, { ceiling: '8a.' });
   dpopBanks.ratio = dpopBanks.rps / bearer.rps;
 
+  // Issue 35: against node-oidc-provider, same key, same load, alternating rounds.
+  await compareWithOidcProvider({ kind, gateway, key, workDir: options.workDir, durationSec, warmupSec, rounds: options.rounds, record: options.record, targets: options.targets });
+
   const pct = (ratio: number) => `${Math.round(ratio * 100)}%`;
   const perCore = (row: Row, seconds: number) => Math.round((row.rps * durationSec) / Math.max(seconds, 0.01));
   const [plainPerCore, boundPerCore] = [perCore(plain, plainCpu), perCore(bound, boundCpu)];
@@ -157,19 +166,6 @@ export async function benchOAuth(options: {
       value: `${plainPerCore} (${(plainPerCore / KEYCLOAK_GRANTS_PER_VCPU).toFixed(1)}x), with DPoP ${boundPerCore} (${(boundPerCore / KEYCLOAK_GRANTS_PER_VCPU).toFixed(1)}x)`,
     },
   );
-}
-
-/** Registers `bench-key` (an ES256 key, private_key_jwt only) through the admin API; also used by bench/profile.ts. */
-export async function registerKeyPartner(gateway: GatewayProcess, adminToken: string): Promise<BenchKey> {
-  const key = await benchKey();
-  const admin = async (method: string, path: string, body: unknown) => {
-    const response = await fetch(`${gateway.admin}${path}`, { method, headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
-  };
-  await admin('POST', '/admin/v1/partners', { login: 'bench-key', password: 'bench key partner password', ipAllowlist: ['127.0.0.1'], rewardTypes: ['sbp'] });
-  await admin('PUT', '/admin/v1/partners/bench-key/jwks', { keys: [key.publicJwk] });
-  await admin('PATCH', '/admin/v1/partners/bench-key', { authMethods: ['private_key_jwt'] });
-  return key;
 }
 
 /** A token for `bench-key` from the gateway's token endpoint, bound to `proofs`' key when given. */

@@ -9,7 +9,8 @@
  * audit-rows scenarios (a quick before/after comparison), BENCH_MAIN one or more builds' main.js
  * (comma-separated) to run instead of dist/src/main.js, one after the other on each backend, against the
  * same ceilings (an A/B comparison in the same minutes), BENCH_NODE_ARGS node options for the gateway
- * process. See docs/performance.md.
+ * process, BENCH_ROUNDS (default 3) the alternating rounds of issue 35's comparisons (bearer CPU against (a),
+ * tokens against node-oidc-provider). See docs/performance.md.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -28,12 +29,15 @@ import { preparedCount } from './support/request-file.js';
 import { answered, cpuMs, perCall, resetPeakRss, rssMb, runLoad, runLoadWithCpu } from './support/run-load.js';
 import { printReport, searchQueries, type Row, type Target } from './support/bench-report.js';
 import { benchOAuth, measureOAuthCeilings } from './oauth-scenarios.js';
+import { compareBearerCpu } from './bearer-comparison.js';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 /** Unmeasured load before each ceiling and after each gateway start that precedes measured scenarios (JIT, caches, pools). */
 const WARMUP = Number(process.env.BENCH_WARMUP ?? Math.min(3, DURATION));
 const LARGE = process.env.BENCH_LARGE !== '0';
+/** Alternating rounds of the comparisons of issue 35 (10. bearer CPU against (a); 9a, 9b tokens against node-oidc-provider). */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 /** Node options for the gateway process (space-separated), e.g. `--max-semi-space-size=4`: to try a setting on every scenario. */
 const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
 /** Builds to compare, labelled by their directory; the project's own build when unset. */
@@ -193,6 +197,16 @@ async function benchBackend(backend: BenchBackend, build: true | string, kind: s
   const bearer = await measured('1. banks, bearer token', await bearerSpec(), { ceiling: '(a) again' });
   bearer.ratio = bearer.rps / nearA.rps;
   const nearB = await adjacentCeiling(`(b) again, right before ${kind} 2.`, bareDecrypt.child, ceilingBSpec);
+  // Issue 35: the bearer call's CPU against the bare route's, in alternating rounds right after 1.
+  await compareBearerCpu({
+    kind,
+    bare: { label: 'bare route (a)', pid: bareBanks.child.pid!, spec: ceilingASpec },
+    gateways: [{ label: `${kind} gateway`, pid: gateway.process.pid!, spec: await bearerSpec() }],
+    rounds: ROUNDS,
+    warmupSec: 0,
+    record: (scenario, result, extra) => record(scenario.includes('bare route') ? 'ceiling' : kind, scenario, result, extra),
+    targets,
+  });
   const encrypted = await measured('2. banks, encrypted password', await encryptedSpec(), { ceiling: '(b) again' });
   encrypted.ratio = encrypted.rps / nearB.rps;
   const loginRow = await measured('3. login', loginSpec, { ceiling: '(c)' });
@@ -207,7 +221,19 @@ async function benchBackend(backend: BenchBackend, build: true | string, kind: s
   const duringRow = record(kind, '4. banks, bearer token, during the login storm', during, { peakRssMb: rssMb(gateway.process.pid!).peak });
   const steady = rssMb(gateway.process.pid!);
   // Issue 13: client-credentials tokens (d, e) and DPoP-bound banks calls, in bench/oauth-scenarios.ts.
-  await benchOAuth({ kind, gateway, adminToken: ADMIN_TOKEN, workDir, durationSec: DURATION, warmupSec: WARMUP, ceilings: oauthCeilings, measured, targets });
+  await benchOAuth({
+    kind,
+    gateway,
+    adminToken: ADMIN_TOKEN,
+    workDir,
+    durationSec: DURATION,
+    warmupSec: WARMUP,
+    ceilings: oauthCeilings,
+    measured,
+    record: (scenario, result, extra) => record(scenario.includes('node-oidc-provider') ? 'reference' : kind, scenario, result, extra),
+    rounds: ROUNDS,
+    targets,
+  });
 
   // Every answered call is in the audit trail: a fixed number of bearer and encrypted-password banks calls
   // and logins (autocannon's `amount`: none in flight when it ends), then the entries counted with the

@@ -10,7 +10,14 @@ import { BANK_OPT_IN_FIELDS as OPT_IN_FIELDS, type BankOptInField as OptInField 
 export interface PublishedBanks {
   version: number;
   body: string;
+  /** `body` as UTF-8 bytes, made once: Node writes them as they are, where a string is measured and encoded per answer. */
+  bytes: Buffer;
   etag: string;
+}
+
+/** A body, its bytes and ETag, for `version`. */
+function publishedAs(version: number, body: string, etag = strongEtag(body)): PublishedBanks {
+  return { version, body, bytes: Buffer.from(body), etag };
 }
 
 export interface BankCatalog {
@@ -28,6 +35,8 @@ export interface BankCatalog {
 }
 
 interface Cached extends CurrentList {
+  /** The spec's body of this version, made once per read of the list, answered as it is (no object per call). */
+  plain: PublishedBanks;
   variants: Map<string, PublishedBanks>;
 }
 
@@ -61,7 +70,7 @@ export function createBankCatalog(load: () => Promise<CurrentList>, ttlMs: numbe
           if (lastKnown && now() - lastKnown.readAt < STALE_IF_ERROR_MS) return lastKnown;
           throw error;
         }
-        const entry: Cached = { ...current, variants: new Map() };
+        const entry: Cached = { ...current, plain: publishedAs(current.version, current.body, current.etag), variants: new Map() };
         if (started === generation) cached = { ...entry, expiresAt: now() + ttlMs };
         lastKnown = { ...entry, readAt: now() };
         return entry;
@@ -75,12 +84,12 @@ export function createBankCatalog(load: () => Promise<CurrentList>, ttlMs: numbe
   return {
     async published(fields = []) {
       const entry = await read();
-      if (fields.length === 0) return { version: entry.version, body: entry.body, etag: entry.etag };
+      if (fields.length === 0) return entry.plain;
       const key = OPT_IN_FIELDS.filter((field) => fields.includes(field)).join(',');
       let variant = entry.variants.get(key);
       if (!variant) {
         const body = bodyWith(publishedBanks(entry.list, participantsRequired), key.split(',') as OptInField[]);
-        variant = { version: entry.version, body, etag: strongEtag(body) };
+        variant = publishedAs(entry.version, body);
         entry.variants.set(key, variant);
       }
       return variant;

@@ -1,8 +1,9 @@
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import type { AuthFailureReason } from '@partner-gateway/contract/audit-names';
 import { registerBankSyncGauges, type BankSyncFigures } from './bank-sync-gauges.js';
 import { registerCertificateExpiryGauge } from './certificate-expiry-gauge.js';
 import { registerDependencyMetrics, type DependencyMetrics } from './dependency-metrics.js';
+import { registerRequestMetrics, registerTokenRequestCounter } from './request-metrics.js';
 import type { DependencyStates } from '../health/dependency-health.js';
 import { registerWebhookMetrics, type WebhookFigures } from './webhook-metrics.js';
 
@@ -88,20 +89,8 @@ export function createGatewayMetrics(sources: MetricSources): GatewayMetrics {
   // One registry per gateway, so that several gateways in one process (tests) never mix their counters.
   const registry = new Registry();
 
-  const requests = new Counter({
-    name: 'partner_gateway_http_requests_total',
-    help: 'Requests answered, by listener, route template, method and status.',
-    labelNames: ['listener', 'route', 'method', 'status'] as const,
-    registers: [registry],
-  });
-  const requestChildren = new Map<string, { count: { inc(): void }; duration: { observe(value: number): void } }>();
-  const latency = new Histogram({
-    name: 'partner_gateway_http_request_duration_seconds',
-    help: 'Time from the first byte of a request to the end of its answer, by listener, route template and method.',
-    labelNames: ['listener', 'route', 'method'] as const,
-    buckets: LATENCY_BUCKETS,
-    registers: [registry],
-  });
+  // Counted in plain numbers per request, handed to the registry when scraped; the grants beside them (request-metrics.ts).
+  const observeRequest = registerRequestMetrics(registry, LATENCY_BUCKETS);
   const authFailures = new Counter({
     name: 'partner_gateway_auth_failures_total',
     help: 'Refused authentications, by listener and reason (the reason codes of the request log).',
@@ -109,12 +98,7 @@ export function createGatewayMetrics(sources: MetricSources): GatewayMetrics {
     registers: [registry],
   });
 
-  const tokenRequests = new Counter({
-    name: 'partner_gateway_oauth_token_requests_total',
-    help: 'OAuth token requests, by client authentication method (private_key_jwt, client_secret_basic, client_secret_post, none) and outcome (issued, refused).',
-    labelNames: ['method', 'outcome'] as const,
-    registers: [registry],
-  });
+  const countTokenRequest = registerTokenRequestCounter(registry);
 
   new Counter({
     name: 'partner_gateway_cache_lookups_total',
@@ -221,23 +205,10 @@ export function createGatewayMetrics(sources: MetricSources): GatewayMetrics {
     ...dependencies,
     contentType: registry.contentType,
     render: () => Registry.merge([processMetrics(), registry]).metrics(),
-    observeRequest(listener, method, route, status, seconds) {
-      // prom-client hashes a label object (sorting its keys) on every inc and observe; the children for one
-      // combination are looked up once and kept. Routes are templates and statuses few, so the map stays small.
-      const key = `${listener} ${method} ${route} ${status}`;
-      let children = requestChildren.get(key);
-      if (!children) {
-        children = { count: requests.labels({ listener, route, method, status: String(status) }), duration: latency.labels({ listener, route, method }) };
-        requestChildren.set(key, children);
-      }
-      children.count.inc();
-      children.duration.observe(seconds);
-    },
+    observeRequest,
     countAuthFailure(listener, reason) {
       authFailures.inc({ listener, reason });
     },
-    countTokenRequest(method, outcome) {
-      tokenRequests.inc({ method, outcome });
-    },
+    countTokenRequest,
   };
 }

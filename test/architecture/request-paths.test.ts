@@ -106,7 +106,8 @@ describe('the request paths docs/architecture.md maps', () => {
       assert.equal(response.json<{ token_type: string }>().token_type, 'DPoP');
     });
     assert.deepEqual(ran, documentedPath('dpop-client-credentials'));
-    assert.ok(ran.length <= 25, `${ran.length} files`);
+    // 26 since issue 35: the ES256 signatures moved to node:crypto (src/keys/es256-jwt.ts), a concern of its own.
+    assert.ok(ran.length <= 26, `${ran.length} files`);
   });
 
   it('when an operator creates a partner and it logs in, then exactly the server files of path 2 run', async () => {

@@ -1,9 +1,13 @@
+import type { KeyObject } from 'node:crypto';
 import { calculateJwkThumbprint, importJWK, type CryptoKey, type JWK } from 'jose';
+import { es256PublicKey } from '../../keys/es256-jwt.js';
 import { isAcceptedJwsAlg } from '../../partners/partner-keys.js';
 
 /** A DPoP proof's embedded public key, ready to verify its signature. */
 export interface ProofKey {
   key: CryptoKey | Uint8Array;
+  /** For ES256, the key as a KeyObject too: verifyEs256Jwt checks the proof with node:crypto (issue 35). */
+  keyObject?: KeyObject;
   /** RFC 7638 thumbprint of the JWK. */
   jkt: string;
 }
@@ -23,7 +27,12 @@ export function proofKey(jwk: Record<string, unknown>, alg: string | undefined):
   let pending = proofKeys.get(cacheKey);
   if (!pending) {
     if (proofKeys.size >= MAX_PROOF_KEYS) proofKeys.clear();
-    pending = Promise.all([importJWK(jwk as JWK, alg), calculateJwkThumbprint(jwk as JWK, 'sha256')]).then(([key, jkt]) => ({ key, jkt }));
+    pending = Promise.all([importJWK(jwk as JWK, alg), calculateJwkThumbprint(jwk as JWK, 'sha256')]).then(([key, jkt]) => ({
+      key,
+      jkt,
+      // importJWK accepted it for ES256, so it is a P-256 public key.
+      ...(alg === 'ES256' ? { keyObject: es256PublicKey(jwk as JWK) } : {}),
+    }));
     pending.catch(() => proofKeys.delete(cacheKey));
     proofKeys.set(cacheKey, pending);
   }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { decodeProtectedHeader, jwtVerify, type JWTPayload, type ProtectedHeaderParameters } from 'jose';
 import type { AuthFailureReason } from '@partner-gateway/contract/audit-names';
 import { errors } from '../../errors.js';
+import { verifyEs256Jwt } from '../../keys/es256-jwt.js';
 import { isValidJti } from '../../stores/replay/single-use-jtis.js';
 import { ACCEPTED_JWS_ALGS, hasPrivateMembers, isAcceptedJwsAlg } from '../../partners/partner-keys.js';
 import type { DpopProofSettings } from '../auth-dependencies.js';
@@ -120,7 +121,8 @@ function protectedHeader(proof: string): ProtectedHeaderParameters {
  */
 async function signedPayload(proof: string, key: ProofKey, now: () => number): Promise<JWTPayload> {
   try {
-    return (await jwtVerify(proof, key.key, { algorithms: [...ACCEPTED_JWS_ALGS], currentDate: new Date(now()) })).payload;
+    const options = { algorithms: [...ACCEPTED_JWS_ALGS], currentDate: new Date(now()) };
+    return (key.keyObject ? verifyEs256Jwt(proof, key.keyObject, options) : await jwtVerify(proof, key.key, options)).payload;
   } catch (error) {
     const code = (error as { code?: string }).code;
     if (code === 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED') throw refused('dpop_signature_invalid', "The DPoP proof's signature does not verify with the jwk in its header");

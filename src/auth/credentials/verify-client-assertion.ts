@@ -1,5 +1,7 @@
 import { decodeJwt, decodeProtectedHeader, importJWK, jwtVerify, type CryptoKey, type JWTPayload } from 'jose';
+import type { KeyObject } from 'node:crypto';
 import { errors } from '../../errors.js';
+import { es256PublicKey, verifyEs256Jwt } from '../../keys/es256-jwt.js';
 import { isValidJti } from '../../stores/replay/single-use-jtis.js';
 import { isAcceptedJwsAlg, keyAlgorithmOf, type AcceptedJwsAlg, type PartnerKey, type PartnerSigningAlg } from '../../partners/partner-keys.js';
 
@@ -45,6 +47,8 @@ export interface VerifiedClientAssertion {
 /** Far above an assertion signed with a 4096-bit RSA key; longer input is refused before any parsing. */
 const MAX_ASSERTION_LENGTH = 8192;
 const imported = new WeakMap<PartnerKey, Promise<CryptoKey | Uint8Array>>();
+/** ES256 keys as KeyObjects, for verifyEs256Jwt (node:crypto, several times cheaper than WebCrypto), imported once per key. */
+const keyObjects = new WeakMap<PartnerKey, KeyObject>();
 
 /**
  * `typ` values of a client assertion, compared without case and without an `application/` prefix (RFC 7515
@@ -98,14 +102,15 @@ export async function verifyClientAssertion(assertion: string, check: ClientAsse
 
   let payload: JWTPayload;
   try {
-    ({ payload } = await jwtVerify(assertion, await importedKey(key), {
+    const options = {
       algorithms: [alg],
       issuer: login,
       subject: login,
       requiredClaims: ['exp', 'jti'],
       clockTolerance: check.clockToleranceSeconds,
       currentDate: new Date(check.now()),
-    }));
+    };
+    ({ payload } = alg === 'ES256' ? verifyEs256Jwt(assertion, es256KeyObject(key), options) : await jwtVerify(assertion, await importedKey(key), options));
   } catch {
     throw errors.invalidClient('client_assertion_invalid');
   }
@@ -131,6 +136,15 @@ export async function verifyClientAssertion(assertion: string, check: ClientAsse
 function pickKey(keys: PartnerKey[], kid: string | undefined, alg: PartnerSigningAlg): PartnerKey | undefined {
   const candidates = keys.filter((key) => key.alg === alg && (kid === undefined || key.kid === kid));
   return candidates.length === 1 ? candidates[0] : undefined;
+}
+
+function es256KeyObject(key: PartnerKey): KeyObject {
+  let keyObject = keyObjects.get(key);
+  if (!keyObject) {
+    keyObject = es256PublicKey(key.jwk);
+    keyObjects.set(key, keyObject);
+  }
+  return keyObject;
 }
 
 function importedKey(key: PartnerKey): Promise<CryptoKey | Uint8Array> {

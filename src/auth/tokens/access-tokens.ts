@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { SignJWT, jwtVerify, type JWTHeaderParameters } from 'jose';
 import { TtlCache } from '../../cache/ttl-cache.js';
 import { errors } from '../../errors.js';
+import { signEs256Parts } from '../../keys/es256-jwt.js';
 import { SIGNING_ALG, type KeyStore } from '../../keys/key-store.js';
 import type { Partner } from '../../partners/partner.js';
 
@@ -100,6 +101,11 @@ export function createAccessTokens(options: AccessTokenOptions): AccessTokens {
       const issuedAt = Math.floor(now() / 1000);
       const signing = options.keys.signing();
       const claims = { client_id: partner.login, sid: grant.familyId, gen: partner.tokenGeneration, ...cnfOf(grant), ...(grant.accessOnly ? { gty: CLIENT_CREDENTIALS_GTY } : {}) };
+      if (signing.keyObject) {
+        // The same header and claims, in the same order, as SignJWT below writes them; signed by node:crypto (es256-jwt.ts).
+        const payload = { ...claims, iss: options.issuer, aud: options.audience, sub: partner.id, iat: issuedAt, exp: issuedAt + options.ttlSeconds, jti: randomUUID() };
+        return { accessToken: signEs256Parts(encodedHeaderOf(signing.kid), payload, signing.keyObject), expiresIn: options.ttlSeconds };
+      }
       const accessToken = await new SignJWT(claims)
         .setProtectedHeader({ alg: SIGNING_ALG, typ: 'at+jwt', kid: signing.kid })
         .setIssuer(options.issuer)
@@ -152,6 +158,19 @@ export function createAccessTokens(options: AccessTokenOptions): AccessTokens {
       }
     },
   };
+}
+
+/** The encoded protected header of the tokens a key signs, by kid: a constant per key, serialized once. */
+const encodedHeaders = new Map<string, string>();
+function encodedHeaderOf(kid: string): string {
+  let encoded = encodedHeaders.get(kid);
+  if (encoded === undefined) {
+    // Keys rotate rarely; a bound keeps a long-lived process from collecting every kid it ever signed with.
+    if (encodedHeaders.size >= 16) encodedHeaders.clear();
+    encoded = Buffer.from(JSON.stringify({ alg: SIGNING_ALG, typ: 'at+jwt', kid })).toString('base64url');
+    encodedHeaders.set(kid, encoded);
+  }
+  return encoded;
 }
 
 /** The `cnf.jkt` of a token's claims, when it is a string. */

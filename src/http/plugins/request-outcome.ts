@@ -53,10 +53,11 @@ export const requestOutcome = fp<RequestOutcomeOptions>(
           'request',
         );
       }
-      const route = request.routeOptions.url ?? UNMATCHED_ROUTE;
-      metrics.observeRequest(listener, request.method, route, reply.statusCode, reply.elapsedTime / 1000);
+      // Fastify's routeOptions builds an object of the route's options each time it is read: read once.
+      const { url, config } = request.routeOptions;
+      metrics.observeRequest(listener, request.method, url ?? UNMATCHED_ROUTE, reply.statusCode, reply.elapsedTime / 1000);
       if (request.authFailure) metrics.countAuthFailure(listener, request.authFailure);
-      const action = request.requestContext?.audit.action ?? request.routeOptions.config?.audit;
+      const action = request.requestContext?.audit.action ?? config?.audit;
       // A call refused because the trail is backed up did nothing, and adds no entry.
       if (action && request.errorCode !== 'audit_backlog') record(auditTrail, request, action, reply.statusCode, listener);
       done();
