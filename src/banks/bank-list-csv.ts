@@ -1,5 +1,5 @@
-import { BANK_CSV_COLUMNS, type CsvSeparator } from '@partner-gateway/contract/admin-banks';
-import type { BankListEntry } from '@partner-gateway/contract/admin-bank-versions';
+import { BANK_CSV_COLUMNS, BANK_CSV_SOURCE_COLUMNS, type CsvSeparator } from '@partner-gateway/contract/admin-banks';
+import type { BankFieldSource, BankListEntry } from '@partner-gateway/contract/admin-bank-versions';
 import { csvCell } from '../csv/csv-cell.js';
 
 /** A byte-order mark: what tells Excel that a CSV file is UTF-8 (without it, Cyrillic names open garbled). */
@@ -20,11 +20,18 @@ export interface BankListCsv {
  * @example
  * ```ts
  * bankListCsv(7, [{ bic: '044525225', name: 'Сбербанк', nameEn: 'Sberbank', sbpMemberId: '100000000111', registryName: null, sbpParticipant: null }]);
- * // { version: 7, fileName: 'banks-v7.csv', text: '\ufeffbic,name,nameEn,sbpMemberId\r\n044525225,Сбербанк,Sberbank,100000000111\r\n' }
+ * // { version: 7, fileName: 'banks-v7.csv', text: '\ufeffbic,name,nameEn,sbpMemberId,nameSource,nameEnSource,sbpMemberIdSource\r\n044525225,Сбербанк,Sberbank,100000000111,,,\r\n' }
  * ```
  */
 export function bankListCsv(version: number, list: readonly BankListEntry[], separator: CsvSeparator = ','): BankListCsv {
   const line = (cells: readonly unknown[]) => `${cells.map((cell) => csvCell(cell, separator)).join(separator)}\r\n`;
-  const lines = [line(BANK_CSV_COLUMNS), ...list.map((bank) => line(BANK_CSV_COLUMNS.map((column) => bank[column])))];
+  const sourced = ['name', 'nameEn', 'sbpMemberId'] as const;
+  const row = (bank: BankListEntry) => [...BANK_CSV_COLUMNS.map((column) => bank[column]), ...sourced.map((field) => describeSource(bank.sources?.[field]))];
+  const lines = [line([...BANK_CSV_COLUMNS, ...BANK_CSV_SOURCE_COLUMNS]), ...list.map((bank) => line(row(bank)))];
   return { version, fileName: `banks-v${version}.csv`, text: BOM + lines.join('') };
+}
+
+/** A field's source in one cell: `operator alice 2026-11-28T10:00:00.000Z`; empty when none was recorded. */
+function describeSource(source: BankFieldSource | undefined): string {
+  return source ? `${source.source} ${source.by.name} ${source.at}` : '';
 }

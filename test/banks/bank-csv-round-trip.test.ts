@@ -52,7 +52,7 @@ for (const backend of testBackends()) {
       assert.equal(exported.headers.get('content-type'), 'text/csv; charset=utf-8');
       assert.equal(exported.headers.get('content-disposition'), `attachment; filename="banks-v${exported.headers.get('x-bank-list-version')}.csv"`);
       assert.ok(exported.bytes.subarray(0, 3).equals(Buffer.from([0xef, 0xbb, 0xbf])), 'a UTF-8 byte-order mark');
-      assert.ok(exported.text.startsWith('\ufeffbic;name;nameEn;sbpMemberId\r\n'));
+      assert.ok(exported.text.startsWith('\ufeffbic;name;nameEn;sbpMemberId;nameSource;nameEnSource;sbpMemberIdSource\r\n'), 'the curated fields, then where each came from (read-only)');
       assert.ok(exported.text.endsWith('\r\n') && !/[^\r]\n/.test(exported.text), 'CRLF line ends');
       const rows = parse(exported.text, { delimiter: ';', bom: true, columns: true }) as Array<Record<string, string>>;
       assert.deepEqual(rows.map((row) => [row.bic, row.name]), defaults.map((bank) => [bank.bic, bank.name]));
@@ -66,8 +66,9 @@ for (const backend of testBackends()) {
       const base = Number(exported.headers.get('x-bank-list-version'));
       const [header, ...rows] = parse(exported.text, { delimiter: ';', bom: true }) as string[][];
       const renamed = new Map(rows.slice(5, 15).map((row) => [row[0]!, `${row[1]} (переименован)`]));
-      const edited = rows.map((row) => (renamed.has(row[0]!) ? [row[0]!, renamed.get(row[0]!)!, ...row.slice(2)] : row));
-      const file = asSpreadsheetSaves([header!, ...edited, ['049999999', 'Банк не из списка', '', '']]);
+      // A source cell typed over is read past: it changes nothing.
+      const edited = rows.map((row) => (renamed.has(row[0]!) ? [row[0]!, renamed.get(row[0]!)!, ...row.slice(2, 4), 'operator someone-else 2020-01-01T00:00:00.000Z', ...row.slice(5)] : row));
+      const file = asSpreadsheetSaves([header!, ...edited, ['049999999', 'Банк не из списка', '', '', '', '', '']]);
       const query = `/admin/v1/banks/import?mode=curate&baseVersion=${base}&fileName=banks.csv`;
 
       const preview = await call(maker.headers, 'POST', `${query}&dryRun=true`, file);
@@ -98,6 +99,9 @@ for (const backend of testBackends()) {
       const names = await partnerNames();
       assert.deepEqual(names.map((bank) => bank.bic), defaults.map((bank) => bank.bic), 'same banks, same order: nothing added');
       assert.deepEqual(names.map((bank) => bank.name), defaults.map((bank) => renamed.get(bank.bic) ?? bank.name));
+      // The next export says where each renamed name came from: the operator whose file it was, when it applied.
+      const again = parse((await call(bootstrap, 'GET', '/admin/v1/banks/export')).text, { bom: true, columns: true }) as Array<Record<string, string>>;
+      for (const row of again) assert.match(row.nameSource!, renamed.has(row.bic!) ? /^operator maker-mia \d{4}-\d\d-\d\dT/ : /^$/, row.bic);
       await t.gateway.admin.audit.flush();
       const audit = (await call(bootstrap, 'GET', '/admin/v1/audit?action=banks.import')).json().entries as Array<{ details?: { mode?: string; unknown?: string[]; version?: number } }>;
       assert.ok(audit.some((entry) => entry.details?.mode === 'curate' && entry.details.version === base + 1 && entry.details.unknown?.[0] === '049999999'), JSON.stringify(audit));

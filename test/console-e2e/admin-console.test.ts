@@ -381,8 +381,8 @@ describe('admin console in Chromium', { skip, timeout: 120_000 }, () => {
     const download = await downloading;
     assert.match(download.suggestedFilename(), /^banks-v\d+\.csv$/);
     const text = readFileSync(await download.path(), 'utf8');
-    assert.ok(text.startsWith('\ufeffbic;name;nameEn;sbpMemberId\r\n'), 'a BOM and ; for Excel');
-    const edited = `${text.replace(/^(044525974;)([^;\r\n]*)/m, '$1$2 правка')}049999998;Чужой банк;;\r\n`;
+    assert.ok(text.startsWith('\ufeffbic;name;nameEn;sbpMemberId;nameSource;nameEnSource;sbpMemberIdSource\r\n'), 'a BOM and ; for Excel');
+    const edited = `${text.replace(/^(044525974;)([^;\r\n]*)/m, '$1$2 правка')}049999998;Чужой банк;;;;;\r\n`;
     await page.getByLabel('File', { exact: true }).setInputFiles({ name: 'banks-edited.csv', mimeType: 'text/csv', buffer: Buffer.from(edited) });
     await page.getByRole('radio', { name: /Curate/ }).check();
     await page.getByRole('button', { name: 'Preview import' }).click();

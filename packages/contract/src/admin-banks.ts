@@ -89,6 +89,12 @@ export type CsvSeparator = (typeof CSV_SEPARATORS)[number];
 
 /** The columns of the bank list's CSV export, in order: the curated fields an import (mode=curate) reads back. */
 export const BANK_CSV_COLUMNS = ['bic', 'name', 'nameEn', 'sbpMemberId'] as const;
+/**
+ * The export's read-only columns after the curated ones: where each curated field came from, as
+ * `<registry|participants|operator> <who> <ISO time>` (empty when it was set before sources were recorded). An
+ * import reads past them: what an operator types there changes nothing.
+ */
+export const BANK_CSV_SOURCE_COLUMNS = ['nameSource', 'nameEnSource', 'sbpMemberIdSource'] as const;
 
 /** GET /admin/v1/banks/export query. */
 export const BankExportQuery = Type.Object(

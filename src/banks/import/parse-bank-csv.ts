@@ -1,3 +1,4 @@
+import { BANK_CSV_SOURCE_COLUMNS } from '@partner-gateway/contract/admin-banks';
 import { parse } from 'csv-parse/sync';
 import type { ErrorDetail } from '../../errors.js';
 import { formulaDefused } from '../../csv/csv-cell.js';
@@ -5,6 +6,8 @@ import { decodeText } from './decode-text.js';
 import type { ParseResult } from './parse-bank-json.js';
 
 const KNOWN_COLUMNS = ['bic', 'name', 'nameEn', 'sbpMemberId'];
+/** The export's read-only columns (BANK_CSV_SOURCE_COLUMNS): read past, whatever they hold. */
+const IGNORED_COLUMNS: readonly string[] = BANK_CSV_SOURCE_COLUMNS;
 
 /**
  * Reads a CSV import: a header line naming at least `bic` and `name` (optionally `nameEn`, `sbpMemberId`),
@@ -31,8 +34,8 @@ export function parseBankCsv(bytes: Uint8Array, charset?: string): ParseResult {
   try {
     records = parse(text, {
       delimiter: separatorOf(text),
-      // A column without a name (a spreadsheet's empty trailing columns) is skipped.
-      columns: (names: string[]) => (header = names.map((column) => column.trim())).map((column) => column || undefined),
+      // A column without a name (a spreadsheet's empty trailing columns) is skipped, and so are the export's sources.
+      columns: (names: string[]) => (header = names.map((column) => column.trim())).map((column) => (column && !IGNORED_COLUMNS.includes(column) ? column : undefined)),
       skip_empty_lines: true,
       skip_records_with_empty_values: true,
       trim: true,
@@ -53,7 +56,7 @@ export function parseBankCsv(bytes: Uint8Array, charset?: string): ParseResult {
       if (!header.includes(column)) problems.push({ line: 1, message: `the header must name a ${column} column` });
     }
     for (const column of header.filter(Boolean)) {
-      if (!KNOWN_COLUMNS.includes(column)) problems.push({ line: 1, message: `unknown column ${column}; expected ${KNOWN_COLUMNS.join(', ')}` });
+      if (!KNOWN_COLUMNS.includes(column) && !IGNORED_COLUMNS.includes(column)) problems.push({ line: 1, message: `unknown column ${column}; expected ${KNOWN_COLUMNS.join(', ')}` });
     }
   }
   if (problems.length > 0) return { problems };

@@ -30,8 +30,8 @@ describe('partner-gateway bank export and import --curate against a running admi
     assert.equal(exported.code, 0, exported.stderr);
     assert.match(exported.stdout, /^Exported version 1 \(39 banks\) to .*banks\.csv; import it back with: partner-gateway bank import .* --curate$/m);
     const text = readFileSync(file, 'utf8');
-    assert.ok(text.startsWith('\ufeffbic;name;nameEn;sbpMemberId\r\n044525225;Сбербанк;Sberbank;100000000111\r\n'));
-    writeFileSync(file, `${text.replace('044525225;Сбербанк;', '044525225;Сбер;')}049999999;Нет в списке;;\r\n`);
+    assert.ok(text.startsWith('\ufeffbic;name;nameEn;sbpMemberId;nameSource;nameEnSource;sbpMemberIdSource\r\n044525225;Сбербанк;Sberbank;100000000111;;;\r\n'));
+    writeFileSync(file, `${text.replace('044525225;Сбербанк;', '044525225;Сбер;')}049999999;Нет в списке;;;;;\r\n`);
 
     const dry = await cli(['bank', 'import', file, '--curate', '--dry-run']);
     assert.equal(dry.code, 0, dry.stderr);
