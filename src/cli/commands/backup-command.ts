@@ -7,7 +7,7 @@ import { parseCommand } from '@partner-gateway/client/cli/parse-command';
 export const BACKUP_USAGE = `Usage: partner-gateway backup <file> [--force]
 
 Copies the running gateway's embedded database (DATA_DIR) into <file>, a gzipped tar, while it
-serves: other statements wait for the copy (about a second for 100 MB). The file holds every
+serves: other statements wait for the copy (4.2 s for a 128 MB database). The file holds every
 partner's sealed credentials and password hashes: it is written readable by you alone; keep it
 as safe as the database. Restore it with partner-gateway restore <file> and the same MASTER_KEY.
 An existing <file> is kept unless --force. On PostgreSQL, use pg_dump
