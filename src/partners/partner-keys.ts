@@ -1,6 +1,7 @@
 import { calculateJwkThumbprint, type JWK } from 'jose';
 import type { ErrorDetail } from '../errors.js';
 import { errors } from '../errors.js';
+import { isRecord } from '../is-record.js';
 
 /** The signature algorithms a partner's key may use (FAPI 2.0: PS256, ES256, EdDSA; never RS256, never HMAC). */
 export const PARTNER_SIGNING_ALGS = ['ES256', 'EdDSA', 'PS256'] as const;
@@ -75,7 +76,7 @@ export async function validatePartnerJwks(input: unknown): Promise<PartnerKey[]>
   const problems: ErrorDetail[] = [];
   const keys: PartnerKey[] = [];
   for (const [index, jwk] of input.entries()) {
-    const field = `keys[${index}]${isObject(jwk) && typeof jwk.kid === 'string' ? ` (kid ${JSON.stringify(jwk.kid.slice(0, 64))})` : ''}`;
+    const field = `keys[${index}]${isRecord(jwk) && typeof jwk.kid === 'string' ? ` (kid ${JSON.stringify(jwk.kid.slice(0, 64))})` : ''}`;
     const result = await readKey(jwk);
     if (typeof result === 'string') problems.push({ field, message: result });
     else if (keys.some((key) => key.kid === result.kid)) problems.push({ field, message: 'duplicate kid' });
@@ -86,7 +87,7 @@ export async function validatePartnerJwks(input: unknown): Promise<PartnerKey[]>
 }
 
 async function readKey(value: unknown): Promise<PartnerKey | string> {
-  if (!isObject(value)) return 'must be a JWK object';
+  if (!isRecord(value)) return 'must be a JWK object';
   if (hasPrivateMembers(value)) return 'contains private key material; register the public key only';
   if (value.use !== undefined && value.use !== 'sig') return 'use must be "sig"';
   if (value.kid !== undefined && (typeof value.kid !== 'string' || !KID.test(value.kid))) return 'kid must be 1-128 printable ASCII characters';
@@ -145,8 +146,4 @@ function modulusBits(n: string): number {
 
 function isBase64Url(value: unknown, length?: number): value is string {
   return typeof value === 'string' && /^[A-Za-z0-9_-]+$/.test(value) && (length === undefined || value.length === length);
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

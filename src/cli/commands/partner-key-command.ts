@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { PartnerJwksView, SetPartnerJwksBody } from '@partner-gateway/contract/admin-partner-keys';
 import { CliError } from '@partner-gateway/client/cli/cli-io';
 import type { PartnerSubresourceCommands } from './partner-subresource-command.js';
+import { isRecord } from '../../is-record.js';
 
 /**
  * A partner's public keys for private_key_jwt, as `partner-gateway partner` handles them.
@@ -68,12 +69,8 @@ async function readJwksArgument(argument: string, usage: string): Promise<SetPar
     throw new CliError(`${argument} is not JSON: it must hold a JWK Set {"keys": [...]} or one JWK`, 2);
   }
   // An empty set would only meet the schema's union refusal (keys or jwksUri); say what is wrong instead.
-  if (isObject(parsed) && Array.isArray(parsed.keys) && parsed.keys.length === 0) throw new CliError(`${argument} holds an empty JWK Set: it needs at least one public key`, 2);
-  if (isObject(parsed) && Array.isArray(parsed.keys)) return { keys: parsed.keys as NonNullable<SetPartnerJwksBody['keys']> };
-  if (isObject(parsed) && typeof parsed.kty === 'string') return { keys: [parsed] };
+  if (isRecord(parsed) && Array.isArray(parsed.keys) && parsed.keys.length === 0) throw new CliError(`${argument} holds an empty JWK Set: it needs at least one public key`, 2);
+  if (isRecord(parsed) && Array.isArray(parsed.keys)) return { keys: parsed.keys as NonNullable<SetPartnerJwksBody['keys']> };
+  if (isRecord(parsed) && typeof parsed.kty === 'string') return { keys: [parsed] };
   throw new CliError(`${argument} must hold a JWK Set {"keys": [...]} or one JWK`, 2);
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

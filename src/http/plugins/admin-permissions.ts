@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { errors } from '../../errors.js';
 import { actorAllows } from '../../request-context.js';
+import { isRecord } from '../../is-record.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -64,7 +65,7 @@ export const adminPermissions = fp(
         throw errors.forbidden('(none declared)');
       }
       if (actor.credential === 'metrics') throw errors.forbidden(permission);
-      if (config?.selfService !== undefined && (request.params as Record<string, unknown>)[config.selfService] === actor.id) return;
+      if (config?.selfService !== undefined && isRecord(request.params) && request.params[config.selfService] === actor.id) return;
       const fields = Object.values(config?.fieldPermissions ?? {}) as Permission[];
       // With field permissions, holding any of them lets the body be read; preHandler then checks each field.
       if (!actorAllows(actor, permission) && !fields.some((field) => actorAllows(actor, field))) throw errors.forbidden(permission);
@@ -72,9 +73,8 @@ export const adminPermissions = fp(
     app.addHook('preHandler', async (request: FastifyRequest) => {
       const fields = request.routeOptions.config?.fieldPermissions;
       const actor = request.requestContext.actor;
-      if (fields === undefined || actor === undefined || request.body === null || typeof request.body !== 'object') return;
-      const body = request.body as Record<string, unknown>;
-      for (const field of Object.keys(body)) {
+      if (fields === undefined || actor === undefined || !isRecord(request.body)) return;
+      for (const field of Object.keys(request.body)) {
         const needed = fields[field] ?? (request.routeOptions.config.permission as Permission);
         if (!actorAllows(actor, needed)) throw errors.forbidden(needed);
       }

@@ -22,7 +22,8 @@ export async function banksRoutes(app: FastifyInstance, { gateway }: { gateway: 
       // Before validation, so that a refused query is still recorded under the partner it names. A callback hook:
       // no promise per call.
       preValidation: (request, _reply, done) => {
-        const { partnerName } = request.query as { partnerName?: unknown };
+        // Not validated yet: whatever was sent (a repeated parameter is an array), checked below.
+        const partnerName: unknown = request.query.partnerName;
         if (typeof partnerName === 'string' && partnerName) request.requestContext.audit.partner = partnerName.slice(0, 256);
         done();
       },

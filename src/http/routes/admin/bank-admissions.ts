@@ -19,6 +19,7 @@ import {
   ADMIN_BANK_EXCLUSIONS_PATH,
   ADMIN_BANK_UNEXCLUDE_PATH,
 } from '@partner-gateway/contract/paths';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Gateway } from '../../../gateway.js';
 import { answerSubmitted, PROPOSED } from './answer-submitted.js';
@@ -31,7 +32,8 @@ const tags = ['Banks'];
  * Admission: the review queue of new registry banks (read), and the operator's decisions on it, each a checked
  * action (maker-checker: permissioned, previewed, held when the settings say so, audited).
  */
-export async function adminBankAdmissionRoutes(app: FastifyInstance, { gateway }: { gateway: Gateway }): Promise<void> {
+export async function adminBankAdmissionRoutes(untyped: FastifyInstance, { gateway }: { gateway: Gateway }): Promise<void> {
+  const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
   const submit = <Result>(action: Parameters<Gateway['admin']['approvals']['submit']>[0], input: unknown, request: { requestContext: Parameters<Gateway['admin']['approvals']['submit']>[2] }) =>
     gateway.admin.approvals.submit<Result>(action, input, request.requestContext);
   app.get(
@@ -62,7 +64,7 @@ export async function adminBankAdmissionRoutes(app: FastifyInstance, { gateway }
       },
     },
     async (request, reply) => {
-      const input = { banks: (request.body as AdmitBanksBody).banks, ...changeOptions(request.query as BankChangeQuery) };
+      const input = { banks: request.body.banks, ...changeOptions(request.query) };
       return answerSubmitted(reply, await submit('banks.admit', input, request));
     },
   );
@@ -127,6 +129,6 @@ export async function adminBankAdmissionRoutes(app: FastifyInstance, { gateway }
         response: { 204: { type: 'null', description: 'Removed' }, ...PROPOSED, ...errorResponses },
       },
     },
-    async (request, reply) => answerSubmitted(reply, await submit('banks.exclusion.remove', { id: Number((request.params as ExclusionParams).id) }, request), 204),
+    async (request, reply) => answerSubmitted(reply, await submit('banks.exclusion.remove', { id: Number(request.params.id) }, request), 204),
   );
 }

@@ -8,6 +8,7 @@ import {
   ADMIN_BANK_PROPOSALS_CONFIRM_PATH,
   ADMIN_BANK_PROPOSALS_REJECT_PATH,
 } from '@partner-gateway/contract/paths';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { errors } from '../../../errors.js';
 import type { Gateway } from '../../../gateway.js';
@@ -25,7 +26,8 @@ const MATCHING =
  * The settlement bank's B2C participant list: its status (sync settings, readings, proposals), an import (a
  * checked action; dryRun previews), the sync run now, and confirming or rejecting name-match proposals.
  */
-export async function adminBankParticipantRoutes(app: FastifyInstance, { gateway }: { gateway: Gateway }): Promise<void> {
+export async function adminBankParticipantRoutes(untyped: FastifyInstance, { gateway }: { gateway: Gateway }): Promise<void> {
+  const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
   const participants = gateway.admin.bankParticipants;
   const submit = <Result>(action: Parameters<Gateway['admin']['approvals']['submit']>[0], input: unknown, request: { requestContext: Parameters<Gateway['admin']['approvals']['submit']>[2] }) =>
     gateway.admin.approvals.submit<Result>(action, input, request.requestContext);
@@ -71,7 +73,7 @@ export async function adminBankParticipantRoutes(app: FastifyInstance, { gateway
       },
     },
     async (request, reply) => {
-      const input = { bics: (request.body as ProposalDecisionBody).bics, ...changeOptions(request.query as BankChangeQuery) };
+      const input = { bics: request.body.bics, ...changeOptions(request.query) };
       return answerSubmitted(reply, await submit('banks.participants.confirm', input, request));
     },
   );
@@ -87,7 +89,7 @@ export async function adminBankParticipantRoutes(app: FastifyInstance, { gateway
         response: { 200: ProposalRejection, ...PROPOSED, ...errorResponses },
       },
     },
-    async (request, reply) => answerSubmitted(reply, await submit('banks.participants.reject', { bics: (request.body as ProposalDecisionBody).bics }, request)),
+    async (request, reply) => answerSubmitted(reply, await submit('banks.participants.reject', { bics: request.body.bics }, request)),
   );
   const bodyLimit = gateway.config.BANKS_IMPORT_MAX_BYTES;
   await app.register(async (importScope) => {
@@ -97,7 +99,8 @@ export async function adminBankParticipantRoutes(app: FastifyInstance, { gateway
     importScope.setErrorHandler((error: Error & { code?: string }) => {
       throw error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? errors.importTooLarge(bodyLimit) : error;
     });
-    importScope.post(
+    // The body is the list's bytes (no schema types it); the query is typed by its schema's contract type.
+    importScope.post<{ Querystring: ParticipantsImportQuery }>(
       ADMIN_BANK_PARTICIPANTS_IMPORT_PATH,
       {
         config: { audit: 'banks.participants.import', permission: 'banks.write' },
@@ -115,7 +118,7 @@ export async function adminBankParticipantRoutes(app: FastifyInstance, { gateway
       },
       async (request, reply) => {
         const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-        const query = request.query as ParticipantsImportQuery;
+        const query = request.query;
         const contentType = request.headers['content-type'];
         if (query.dryRun === 'true') {
           const { report } = await participants.importFile(body, contentType, request.requestContext, { ...changeOptions(query), dryRun: true, ...(query.fileName ? { fileName: query.fileName } : {}) });

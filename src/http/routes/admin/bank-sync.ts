@@ -1,6 +1,7 @@
 import { auditableSyncRun, BankSyncDecisionQuery, BankSyncPreview, BankSyncRun, BankSyncRunParams, BankSyncRunView, BankSyncStatus } from '@partner-gateway/contract/admin-bank-sync';
 import { ErrorBody } from '@partner-gateway/contract/error-body';
 import { ADMIN_BANK_SYNC_APPROVE_PATH, ADMIN_BANK_SYNC_PATH, ADMIN_BANK_SYNC_PREVIEW_PATH, ADMIN_BANK_SYNC_REJECT_PATH } from '@partner-gateway/contract/paths';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Gateway } from '../../../gateway.js';
 import { actorRef } from '../../../request-context.js';
@@ -9,7 +10,8 @@ const errorResponses = { '4xx': ErrorBody, '5xx': ErrorBody };
 const tags = ['Banks'];
 
 /** The bank registry sync (BANKS_SYNC_URL): its status and runs, running it now, and a held run's decision. */
-export async function adminBankSyncRoutes(app: FastifyInstance, { gateway }: { gateway: Gateway }): Promise<void> {
+export async function adminBankSyncRoutes(untyped: FastifyInstance, { gateway }: { gateway: Gateway }): Promise<void> {
+  const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
   const sync = gateway.admin.bankSync;
   app.get(
     ADMIN_BANK_SYNC_PATH,
@@ -77,10 +79,10 @@ export async function adminBankSyncRoutes(app: FastifyInstance, { gateway }: { g
       },
     },
     async (request) => {
-      const id = Number((request.params as BankSyncRunParams).id);
+      const id = Number(request.params.id);
       const context = request.requestContext;
       context.audit.details = { run: id };
-      const run = await sync.approve(id, actorRef(context.actor!), (request.query as BankSyncDecisionQuery).comment);
+      const run = await sync.approve(id, actorRef(context.actor!), request.query.comment);
       context.audit.details = { ...auditableSyncRun(run), approved: true };
       return run;
     },
@@ -92,10 +94,10 @@ export async function adminBankSyncRoutes(app: FastifyInstance, { gateway }: { g
       schema: { operationId: 'rejectBankSync', tags, summary: 'Reject a held sync run: nothing changes', params: BankSyncRunParams, querystring: BankSyncDecisionQuery, response: { 200: BankSyncRun, ...errorResponses } },
     },
     async (request) => {
-      const id = Number((request.params as BankSyncRunParams).id);
+      const id = Number(request.params.id);
       const context = request.requestContext;
       context.audit.details = { run: id };
-      const comment = (request.query as BankSyncDecisionQuery).comment;
+      const comment = request.query.comment;
       const run = await sync.reject(id, actorRef(context.actor!), comment);
       context.audit.details = { run: id, rejected: true, ...(comment ? { reason: comment } : {}) };
       return run;

@@ -3,6 +3,7 @@ import { BankChangeQuery, BankListOutcome } from '@partner-gateway/contract/admi
 import { ErrorBody } from '@partner-gateway/contract/error-body';
 import { ADMIN_BANK_EXPORT_PATH, ADMIN_BANK_IMPORT_PATH, ADMIN_BANKS_PATH } from '@partner-gateway/contract/paths';
 import { IMPORT_MEDIA_TYPES } from '@partner-gateway/contract/import-media-types';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Gateway } from '../../../gateway.js';
 import { errors } from '../../../errors.js';
@@ -28,7 +29,8 @@ export function changeOptions(query: BankChangeQuery): { baseVersion?: number; c
  * A bank body the schema refuses is answered in the bank checks' words (`refusal`: every bad entry, duplicates
  * included); in the schema's own when they find nothing wrong (it is the stricter: no padding to trim, for one).
  */
-export async function adminBankRoutes(app: FastifyInstance, { gateway }: { gateway: Gateway }): Promise<void> {
+export async function adminBankRoutes(untyped: FastifyInstance, { gateway }: { gateway: Gateway }): Promise<void> {
+  const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
   const banks = gateway.admin.banks;
   app.get(ADMIN_BANKS_PATH, { config: { permission: 'read' }, schema: { operationId: 'listAdminBanks', tags, summary: 'The bank list, in the order partners receive it, with its version', response: { 200: AdminBankList, ...errorResponses } } }, async () => {
     const [version, list] = await Promise.all([banks.currentVersion(), banks.list()]);
@@ -51,7 +53,7 @@ export async function adminBankRoutes(app: FastifyInstance, { gateway }: { gatew
     },
     async (request, reply) => {
       if (request.validationError) throw banks.refusal(request.body, 'list') ?? request.validationError;
-      const input = { banks: (request.body as ReplaceBanksBody).banks, ...changeOptions(request.query as BankChangeQuery) };
+      const input = { banks: request.body.banks, ...changeOptions(request.query) };
       return answerSubmitted(reply, await gateway.admin.approvals.submit('banks.replace', input, request.requestContext));
     },
   );
@@ -64,7 +66,7 @@ export async function adminBankRoutes(app: FastifyInstance, { gateway }: { gatew
     },
     async (request, reply) => {
       if (request.validationError) throw banks.refusal(request.body, 'one') ?? request.validationError;
-      const submitted = await gateway.admin.approvals.submit<AddedBank>('bank.add', { bank: request.body, ...changeOptions(request.query as BankChangeQuery) }, request.requestContext);
+      const submitted = await gateway.admin.approvals.submit<AddedBank>('bank.add', { bank: request.body, ...changeOptions(request.query) }, request.requestContext);
       if ('proposal' in submitted) return answerSubmitted(reply, submitted);
       return reply.code(201).header('x-bank-list-version', String(submitted.applied.outcome.version)).send(submitted.applied.bank);
     },
@@ -85,7 +87,7 @@ export async function adminBankRoutes(app: FastifyInstance, { gateway }: { gatew
       },
     },
     async (request, reply) => {
-      const input = { bic: (request.params as BicParams).bic, body: request.body as EditBankBody, ...changeOptions(request.query as BankChangeQuery) };
+      const input = { bic: request.params.bic, body: request.body, ...changeOptions(request.query) };
       return answerSubmitted(reply, await gateway.admin.approvals.submit('bank.edit', input, request.requestContext));
     },
   );
@@ -104,10 +106,10 @@ export async function adminBankRoutes(app: FastifyInstance, { gateway }: { gatew
       },
     },
     async (request, reply) => {
-      const input = { bic: (request.params as BicParams).bic, ...changeOptions(request.query as BankChangeQuery) };
+      const input = { bic: request.params.bic, ...changeOptions(request.query) };
       const submitted = await gateway.admin.approvals.submit<BankListOutcome>('bank.remove', input, request.requestContext);
       if ('proposal' in submitted) return answerSubmitted(reply, submitted);
-      return reply.code(204).header('x-bank-list-version', String(submitted.applied.version)).send();
+      return reply.code(204).header('x-bank-list-version', String(submitted.applied.version)).send(null);
     },
   );
   app.get(
@@ -127,7 +129,7 @@ export async function adminBankRoutes(app: FastifyInstance, { gateway }: { gatew
       },
     },
     async (request, reply) => {
-      const file = await banks.exportCsv((request.query as BankExportQuery).separator);
+      const file = await banks.exportCsv(request.query.separator);
       return reply
         .header('content-type', 'text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="${file.fileName}"`)
@@ -145,7 +147,8 @@ export async function adminBankRoutes(app: FastifyInstance, { gateway }: { gatew
     importScope.setErrorHandler((error: Error & { code?: string }) => {
       throw error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? errors.importTooLarge(importBodyLimit) : error;
     });
-    importScope.post(
+    // The body is the file's bytes (no schema types it); the query is typed by its schema's contract type.
+    importScope.post<{ Querystring: ImportQuery }>(
       ADMIN_BANK_IMPORT_PATH,
       {
         config: { audit: 'banks.import', permission: 'banks.write' },
@@ -169,7 +172,7 @@ export async function adminBankRoutes(app: FastifyInstance, { gateway }: { gatew
       },
       async (request, reply) => {
         const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-        const query = request.query as ImportQuery;
+        const query = request.query;
         const mode = query.mode ?? 'merge';
         const options = { ...changeOptions(query), ...(query.fileName ? { fileName: query.fileName } : {}) };
         const contentType = request.headers['content-type'];

@@ -18,6 +18,7 @@ import {
   ADMIN_PARTNER_WEBHOOK_ROTATE_PATH,
   ADMIN_PARTNER_WEBHOOKS_PATH,
 } from '@partner-gateway/contract/paths';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Gateway } from '../../../gateway.js';
 
@@ -30,12 +31,13 @@ const tags = ['Partners'];
  * changes are made at once, not through maker-checker: an approval would show the new secret to the approver rather
  * than to the operator who asked for it, and a webhook endpoint gives nobody access to the gateway.
  */
-export async function adminPartnerWebhookRoutes(app: FastifyInstance, { gateway }: { gateway: Gateway }): Promise<void> {
+export async function adminPartnerWebhookRoutes(untyped: FastifyInstance, { gateway }: { gateway: Gateway }): Promise<void> {
+  const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
   const webhooks = gateway.admin.webhooks;
   app.get(
     ADMIN_PARTNER_WEBHOOKS_PATH,
     { config: { permission: 'read' }, schema: { operationId: 'listPartnerWebhooks', tags, summary: "A partner's webhook endpoints", params: LoginParams, response: { 200: WebhookEndpointList, ...errorResponses } } },
-    async (request) => ({ endpoints: await webhooks.list((request.params as LoginParams).login) }),
+    async (request) => ({ endpoints: await webhooks.list(request.params.login) }),
   );
   app.post(
     ADMIN_PARTNER_WEBHOOKS_PATH,
@@ -54,9 +56,9 @@ export async function adminPartnerWebhookRoutes(app: FastifyInstance, { gateway 
       },
     },
     async (request, reply) => {
-      const { login } = request.params as LoginParams;
+      const { login } = request.params;
       request.requestContext.audit.partner = login;
-      const created = await webhooks.create(login, request.body as CreateWebhookBody);
+      const created = await webhooks.create(login, request.body);
       request.requestContext.audit.details = { after: created.endpoint };
       return reply.code(201).send(created);
     },
@@ -68,10 +70,10 @@ export async function adminPartnerWebhookRoutes(app: FastifyInstance, { gateway 
       schema: { operationId: 'deletePartnerWebhook', tags, summary: 'Remove a webhook endpoint (its queued deliveries and log go with it)', params: WebhookEndpointParams, response: { 204: { type: 'null', description: 'Removed' }, ...errorResponses } },
     },
     async (request, reply) => {
-      const { login, id } = request.params as WebhookEndpointParams;
+      const { login, id } = request.params;
       request.requestContext.audit.partner = login;
       request.requestContext.audit.details = { before: await webhooks.remove(login, id) };
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     },
   );
   app.post(
@@ -89,7 +91,7 @@ export async function adminPartnerWebhookRoutes(app: FastifyInstance, { gateway 
       },
     },
     async (request) => {
-      const { login, id } = request.params as WebhookEndpointParams;
+      const { login, id } = request.params;
       request.requestContext.audit.partner = login;
       const { before, ...rotated } = await webhooks.rotate(login, id, (request.body ?? {}) as RotateWebhookBody);
       request.requestContext.audit.details = { before, after: rotated.endpoint };
@@ -103,8 +105,8 @@ export async function adminPartnerWebhookRoutes(app: FastifyInstance, { gateway 
       schema: { operationId: 'listPartnerWebhookAttempts', tags, summary: "A webhook endpoint's delivery log, newest first", params: WebhookEndpointParams, querystring: WebhookAttemptQuery, response: { 200: WebhookAttemptList, ...errorResponses } },
     },
     async (request) => {
-      const { login, id } = request.params as WebhookEndpointParams;
-      return { attempts: await webhooks.attempts(login, id, Number((request.query as WebhookAttemptQuery).limit ?? 100)) };
+      const { login, id } = request.params;
+      return { attempts: await webhooks.attempts(login, id, Number(request.query.limit ?? 100)) };
     },
   );
   app.post(
@@ -122,9 +124,9 @@ export async function adminPartnerWebhookRoutes(app: FastifyInstance, { gateway 
       },
     },
     async (request) => {
-      const { login, id } = request.params as WebhookEndpointParams;
+      const { login, id } = request.params;
       request.requestContext.audit.partner = login;
-      const body = request.body as ReplayWebhooksBody;
+      const body = request.body;
       const queued = await webhooks.replay(login, id, body);
       request.requestContext.audit.details = { endpoint: id, ...body, queued };
       return { queued };
