@@ -1,3 +1,4 @@
+import { eachCuratedText } from '@partner-gateway/contract/bank-curated-fields';
 import type { Problem } from '@partner-gateway/contract/error-body';
 import {
   BANK_NAME_EN_PATTERN,
@@ -18,8 +19,7 @@ const FIELD_NAMES: Readonly<Record<string, string>> = {
   status: 'Status',
   bic: 'BIC',
   name: 'Name',
-  nameEn: 'Latin name',
-  sbpMemberId: 'SBP member id',
+  ...eachCuratedText((_field, declared) => declared.title),
   position: 'Position',
   label: 'Label',
   expiresInDays: 'Expires in (days)',

@@ -13,6 +13,7 @@ import type { BankFileReader } from './import/bank-file-reader.js';
 import { mergeRegistry } from './merge-registry.js';
 import { fieldSource, withSources } from './field-sources.js';
 import type { BankFieldOrigin } from '@partner-gateway/contract/admin-bank-versions';
+import { CURATED_BANK_FIELDS, curatedTextOf } from '@partner-gateway/contract/bank-curated-fields';
 import type { RegistryAdmission } from './admission/bank-admissions.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
@@ -91,14 +92,14 @@ export function createBankAdmin(db: Kysely<Database>, lists: BankListService, ve
     async replaceAll(input, context, options = {}) {
       const checked = checkList(input);
       if (checked instanceof Error) throw checked;
-      const rows = checked.map((bank) => ({ bic: bank.bic, name: bank.name, nameEn: bank.nameEn ?? null, sbpMemberId: bank.sbpMemberId ?? null }));
+      const rows = checked.map((bank) => ({ bic: bank.bic, name: bank.name, ...curatedTextOf(bank) }));
       const build: ListBuilder = (current) => replaceList(current, rows);
       return run(build, context, options, 'replace');
     },
     async add(input, context, options = {}) {
       const result = checkOne(input);
       if (result instanceof Error) throw result;
-      const bank = { bic: result.bic, name: result.name, nameEn: result.nameEn ?? null, sbpMemberId: result.sbpMemberId ?? null };
+      const bank = { bic: result.bic, name: result.name, ...curatedTextOf(result) };
       const outcome = await run((current) => addBank(current, bank), context, options, 'add');
       if (options.dryRun) return { bank: null, outcome };
       const stored = (await readBanks(db)).find((row) => row.bic === bank.bic)!;
@@ -108,11 +109,12 @@ export function createBankAdmin(db: Kysely<Database>, lists: BankListService, ve
     edit(bic, body, context, options = {}) {
       readableBic(bic);
       // The same checks as an added bank's (trimmed, no control characters, a 12-digit member id).
-      const checked = validateBank({ bic, name: body.name ?? 'unchanged', nameEn: body.nameEn, sbpMemberId: body.sbpMemberId }, 'body');
+      const checked = validateBank({ ...body, bic, name: body.name ?? 'unchanged' }, 'body');
       if ('problems' in checked) throw errors.validationFailed(checked.problems.map(stripBodyPrefix));
-      if (body.name !== undefined) body = { ...body, name: checked.bank.name };
-      if (body.nameEn) body = { ...body, nameEn: checked.bank.nameEn ?? null };
-      return run((current) => editBank(current, { bic, ...body }), context, options, (changes) => (onlyMoves(changes) ? 'reorder' : 'edit'));
+      // The values as checked (trimmed; empty is null), for the fields the body sets.
+      const set = CURATED_BANK_FIELDS.filter((field) => body[field] !== undefined).map((field) => [field, checked.bank[field] ?? null]);
+      const input = { ...body, ...Object.fromEntries(set) };
+      return run((current) => editBank(current, { bic, ...input }), context, options, (changes) => (onlyMoves(changes) ? 'reorder' : 'edit'));
     },
     async exportCsv(separator) {
       const { version, list } = await lists.current();

@@ -1,5 +1,6 @@
 import { BANK_CSV_COLUMNS, BANK_CSV_SOURCE_COLUMNS, type CsvSeparator } from '@partner-gateway/contract/admin-banks';
 import type { BankFieldSource, BankListEntry } from '@partner-gateway/contract/admin-bank-versions';
+import { CURATED_BANK_FIELDS } from '@partner-gateway/contract/bank-curated-fields';
 import { csvCell } from '../csv/csv-cell.js';
 
 /** A byte-order mark: what tells Excel that a CSV file is UTF-8 (without it, Cyrillic names open garbled). */
@@ -25,8 +26,7 @@ export interface BankListCsv {
  */
 export function bankListCsv(version: number, list: readonly BankListEntry[], separator: CsvSeparator = ','): BankListCsv {
   const line = (cells: readonly unknown[]) => `${cells.map((cell) => csvCell(cell, separator)).join(separator)}\r\n`;
-  const sourced = ['name', 'nameEn', 'sbpMemberId'] as const;
-  const row = (bank: BankListEntry) => [...BANK_CSV_COLUMNS.map((column) => bank[column]), ...sourced.map((field) => describeSource(bank.sources?.[field]))];
+  const row = (bank: BankListEntry) => [...BANK_CSV_COLUMNS.map((column) => bank[column]), ...CURATED_BANK_FIELDS.map((field) => describeSource(bank.sources?.[field]))];
   const lines = [line([...BANK_CSV_COLUMNS, ...BANK_CSV_SOURCE_COLUMNS]), ...list.map((bank) => line(row(bank)))];
   return { version, fileName: `banks-v${version}.csv`, text: BOM + lines.join('') };
 }

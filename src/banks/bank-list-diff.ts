@@ -1,7 +1,18 @@
+import { CURATED_TEXT_FIELD_NAMES } from '@partner-gateway/contract/bank-curated-fields';
 import type { BankField, BankFieldChange, BankFieldSource, BankListChange, BankListEntry } from '@partner-gateway/contract/admin-bank-versions';
 
+/** The curated fields a change lists first after the names, in this order; any other declared one follows them. */
+const LEADING = ['sbpMemberId', 'nameEn'] as const;
+
 /** The fields compared besides the position, in the order a change lists them. */
-const FIELDS = ['name', 'registryName', 'sbpMemberId', 'nameEn', 'sbpParticipant', 'participantsListed'] as const satisfies readonly BankField[];
+const FIELDS = [
+  'name',
+  'registryName',
+  ...LEADING,
+  ...CURATED_TEXT_FIELD_NAMES.filter((field) => !(LEADING as readonly string[]).includes(field)),
+  'sbpParticipant',
+  'participantsListed',
+] as const satisfies readonly BankField[];
 
 /**
  * Every change that turns the list `current` into `next`, by bank and field, old -> new: banks added (in `next`'s

@@ -1,4 +1,5 @@
 import type { BankListChange, BankListEntry } from '@partner-gateway/contract/admin-bank-versions';
+import { CURATED_BANK_FIELDS, curatedTextOf, type CuratedTextField } from '@partner-gateway/contract/bank-curated-fields';
 import { errors } from '../errors.js';
 import { diffBankLists } from './bank-list-diff.js';
 import type { ListChange } from './merge-registry.js';
@@ -7,26 +8,18 @@ import type { ListChange } from './merge-registry.js';
  * A bank's curated fields as a file or an operator sets them: a field left out (undefined) is kept as it is; null
  * clears it. A file's row sets exactly the columns (CSV) or keys (JSON) it has.
  */
-export interface CuratedInput {
-  bic: string;
-  name?: string;
-  nameEn?: string | null;
-  sbpMemberId?: string | null;
-}
+export type CuratedInput = { bic: string; name?: string } & { [K in CuratedTextField]?: string | null };
 
 const change = (current: readonly BankListEntry[], next: BankListEntry[]): ListChange => ({ next, changes: diffBankLists(current, next) });
 
 function curated(bank: BankListEntry, input: CuratedInput): BankListEntry {
-  return {
-    ...bank,
-    ...(input.name !== undefined ? { name: input.name } : {}),
-    ...(input.nameEn !== undefined ? { nameEn: input.nameEn } : {}),
-    ...(input.sbpMemberId !== undefined ? { sbpMemberId: input.sbpMemberId } : {}),
-  };
+  const set = CURATED_BANK_FIELDS.filter((field) => input[field] !== undefined).map((field) => [field, input[field]]);
+  return { ...bank, ...Object.fromEntries(set) };
 }
 
-function fresh(input: CuratedInput & { name: string }): BankListEntry {
-  return { bic: input.bic, name: input.name, nameEn: input.nameEn ?? null, sbpMemberId: input.sbpMemberId ?? null, registryName: null, sbpParticipant: null };
+/** A bank the list did not hold, as an operator or a file gives it: curated fields only, no registry fact yet. */
+export function freshBank(input: CuratedInput & { name: string }): BankListEntry {
+  return { bic: input.bic, name: input.name, ...curatedTextOf(input), registryName: null, sbpParticipant: null };
 }
 
 /**
@@ -43,7 +36,7 @@ export function mergeFile(current: readonly BankListEntry[], rows: ReadonlyArray
   const byBic = new Map(rows.map((row) => [row.bic, row]));
   const next = current.map((bank) => (byBic.has(bank.bic) ? curated(bank, byBic.get(bank.bic)!) : bank));
   const present = new Set(current.map((bank) => bank.bic));
-  for (const row of rows) if (!present.has(row.bic)) next.push(fresh(row));
+  for (const row of rows) if (!present.has(row.bic)) next.push(freshBank(row));
   return change(current, next);
 }
 
@@ -71,13 +64,13 @@ export function curateFile(current: readonly BankListEntry[], rows: ReadonlyArra
  */
 export function replaceList(current: readonly BankListEntry[], rows: ReadonlyArray<CuratedInput & { name: string }>): ListChange {
   const byBic = new Map(current.map((bank) => [bank.bic, bank]));
-  return change(current, rows.map((row) => (byBic.has(row.bic) ? curated(byBic.get(row.bic)!, row) : fresh(row))));
+  return change(current, rows.map((row) => (byBic.has(row.bic) ? curated(byBic.get(row.bic)!, row) : freshBank(row))));
 }
 
 /** One bank added at the end; 409 when its BIC is listed. */
 export function addBank(current: readonly BankListEntry[], input: CuratedInput & { name: string }): ListChange {
   if (current.some((bank) => bank.bic === input.bic)) throw errors.bankExists(input.bic);
-  return change(current, [...current, fresh(input)]);
+  return change(current, [...current, freshBank(input)]);
 }
 
 /** One bank removed; 404 when its BIC is not listed. */

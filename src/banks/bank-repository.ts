@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { BankFieldSources, BankListEntry } from '@partner-gateway/contract/admin-bank-versions';
+import { curatedTextOf } from '@partner-gateway/contract/bank-curated-fields';
 import { column, fromColumns, json, toColumns, type Entity } from '../db/field-map.js';
 import type { Database } from '../db/schema.js';
 
@@ -23,6 +24,11 @@ export const bankFields = {
 
 export type StoredBank = Entity<typeof bankFields>;
 
+/** The columns an upsert of a listed bank sets: every field of the map but the immutable BIC. */
+const UPDATED_COLUMNS = Object.values(bankFields)
+  .filter((field) => !field.isImmutable)
+  .map((field) => field.column);
+
 type BanksTable = { [K in keyof typeof bankFields as (typeof bankFields)[K]['column']]: unknown } & { [column: string]: unknown };
 export type BankTables = { banks: BanksTable };
 
@@ -38,8 +44,7 @@ export function toListEntry(bank: StoredBank): BankListEntry {
   return {
     bic: bank.bic,
     name: bank.name,
-    nameEn: bank.nameEn,
-    sbpMemberId: bank.sbpMemberId,
+    ...curatedTextOf(bank),
     registryName: bank.registryName,
     sbpParticipant: bank.sbpParticipant,
     ...(bank.participantsListed !== null ? { participantsListed: bank.participantsListed } : {}),
@@ -70,17 +75,8 @@ export async function writeBanks(trx: Transaction<Database>, current: readonly S
       .insertInto('banks')
       .values(rows.slice(start, start + 1000))
       .onConflict((conflict) =>
-        conflict.column('bic').doUpdateSet((eb) => ({
-          name: eb.ref('excluded.name'),
-          name_en: eb.ref('excluded.name_en'),
-          sbp_member_id: eb.ref('excluded.sbp_member_id'),
-          registry_name: eb.ref('excluded.registry_name'),
-          sbp_participant: eb.ref('excluded.sbp_participant'),
-          participants_listed: eb.ref('excluded.participants_listed'),
-          field_sources: eb.ref('excluded.field_sources'),
-          position: eb.ref('excluded.position'),
-          updated_at: eb.ref('excluded.updated_at'),
-        })),
+        // Every column the map may change, from the map: a field added to it is written here too.
+        conflict.column('bic').doUpdateSet((eb) => Object.fromEntries(UPDATED_COLUMNS.map((name) => [name, eb.ref(`excluded.${name}`)]))),
       )
       .execute();
   }

@@ -1,19 +1,17 @@
+import { CURATED_TEXT_FIELD_NAMES, CURATED_TEXT_FIELDS, type CuratedTextField } from '@partner-gateway/contract/bank-curated-fields';
 import { BANK_NAME_MAX_LENGTH, BIC_PROBLEM, BIC_REGEXP } from '@partner-gateway/contract/patterns';
 import { MAX_LISTED_PROBLEMS, type ErrorDetail } from '../errors.js';
 
-/** A bank that can receive SBP business-to-consumer transfers. */
-export interface Bank {
+/** A bank that can receive SBP business-to-consumer transfers: its BIC, name and optional curated fields (CURATED_TEXT_FIELDS). */
+export type Bank = {
   /** Bank of Russia BIC: nine digits, starting with 04; always a string. */
   bic: string;
   name: string;
-  nameEn?: string | null;
-  sbpMemberId?: string | null;
-}
+} & { [K in CuratedTextField]?: string | null };
 
 /** Russian BICs are nine digits and start with the country code 04 (the contract's BIC_PATTERN). */
 const BIC_PATTERN = BIC_REGEXP;
 const MAX_NAME_LENGTH = BANK_NAME_MAX_LENGTH;
-const SBP_MEMBER_ID_PATTERN = /^\d{12}$/;
 /** A number as a spreadsheet shows a long one: 1E+11, 1,00E+11, 4.45E+08. */
 const SCIENTIFIC = /^\d(?:[.,]\d+)?E\+?\d+$/i;
 /** No bank's name has a control character, and PostgreSQL text cannot hold U+0000 at all. */
@@ -47,14 +45,20 @@ export function validateBank(input: unknown, where: string): { bank: Bank } | { 
   if (!name) problems.push({ field: `${where}.name`, message: 'must be a non-empty string' });
   else if (name.length > MAX_NAME_LENGTH) problems.push({ field: `${where}.name`, message: `must be at most ${MAX_NAME_LENGTH} characters` });
   else if (CONTROL_CHARACTER.test(name)) problems.push({ field: `${where}.name`, message: 'must not contain control characters' });
-  const nameEn = optionalString(record.nameEn, `${where}.nameEn`, problems);
-  const sbpMemberId = optionalString(record.sbpMemberId, `${where}.sbpMemberId`, problems);
-  if (sbpMemberId && !SBP_MEMBER_ID_PATTERN.test(sbpMemberId)) {
-    const mangled = SCIENTIFIC.test(sbpMemberId) ? ` (${sbpMemberId} is a number a spreadsheet wrote in scientific notation: format the column as text and enter the ids again)` : '';
-    problems.push({ field: `${where}.sbpMemberId`, message: `must be a string of 12 digits${mangled}` });
-  }
+  const curated: { [K in CuratedTextField]?: string | null } = {};
+  for (const field of CURATED_TEXT_FIELD_NAMES) curated[field] = optionalText(record[field], field, `${where}.${field}`, problems) ?? null;
   if (problems.length > 0) return { problems };
-  return { bank: { bic: bic as string, name: name!, nameEn: nameEn ?? null, sbpMemberId: sbpMemberId ?? null } };
+  return { bank: { bic: bic as string, name: name!, ...curated } };
+}
+
+/** An optional curated field's value, trimmed (undefined when empty), checked against its declaration. */
+function optionalText(value: unknown, name: CuratedTextField, field: string, problems: ErrorDetail[]): string | undefined {
+  const text = optionalString(value, field, problems);
+  const declared: { pattern: string; problem?: string; digits?: boolean } = CURATED_TEXT_FIELDS[name];
+  if (text === undefined || declared.problem === undefined || new RegExp(declared.pattern).test(text)) return text;
+  const mangled = declared.digits && SCIENTIFIC.test(text) ? ` (${text} is a number a spreadsheet wrote in scientific notation: format the column as text and enter the values again)` : '';
+  problems.push({ field, message: `${declared.problem}${mangled}` });
+  return undefined;
 }
 
 function optionalString(value: unknown, field: string, problems: ErrorDetail[]): string | undefined {

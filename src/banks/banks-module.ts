@@ -1,5 +1,4 @@
 import type { Kysely } from 'kysely';
-import type { BankListEntry } from '@partner-gateway/contract/admin-bank-versions';
 import type { Config } from '../config.js';
 import type { ChangeFeed } from '../db/change-feed.js';
 import type { Database } from '../db/schema.js';
@@ -8,6 +7,7 @@ import { createBankCatalog, type BankCatalog } from './bank-catalog.js';
 import { createBankListService, type BankListService } from './bank-list-service.js';
 import { createBankVersionRepository } from './bank-version-repository.js';
 import type { Bank } from './bank.js';
+import { freshBank } from './bank-list-edits.js';
 import type { DatabaseKind } from '../db/database.js';
 import { createBankFileReader } from './import/bank-file-reader.js';
 import { createBankSyncRepository } from './sync/bank-sync-repository.js';
@@ -119,14 +119,10 @@ export function createBanks(db: Kysely<Database>, feed: ChangeFeed, config: Conf
     sync,
     participants,
     participantsSync,
-    seed: (banks) => lists.seed(banks.map(toEntry)),
+    seed: (banks) => lists.seed(banks.map(freshBank)),
     async purgeVersions() {
       const cutoff = new Date(now() - config.BANK_VERSION_RETENTION_DAYS * DAY_MS);
       return (await versions.purgeBefore(cutoff)) + (await runs.purgeBefore(cutoff)) + (await participantRuns.purgeBefore(cutoff));
     },
   };
-}
-
-function toEntry(bank: Bank): BankListEntry {
-  return { bic: bank.bic, name: bank.name, nameEn: bank.nameEn ?? null, sbpMemberId: bank.sbpMemberId ?? null, registryName: null, sbpParticipant: null };
 }

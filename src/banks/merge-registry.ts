@@ -1,4 +1,5 @@
 import type { BankListChange, BankListEntry } from '@partner-gateway/contract/admin-bank-versions';
+import { curatedTextOf } from '@partner-gateway/contract/bank-curated-fields';
 import { diffBankLists } from './bank-list-diff.js';
 
 /**
@@ -50,7 +51,7 @@ export function mergeRegistry(current: readonly BankListEntry[], registry: reado
   for (const entry of registry) {
     if (!entry.sbpParticipant || present.has(entry.bic) || !publishNow(entry)) continue;
     present.add(entry.bic);
-    next.push({ bic: entry.bic, name: entry.registryName, nameEn: entry.nameEn, sbpMemberId: null, registryName: entry.registryName, sbpParticipant: true });
+    next.push({ bic: entry.bic, name: entry.registryName, ...curatedTextOf({ nameEn: entry.nameEn }), registryName: entry.registryName, sbpParticipant: true });
   }
   return { next, changes: diffBankLists(current, next) };
 }

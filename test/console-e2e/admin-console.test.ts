@@ -431,7 +431,7 @@ describe('admin console in Chromium', { skip, timeout: 120_000 }, () => {
     await page.getByRole('button', { name: `Edit ${tbank}` }).click();
     const dialog = page.getByRole('dialog', { name: new RegExp(`Edit ${tbank}`) });
     await dialog.getByLabel('Position').fill('1');
-    await dialog.getByLabel('NSPK member id').fill('100000000999');
+    await dialog.getByLabel('SBP member id').fill('100000000999');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await textOf(status(), /was saved as version \d+/);
     const banks = (await api('GET', '/admin/v1/banks')).body;

@@ -145,7 +145,7 @@ describe('approval screens in Chromium', { skip, timeout: 120_000 }, () => {
     const name = (await page.locator('table.banks tbody th').first().textContent())!;
     await page.getByRole('button', { name: `Edit ${name}` }).click();
     const dialog = page.getByRole('dialog', { name: new RegExp(`Edit ${name}`) });
-    await dialog.getByLabel('NSPK member id').fill('123');
+    await dialog.getByLabel('SBP member id').fill('123');
     await dialog.getByRole('button', { name: 'Save' }).click();
     const error = await textOf(page.locator('#edit-sbpMemberId-error'), /SBP member id must be 12 digits, or empty\./);
     assert.doesNotMatch(error, /must match|must be null|anyOf/);

@@ -1,13 +1,22 @@
+import { CURATED_TEXT_FIELD_NAMES, eachCuratedText } from '@partner-gateway/contract/bank-curated-fields';
 import { useState } from 'preact/hooks';
 import { announce } from '../announce';
 import { admin } from '../api';
 import { errorsFrom, Field, FormAlert, type FormErrors, noErrors } from './forms';
 
-const BANK_FIELDS = ['bic', 'name', 'nameEn', 'sbpMemberId'] as const;
+const BANK_FIELDS = ['bic', 'name', ...CURATED_TEXT_FIELD_NAMES] as const;
+type BankFormField = (typeof BANK_FIELDS)[number];
+const LABELS: Record<BankFormField, string> = { bic: 'BIC', name: 'Name', ...eachCuratedText((_field, declared) => declared.title) };
+const HINTS: Record<BankFormField, string> = {
+  bic: '9 digits starting with 04',
+  name: 'As partners receive it',
+  ...eachCuratedText((_field, declared) => (declared.description ? `Optional; ${declared.description}` : 'Optional')),
+};
+const NUMERIC: Record<BankFormField, boolean> = { bic: true, name: false, ...eachCuratedText((_field, declared) => declared.digits === true) };
 
 /** Adds one bank at the end of the list. */
 export function AddBankForm({ onAdded }: { onAdded: () => Promise<void> }) {
-  const empty = { bic: '', name: '', nameEn: '', sbpMemberId: '' };
+  const empty: Record<BankFormField, string> = { bic: '', name: '', ...eachCuratedText(() => '') };
   const [values, setValues] = useState(empty);
   const [errors, setErrors] = useState<FormErrors>(noErrors);
   const [busy, setBusy] = useState(false);
@@ -18,8 +27,7 @@ export function AddBankForm({ onAdded }: { onAdded: () => Promise<void> }) {
       const bank = await admin.banks.add({
         bic: values.bic.trim(),
         name: values.name,
-        ...(values.nameEn.trim() ? { nameEn: values.nameEn } : {}),
-        ...(values.sbpMemberId.trim() ? { sbpMemberId: values.sbpMemberId.trim() } : {}),
+        ...Object.fromEntries(CURATED_TEXT_FIELD_NAMES.filter((field) => values[field].trim()).map((field) => [field, values[field].trim()])),
       });
       setErrors(noErrors);
       setValues(empty);
@@ -31,20 +39,18 @@ export function AddBankForm({ onAdded }: { onAdded: () => Promise<void> }) {
       setBusy(false);
     }
   }
-  const labels = { bic: 'BIC', name: 'Name', nameEn: 'English name', sbpMemberId: 'SBP member id' };
-  const hints = { bic: '9 digits starting with 04', name: 'As partners receive it', nameEn: 'Optional', sbpMemberId: 'Optional; 12 digits' };
   return (
     <section aria-labelledby="add-bank-title">
       <h2 id="add-bank-title">Add a bank</h2>
       <FormAlert errors={errors.form} title="The bank was not added" />
       <form onSubmit={submit} noValidate class="form form-row">
         {BANK_FIELDS.map((field) => (
-          <Field key={field} id={`bank-${field}`} label={labels[field]} hint={hints[field]} errors={errors.fields[field]}>
+          <Field key={field} id={`bank-${field}`} label={LABELS[field]} hint={HINTS[field]} errors={errors.fields[field]}>
             {(control) => (
               <input
                 {...control}
                 spellcheck={false}
-                inputMode={field === 'bic' || field === 'sbpMemberId' ? 'numeric' : undefined}
+                inputMode={NUMERIC[field] ? 'numeric' : undefined}
                 value={values[field]}
                 onInput={(event) => setValues({ ...values, [field]: event.currentTarget.value })}
               />

@@ -1,20 +1,27 @@
 import type { AdminBank as Bank, EditBankBody } from '@partner-gateway/contract/admin-banks';
+import { CURATED_TEXT_FIELD_NAMES, eachCuratedText } from '@partner-gateway/contract/bank-curated-fields';
 import { useEffect, useState } from 'preact/hooks';
 import { announce } from '../announce';
 import { admin } from '../api';
 import { ConfirmDialog } from './confirm-dialog';
 import { errorsFrom, Field, FormAlert, type FormErrors, noErrors } from './forms';
 
-const FIELDS = ['name', 'nameEn', 'sbpMemberId', 'position'] as const;
-const LABELS = { name: 'Display name', nameEn: 'Latin name', sbpMemberId: 'NSPK member id', position: 'Position' };
-const HINTS = { name: 'What partners see', nameEn: 'Empty clears it', sbpMemberId: '12 digits; empty clears it', position: '1 is first' };
+const FIELDS = ['name', ...CURATED_TEXT_FIELD_NAMES, 'position'] as const;
+type EditField = (typeof FIELDS)[number];
+const LABELS: Record<EditField, string> = { name: 'Display name', ...eachCuratedText((_field, declared) => declared.title), position: 'Position' };
+const HINTS: Record<EditField, string> = {
+  name: 'What partners see',
+  ...eachCuratedText((_field, declared) => (declared.description ? `${declared.description}; empty clears it` : 'Empty clears it')),
+  position: '1 is first',
+};
+const NUMERIC: Record<EditField, boolean> = { name: false, ...eachCuratedText((_field, declared) => declared.digits === true), position: true };
 
 /**
- * Edits one bank's curated fields (display name, Latin name, NSPK member id) and its position, applied on the
+ * Edits one bank's curated fields (display name and CURATED_TEXT_FIELDS) and its position, applied on the
  * list's version the page was loaded at: a change by someone else in between is refused (409), never overwritten.
  */
 export function BankEditDialog({ bank, baseVersion, onClose, onSaved }: { bank: Bank | null; baseVersion: number; onClose: () => void; onSaved: () => Promise<void> }) {
-  const initial = (b: Bank | null) => ({ name: b?.name ?? '', nameEn: b?.nameEn ?? '', sbpMemberId: b?.sbpMemberId ?? '', position: String((b?.position ?? 0) + 1) });
+  const initial = (b: Bank | null): Record<EditField, string> => ({ name: b?.name ?? '', ...eachCuratedText((field) => b?.[field] ?? ''), position: String((b?.position ?? 0) + 1) });
   const [values, setValues] = useState(initial(bank));
   const [errors, setErrors] = useState<FormErrors>(noErrors);
   const [busy, setBusy] = useState(false);
@@ -27,8 +34,7 @@ export function BankEditDialog({ bank, baseVersion, onClose, onSaved }: { bank: 
     if (!bank) return;
     const body: EditBankBody = {};
     if (values.name !== bank.name) body.name = values.name;
-    if (values.nameEn.trim() !== (bank.nameEn ?? '')) body.nameEn = values.nameEn.trim() || null;
-    if (values.sbpMemberId.trim() !== (bank.sbpMemberId ?? '')) body.sbpMemberId = values.sbpMemberId.trim() || null;
+    for (const field of CURATED_TEXT_FIELD_NAMES) if (values[field].trim() !== (bank[field] ?? '')) body[field] = values[field].trim() || null;
     if (Number(values.position) !== bank.position + 1) body.position = Number(values.position);
     if (Object.keys(body).length === 0) return onClose();
     setBusy(true);
@@ -54,7 +60,7 @@ export function BankEditDialog({ bank, baseVersion, onClose, onSaved }: { bank: 
             <input
               {...control}
               spellcheck={false}
-              inputMode={field === 'sbpMemberId' || field === 'position' ? 'numeric' : undefined}
+              inputMode={NUMERIC[field] ? 'numeric' : undefined}
               value={values[field]}
               onInput={(event) => setValues({ ...values, [field]: event.currentTarget.value })}
             />

@@ -1,4 +1,5 @@
 import type { AdminBank as Bank } from '@partner-gateway/contract/admin-banks';
+import { CURATED_TEXT_FIELD_NAMES, CURATED_TEXT_FIELDS } from '@partner-gateway/contract/bank-curated-fields';
 import { useMemo, useState } from 'preact/hooks';
 import { announce } from '../announce';
 import { admin } from '../api';
@@ -23,7 +24,7 @@ export function BankList({ banks, version, canChange, onChanged }: { banks: Bank
   const found = useMemo(() => {
     const needle = query.trim().toLowerCase();
     if (!needle) return banks;
-    return banks.filter((bank) => [bank.name, bank.bic, bank.sbpMemberId ?? '', bank.nameEn ?? '', bank.registryName ?? ''].some((text) => text.toLowerCase().includes(needle)));
+    return banks.filter((bank) => [bank.name, bank.bic, ...CURATED_TEXT_FIELD_NAMES.map((field) => bank[field] ?? ''), bank.registryName ?? ''].some((text) => text.toLowerCase().includes(needle)));
   }, [banks, query]);
   const pages = Math.max(1, Math.ceil(found.length / PAGE_SIZE));
   const shown = found.slice(page * PAGE_SIZE, (page + 1) * PAGE_SIZE);
@@ -64,8 +65,11 @@ export function BankList({ banks, version, canChange, onChanged }: { banks: Bank
               <th scope="col">#</th>
               <th scope="col">BIC</th>
               <th scope="col">Name</th>
-              <th scope="col">Latin name</th>
-              <th scope="col">SBP member id</th>
+              {CURATED_TEXT_FIELD_NAMES.map((field) => (
+                <th key={field} scope="col">
+                  {CURATED_TEXT_FIELDS[field].title}
+                </th>
+              ))}
               <th scope="col">Registry name</th>
               <th scope="col">
                 <span class="visually-hidden">Actions</span>
@@ -82,11 +86,12 @@ export function BankList({ banks, version, canChange, onChanged }: { banks: Bank
                 <th scope="row" title={sourceText(bank, 'name')}>
                   {bank.name}
                 </th>
-                <td title={sourceText(bank, 'nameEn')}>{bank.nameEn ?? '—'}</td>
-                <td title={sourceText(bank, 'sbpMemberId')}>
-                  {bank.sbpMemberId ?? '—'}
-                  {bank.sources.sbpMemberId && <small class="field-source"> {bank.sources.sbpMemberId.source}</small>}
-                </td>
+                {CURATED_TEXT_FIELD_NAMES.map((field) => (
+                  <td key={field} title={sourceText(bank, field)}>
+                    {bank[field] ?? '—'}
+                    {bank.sources[field] && <small class="field-source"> {bank.sources[field].source}</small>}
+                  </td>
+                ))}
                 <td>{bank.registryName ?? '—'}</td>
                 {canChange && (
                   <td class="row-actions">

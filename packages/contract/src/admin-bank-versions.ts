@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { ActorRef } from './admin-approvals.js';
+import { CURATED_TEXT_FIELD_NAMES, CURATED_TEXT_FIELDS, curatedTextOptional, curatedTextValues, eachCuratedText, literalUnion } from './bank-curated-fields.js';
 
 /**
  * The bank list's versions and changes (issue 24): what a bank holds (registry facts and curated fields), what a
@@ -31,15 +32,14 @@ export type BankFieldSource = Static<typeof BankFieldSource>;
  */
 export const BankFieldSources = Type.Object({
   name: Type.Optional(BankFieldSource),
-  nameEn: Type.Optional(BankFieldSource),
-  sbpMemberId: Type.Optional(BankFieldSource),
+  ...curatedTextOptional(BankFieldSource),
   sbpParticipant: Type.Optional(BankFieldSource),
   participantsListed: Type.Optional(BankFieldSource),
 }, { title: 'BankFieldSources' });
 export type BankFieldSources = Static<typeof BankFieldSources>;
 
 /** The fields whose source is recorded. */
-export const SOURCED_BANK_FIELDS = ['name', 'nameEn', 'sbpMemberId', 'sbpParticipant', 'participantsListed'] as const satisfies ReadonlyArray<keyof BankFieldSources>;
+export const SOURCED_BANK_FIELDS = ['name', ...CURATED_TEXT_FIELD_NAMES, 'sbpParticipant', 'participantsListed'] as const satisfies ReadonlyArray<keyof BankFieldSources>;
 export type SourcedBankField = (typeof SOURCED_BANK_FIELDS)[number];
 
 /**
@@ -51,8 +51,7 @@ export type SourcedBankField = (typeof SOURCED_BANK_FIELDS)[number];
 export const BankListEntry = Type.Object({
   bic: Type.String(),
   name: Type.String(),
-  nameEn: Nullable(Type.String()),
-  sbpMemberId: Nullable(Type.String()),
+  ...curatedTextValues(),
   registryName: Nullable(Type.String()),
   sbpParticipant: Nullable(Type.Boolean()),
   /** Whether the settlement bank's B2C participant list lists the bank (by BIC or member id); null before a list was read. */
@@ -63,22 +62,13 @@ export const BankListEntry = Type.Object({
 export type BankListEntry = Static<typeof BankListEntry>;
 
 /** The fields a change can touch: `position` is the bank's 1-based place in the list. */
-export const BankField = Type.Union([
-  Type.Literal('name'),
-  Type.Literal('nameEn'),
-  Type.Literal('sbpMemberId'),
-  Type.Literal('registryName'),
-  Type.Literal('sbpParticipant'),
-  Type.Literal('participantsListed'),
-  Type.Literal('position'),
-], { title: 'BankField' });
+export const BankField = literalUnion(['name', ...CURATED_TEXT_FIELD_NAMES, 'registryName', 'sbpParticipant', 'participantsListed', 'position'], { title: 'BankField' });
 export type BankField = Static<typeof BankField>;
 
 /** Each field's name as operators read it in a change (the CLI's lines and the console's tables). */
 export const BANK_FIELD_LABELS: Readonly<Record<BankField, string>> = {
   name: 'name',
-  nameEn: 'Latin name',
-  sbpMemberId: 'member id',
+  ...eachCuratedText((field) => CURATED_TEXT_FIELDS[field].label),
   registryName: 'registry name',
   sbpParticipant: 'SBP',
   participantsListed: 'B2C list',

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { BankChangeQuery, BankFieldSources, BankListOutcome } from './admin-bank-versions.js';
-import { BANK_NAME_EN_PATTERN, BANK_NAME_MAX_LENGTH, BANK_NAME_PATTERN, BIC_PATTERN, SBP_MEMBER_ID_PATTERN } from './patterns.js';
+import { CURATED_TEXT_FIELD_NAMES, curatedTextInputs, curatedTextValues } from './bank-curated-fields.js';
+import { BANK_NAME_MAX_LENGTH, BANK_NAME_PATTERN, BIC_PATTERN } from './patterns.js';
 
 /** The admin API's bank registry shapes. */
 
@@ -8,8 +9,7 @@ import { BANK_NAME_EN_PATTERN, BANK_NAME_MAX_LENGTH, BANK_NAME_PATTERN, BIC_PATT
 export const AdminBank = Type.Object({
   bic: Type.String({ pattern: BIC_PATTERN }),
   name: Type.String(),
-  nameEn: Type.Union([Type.String(), Type.Null()]),
-  sbpMemberId: Type.Union([Type.String(), Type.Null()]),
+  ...curatedTextValues(),
   /** Registry facts (the Bank of Russia directory): null until a registry was imported. */
   registryName: Type.Union([Type.String(), Type.Null()]),
   sbpParticipant: Type.Union([Type.Boolean(), Type.Null()]),
@@ -35,8 +35,7 @@ export type AdminBankList = Static<typeof AdminBankList>;
 export const BankInput = Type.Object({
   bic: Type.String({ pattern: BIC_PATTERN, description: 'Bank of Russia BIC: 9 digits starting with 04, as a string' }),
   name: Type.String({ maxLength: BANK_NAME_MAX_LENGTH, pattern: BANK_NAME_PATTERN, description: 'The name partners receive: not blank, no control characters' }),
-  nameEn: Type.Optional(Type.Union([Type.String({ maxLength: BANK_NAME_MAX_LENGTH, pattern: BANK_NAME_EN_PATTERN }), Type.Null()])),
-  sbpMemberId: Type.Optional(Type.Union([Type.String({ pattern: SBP_MEMBER_ID_PATTERN, description: '12 digits (empty: none)' }), Type.Null()])),
+  ...curatedTextInputs('empty: none'),
 }, { title: 'BankInput' });
 export type BankInput = Static<typeof BankInput>;
 
@@ -72,8 +71,7 @@ export type ImportReport = Static<typeof ImportReport>;
 export const EditBankBody = Type.Object(
   {
     name: Type.Optional(Type.String({ maxLength: BANK_NAME_MAX_LENGTH, pattern: BANK_NAME_PATTERN })),
-    nameEn: Type.Optional(Type.Union([Type.String({ maxLength: BANK_NAME_MAX_LENGTH, pattern: BANK_NAME_EN_PATTERN }), Type.Null()])),
-    sbpMemberId: Type.Optional(Type.Union([Type.String({ pattern: SBP_MEMBER_ID_PATTERN, description: '12 digits (empty or null clears)' }), Type.Null()])),
+    ...curatedTextInputs('empty or null clears'),
     position: Type.Optional(Type.Integer({ minimum: 1 })),
   },
   { title: 'EditBankBody', additionalProperties: false, minProperties: 1 },
@@ -88,13 +86,13 @@ export const CSV_SEPARATORS = [',', ';'] as const;
 export type CsvSeparator = (typeof CSV_SEPARATORS)[number];
 
 /** The columns of the bank list's CSV export, in order: the curated fields an import (mode=curate) reads back. */
-export const BANK_CSV_COLUMNS = ['bic', 'name', 'nameEn', 'sbpMemberId'] as const;
+export const BANK_CSV_COLUMNS = ['bic', 'name', ...CURATED_TEXT_FIELD_NAMES] as const;
 /**
  * The export's read-only columns after the curated ones: where each curated field came from, as
  * `<registry|participants|operator> <who> <ISO time>` (empty when it was set before sources were recorded). An
  * import reads past them: what an operator types there changes nothing.
  */
-export const BANK_CSV_SOURCE_COLUMNS = ['nameSource', 'nameEnSource', 'sbpMemberIdSource'] as const;
+export const BANK_CSV_SOURCE_COLUMNS = (['name', ...CURATED_TEXT_FIELD_NAMES] as const).map((field) => `${field}Source` as const);
 
 /** GET /admin/v1/banks/export query. */
 export const BankExportQuery = Type.Object(

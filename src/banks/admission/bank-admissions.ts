@@ -1,6 +1,7 @@
 import type { ActorRef } from '@partner-gateway/contract/admin-approvals';
 import type { BankExclusion, BankAdmissionQueue, BankExclusionList, BankExclusionOutcome, QueuedBank } from '@partner-gateway/contract/admin-bank-admissions';
 import type { BankListEntry, BankListOutcome } from '@partner-gateway/contract/admin-bank-versions';
+import { curatedTextOf } from '@partner-gateway/contract/bank-curated-fields';
 import { errors } from '../../errors.js';
 import { authorOf, type BankListService } from '../bank-list-service.js';
 import { diffBankLists } from '../bank-list-diff.js';
@@ -146,7 +147,7 @@ export function createBankAdmissions({ repository, lists, autoAdmit, now }: Bank
             ...(row.sbpMemberId ? { sbpMemberId: fieldSource('participants', author, at) } : {}),
           },
         };
-        return { bic: row.bic, name, nameEn: row.nameEn, sbpMemberId: row.sbpMemberId, registryName: row.registryName, sbpParticipant: true, ...sources };
+        return { bic: row.bic, name, ...curatedTextOf(row), registryName: row.registryName, sbpParticipant: true, ...sources };
       });
       const build = withSources((current: BankListEntry[]) => appendAdmitted(current, admitted), fieldSource('registry', author, at));
       if (options.dryRun) return lists.preview(build, options.baseVersion);

@@ -1,16 +1,16 @@
-import { BANK_CSV_SOURCE_COLUMNS } from '@partner-gateway/contract/admin-banks';
+import { BANK_CSV_COLUMNS, BANK_CSV_SOURCE_COLUMNS } from '@partner-gateway/contract/admin-banks';
 import { parse } from 'csv-parse/sync';
 import type { ErrorDetail } from '../../errors.js';
 import { formulaDefused } from '../../csv/csv-cell.js';
 import { decodeText } from './decode-text.js';
 import type { ParseResult } from './parse-bank-json.js';
 
-const KNOWN_COLUMNS = ['bic', 'name', 'nameEn', 'sbpMemberId'];
+const KNOWN_COLUMNS: readonly string[] = BANK_CSV_COLUMNS;
 /** The export's read-only columns (BANK_CSV_SOURCE_COLUMNS): read past, whatever they hold. */
 const IGNORED_COLUMNS: readonly string[] = BANK_CSV_SOURCE_COLUMNS;
 
 /**
- * Reads a CSV import: a header line naming at least `bic` and `name` (optionally `nameEn`, `sbpMemberId`),
+ * Reads a CSV import: a header line naming at least `bic` and `name` (optionally the other BANK_CSV_COLUMNS),
  * then one bank per line. Fields may be quoted (bank names often contain commas and quotes). BICs stay
  * strings, so their leading zero survives. Errors name the file's line.
  *

@@ -1,3 +1,4 @@
+import { CURATED_TEXT_FIELD_NAMES } from '@partner-gateway/contract/bank-curated-fields';
 import { errors } from '../../errors.js';
 import { validateBankList } from '../bank.js';
 import type { CuratedInput } from '../bank-list-edits.js';
@@ -38,12 +39,8 @@ export function readImportFile(bytes: Uint8Array, contentType: string | undefine
   if (parsed.entries.length > MAX_IMPORT_BANKS) throw tooMany(parsed.entries.length, 'banks');
   const rows = checked.banks.map((bank, index) => {
     const raw = parsed.entries[index] as Record<string, unknown>;
-    return {
-      bic: bank.bic,
-      name: bank.name,
-      ...(Object.hasOwn(raw, 'nameEn') ? { nameEn: bank.nameEn ?? null } : {}),
-      ...(Object.hasOwn(raw, 'sbpMemberId') ? { sbpMemberId: bank.sbpMemberId ?? null } : {}),
-    };
+    const present = CURATED_TEXT_FIELD_NAMES.filter((field) => Object.hasOwn(raw, field)).map((field) => [field, bank[field] ?? null]);
+    return { bic: bank.bic, name: bank.name, ...Object.fromEntries(present) } as CuratedInput & { name: string };
   });
   return { kind: 'file', rows, received: rows.length };
 }

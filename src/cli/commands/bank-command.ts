@@ -2,6 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import type { AdminApi } from '@partner-gateway/contract/admin-api-client';
 import { IMPORT_MEDIA_TYPES_BY_EXTENSION } from '@partner-gateway/contract/import-media-types';
+import { CURATED_TEXT_FIELD_NAMES, CURATED_TEXT_FIELDS } from '@partner-gateway/contract/bank-curated-fields';
 import { CliError, print, table } from '@partner-gateway/client/cli/cli-io';
 import type { CommandGroup } from '@partner-gateway/client/cli/command-group';
 import { parseCommand } from '@partner-gateway/client/cli/parse-command';
@@ -34,8 +35,9 @@ export const bankCommands: CommandGroup<AdminApi> = {
         if (values.help) return print(io, usage);
         const { banks } = await admin.banks.list();
         if (values.json) return print(io, JSON.stringify(banks, null, 2));
-        const rows = banks.map((b) => [b.bic, b.name, b.nameEn ?? '', b.sbpMemberId ?? '']);
-        return print(io, banks.length === 0 ? 'No banks.' : table(['BIC', 'NAME', 'ENGLISH NAME', 'SBP MEMBER ID'], rows, { wide: values.wide === true, cutLast: ['BIC', 'SBP MEMBER ID'] }));
+        const rows = banks.map((b) => [b.bic, b.name, ...CURATED_TEXT_FIELD_NAMES.map((field) => b[field] ?? '')]);
+        const headings = ['BIC', 'NAME', ...CURATED_TEXT_FIELD_NAMES.map((field) => CURATED_TEXT_FIELDS[field].heading)];
+        return print(io, banks.length === 0 ? 'No banks.' : table(headings, rows, { wide: values.wide === true, cutLast: ['BIC', 'SBP MEMBER ID'] }));
       },
     },
     ...bankEditCommands,

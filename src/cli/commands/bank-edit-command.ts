@@ -1,9 +1,20 @@
 import type { AdminApi } from '@partner-gateway/contract/admin-api-client';
 import type { EditBankBody } from '@partner-gateway/contract/admin-banks';
+import { CURATED_TEXT_FIELD_NAMES, CURATED_TEXT_FIELDS, type CuratedTextField } from '@partner-gateway/contract/bank-curated-fields';
 import { CliError, print } from '@partner-gateway/client/cli/cli-io';
 import type { Subcommand } from '@partner-gateway/client/cli/command-group';
 import { parseCommand } from '@partner-gateway/client/cli/parse-command';
 import { outcomeText } from './bank-changes-text.js';
+
+/** The options that set the optional curated fields (`--name-en`, `--sbp-member-id`: CURATED_TEXT_FIELDS). */
+const CURATED_OPTIONS: Record<string, { type: 'string' }> = Object.fromEntries(CURATED_TEXT_FIELD_NAMES.map((field) => [CURATED_TEXT_FIELDS[field].flag, { type: 'string' }]));
+const curatedSynopsis = (clears: boolean) => CURATED_TEXT_FIELD_NAMES.map((field) => `[--${CURATED_TEXT_FIELDS[field].flag} <${CURATED_TEXT_FIELDS[field].placeholder}${clears ? '|""' : ''}>]`).join(' ');
+
+/** The curated fields the options give, each as `value` makes it of the option's text (fields without an option left out). */
+function curatedFromOptions(values: Record<string, string | boolean | undefined>, value: (text: string) => string | null | undefined): Partial<Record<CuratedTextField, string | null>> {
+  const given = CURATED_TEXT_FIELD_NAMES.map((field) => [field, values[CURATED_TEXT_FIELDS[field].flag]] as const).filter(([, text]) => text !== undefined);
+  return Object.fromEntries(given.map(([field, text]) => [field, value(String(text))]).filter(([, set]) => set !== undefined));
+}
 
 /** Optional on every change: the version it must apply to, and a comment for the history. */
 const CHANGE_OPTIONS = { 'base-version': { type: 'string' }, comment: { type: 'string' } } as const;
@@ -25,18 +36,17 @@ function position(text: string | undefined, usage: string): number {
  */
 export const bankEditCommands: Record<string, Subcommand<AdminApi>> = {
   add: {
-    synopsis: '<bic> <name> [--name-en <name>] [--sbp-member-id <id>] [--comment <text>]',
+    synopsis: `<bic> <name> ${curatedSynopsis(false)} [--comment <text>]`,
     changes: true,
     summary: 'add a bank at the end of the list',
     run: async (args, io, admin, usage) => {
-      const { values, positionals } = parseCommand(args, { 'name-en': { type: 'string' }, 'sbp-member-id': { type: 'string' }, ...CHANGE_OPTIONS }, ['bic', 'name'], usage);
+      const { values, positionals } = parseCommand(args, { ...CURATED_OPTIONS, ...CHANGE_OPTIONS }, ['bic', 'name'], usage);
       if (values.help) return print(io, usage);
       const bank = await admin.banks.add(
         {
           bic: positionals[0]!,
           name: positionals.slice(1).join(' '),
-          ...(values['name-en'] ? { nameEn: String(values['name-en']) } : {}),
-          ...(values['sbp-member-id'] ? { sbpMemberId: String(values['sbp-member-id']) } : {}),
+          ...curatedFromOptions(values, (text) => text || undefined),
         },
         changeOptions(values, usage),
       );
@@ -44,20 +54,19 @@ export const bankEditCommands: Record<string, Subcommand<AdminApi>> = {
     },
   },
   edit: {
-    synopsis: '<bic> [--name <name>] [--name-en <name|"">] [--sbp-member-id <id|"">] [--position <n>]',
+    synopsis: `<bic> [--name <name>] ${curatedSynopsis(true)} [--position <n>]`,
     changes: true,
     summary: "change a bank's curated fields (an empty value clears it), or move it to position n",
     run: async (args, io, admin, usage) => {
-      const options = { name: { type: 'string' }, 'name-en': { type: 'string' }, 'sbp-member-id': { type: 'string' }, position: { type: 'string' }, ...CHANGE_OPTIONS } as const;
+      const options = { name: { type: 'string' }, ...CURATED_OPTIONS, position: { type: 'string' }, ...CHANGE_OPTIONS } as const;
       const { values, positionals } = parseCommand(args, options, ['bic'], usage);
       if (values.help) return print(io, usage);
       const body: EditBankBody = {
         ...(values.name !== undefined ? { name: String(values.name) } : {}),
-        ...(values['name-en'] !== undefined ? { nameEn: String(values['name-en']) || null } : {}),
-        ...(values['sbp-member-id'] !== undefined ? { sbpMemberId: String(values['sbp-member-id']) || null } : {}),
+        ...curatedFromOptions(values, (text) => text || null),
         ...(values.position !== undefined ? { position: position(String(values.position), usage) } : {}),
       };
-      if (Object.keys(body).length === 0) throw new CliError(`Nothing to change: give --name, --name-en, --sbp-member-id or --position\n${usage}`, 2);
+      if (Object.keys(body).length === 0) throw new CliError(`Nothing to change: give --name, ${CURATED_TEXT_FIELD_NAMES.map((field) => `--${CURATED_TEXT_FIELDS[field].flag}`).join(', ')} or --position\n${usage}`, 2);
       return print(io, outcomeText(await admin.banks.edit(positionals[0]!, body, changeOptions(values, usage)), `Edited ${positionals[0]}`));
     },
   },

@@ -1,5 +1,6 @@
 import type { BankListOutcome } from '@partner-gateway/contract/admin-bank-versions';
 import type { AdminBank, EditBankBody } from '@partner-gateway/contract/admin-banks';
+import { curatedTextOf } from '@partner-gateway/contract/bank-curated-fields';
 import type { CheckedAction } from '../../approvals/checked-action.js';
 import type { BankAdmin, ChangeOptions } from '../../banks/bank-admin.js';
 import type { RemovalLimits } from '../../banks/sync/removal-guard.js';
@@ -38,7 +39,7 @@ export function bankEditActions(banks: BankAdmin, limits: RemovalLimits): Checke
     },
     async apply(input, context) {
       const { bank, outcome } = await banks.add(input.bank, context, optionsOf(input));
-      context.audit.details = { ...context.audit.details, after: { bic: bank!.bic, name: bank!.name, nameEn: bank!.nameEn, sbpMemberId: bank!.sbpMemberId }, version: outcome.version };
+      context.audit.details = { ...context.audit.details, after: { bic: bank!.bic, name: bank!.name, ...curatedTextOf(bank!) }, version: outcome.version };
       return { bank: bank!, outcome };
     },
   };
