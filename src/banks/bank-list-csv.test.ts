@@ -5,8 +5,9 @@ import { validateBankList } from './bank.js';
 import { bankListCsv } from './bank-list-csv.js';
 import { curateFile } from './bank-list-edits.js';
 import { parseBankCsv } from './import/parse-bank-csv.js';
+import { curatedTextOf } from '@partner-gateway/contract/bank-curated-fields';
 
-const entry = (bic: string, name: string, nameEn: string | null = null, sbpMemberId: string | null = null): BankListEntry => ({ bic, name, nameEn, sbpMemberId, registryName: null, sbpParticipant: true });
+const entry = (bic: string, name: string, nameEn: string | null = null, sbpMemberId: string | null = null): BankListEntry => ({ bic, name, ...curatedTextOf({ nameEn, sbpMemberId }), registryName: null, sbpParticipant: true });
 const list = [
   entry('044525225', 'Сбербанк', 'Sberbank', '100000000111'),
   entry('044525593', 'АО "АЛЬФА-БАНК", Москва; центр'),

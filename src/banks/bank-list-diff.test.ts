@@ -3,8 +3,9 @@ import { describe, it } from 'node:test';
 import type { BankListEntry } from '@partner-gateway/contract/admin-bank-versions';
 import { diffBankLists } from './bank-list-diff.js';
 import { editBank, mergeFile, replaceList } from './bank-list-edits.js';
+import { curatedTextOf } from '@partner-gateway/contract/bank-curated-fields';
 
-const bank = (n: number): BankListEntry => ({ bic: `0445250${String(n).padStart(2, '0')}`, name: `Банк ${n}`, nameEn: null, sbpMemberId: null, registryName: null, sbpParticipant: null });
+const bank = (n: number): BankListEntry => ({ bic: `0445250${String(n).padStart(2, '0')}`, name: `Банк ${n}`, ...curatedTextOf({}), registryName: null, sbpParticipant: null });
 const list = Array.from({ length: 150 }, (_, index) => bank(index + 1));
 
 describe('diffBankLists', () => {

@@ -6,7 +6,7 @@ import { validateBank } from './bank.js';
 import { bankListCsv } from './bank-list-csv.js';
 import { addBank, curateFile, editBank, mergeFile, type CuratedInput } from './bank-list-edits.js';
 
-const entry = (bic: string, name: string): BankListEntry => ({ bic, name, nameEn: null, sbpMemberId: null, registryName: null, sbpParticipant: true });
+const entry = (bic: string, name: string): BankListEntry => ({ bic, name, ...curatedTextOf({}), registryName: null, sbpParticipant: true });
 const list = [entry('044525225', 'Сбербанк'), entry('044525593', 'Альфа-Банк')];
 
 describe('a curated-fields file applied to the list (mode=curate)', () => {

@@ -7,6 +7,7 @@ import { testBackends } from '../../test/support/test-databases.js';
 import { createBankListService, SEED_AUTHOR } from './bank-list-service.js';
 import { addBank } from './bank-list-edits.js';
 import { createBankVersionRepository } from './bank-version-repository.js';
+import { curatedTextOf } from '@partner-gateway/contract/bank-curated-fields';
 
 const DAY = 86_400_000;
 
@@ -25,7 +26,7 @@ for (const backend of testBackends()) {
       let clock = Date.now() - 500 * DAY;
       const versions = createBankVersionRepository(handle.db);
       const lists = createBankListService(versions, () => clock, () => {});
-      assert.equal(await lists.seed([{ bic: '044525974', name: 'Т-Банк', nameEn: null, sbpMemberId: null, registryName: null, sbpParticipant: null }]), false);
+      assert.equal(await lists.seed([{ bic: '044525974', name: 'Т-Банк', ...curatedTextOf({}), registryName: null, sbpParticipant: null }]), false);
       const current = await lists.current();
       assert.equal(current.version, 1);
       assert.deepEqual(current.list.map((bank) => [bank.bic, bank.name, bank.sbpMemberId]), [['044525225', 'Сбербанк', '100000000111'], ['044525187', 'ВТБ', null]]);

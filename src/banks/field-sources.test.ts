@@ -3,10 +3,11 @@ import { describe, it } from 'node:test';
 import type { BankListEntry } from '@partner-gateway/contract/admin-bank-versions';
 import { editBank } from './bank-list-edits.js';
 import { fieldSource, operatorSet, stampSources, withSources } from './field-sources.js';
+import { curatedTextOf } from '@partner-gateway/contract/bank-curated-fields';
 
 const mia = { id: 'op-1', name: 'mia', credential: 'token' as const };
 const sync = { id: 'sync', name: 'scheduled sync', credential: 'system' as const };
-const bank = (extra: Partial<BankListEntry> = {}): BankListEntry => ({ bic: '044525225', name: 'Сбербанк', nameEn: null, sbpMemberId: null, registryName: 'ПАО Сбербанк', sbpParticipant: true, ...extra });
+const bank = (extra: Partial<BankListEntry> = {}): BankListEntry => ({ bic: '044525225', name: 'Сбербанк', ...curatedTextOf({}), registryName: 'ПАО Сбербанк', sbpParticipant: true, ...extra });
 
 describe('field sources', () => {
   it('when a change sets a field, then that field records the change\u2019s source and the others keep theirs', () => {

@@ -5,12 +5,12 @@ import type { BankListEntry } from '@partner-gateway/contract/admin-bank-version
 import { loadDefaultBanks } from './default-banks.js';
 import { parseEd807Registry } from './import/parse-ed807.js';
 import { mergeRegistry, type RegistryEntry } from './merge-registry.js';
+import { curatedTextOf } from '@partner-gateway/contract/bank-curated-fields';
 
 const entry = (bic: string, name: string, extra: Partial<BankListEntry> = {}): BankListEntry => ({
   bic,
   name,
-  nameEn: null,
-  sbpMemberId: null,
+  ...curatedTextOf({}),
   registryName: null,
   sbpParticipant: null,
   ...extra,

@@ -3,8 +3,9 @@ import { describe, it } from 'node:test';
 import type { BankListEntry } from '@partner-gateway/contract/admin-bank-versions';
 import { fieldSource, stampSources } from '../field-sources.js';
 import { applyProposals, matchParticipants, normalizeBankName, proposalKey } from './match-participants.js';
+import { curatedTextOf } from '@partner-gateway/contract/bank-curated-fields';
 
-const bank = (bic: string, name: string, extra: Partial<BankListEntry> = {}): BankListEntry => ({ bic, name, nameEn: null, sbpMemberId: null, registryName: null, sbpParticipant: true, ...extra });
+const bank = (bic: string, name: string, extra: Partial<BankListEntry> = {}): BankListEntry => ({ bic, name, ...curatedTextOf({}), registryName: null, sbpParticipant: true, ...extra });
 const operator = fieldSource('operator', { id: 'op-1', name: 'mia', credential: 'token' }, new Date('2026-01-01T00:00:00Z'));
 
 describe('participant matching', () => {

@@ -4,12 +4,12 @@ import type { BankListEntry } from '@partner-gateway/contract/admin-bank-version
 import { diffBankLists } from '../bank-list-diff.js';
 import { partnerBody, publishedBanks } from '../bank-body.js';
 import { participantsHold } from './bank-participants.js';
+import { curatedTextOf } from '@partner-gateway/contract/bank-curated-fields';
 
 const bank = (index: number, participantsListed: boolean | null): BankListEntry => ({
   bic: `0445250${String(index).padStart(2, '0')}`,
   name: `Банк ${index}`,
-  nameEn: null,
-  sbpMemberId: null,
+  ...curatedTextOf({}),
   registryName: null,
   sbpParticipant: true,
   participantsListed,
