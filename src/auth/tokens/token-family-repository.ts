@@ -134,7 +134,9 @@ export function createTokenFamilyRepository(db: Kysely<Database>): TokenFamilyRe
     async revoke(id, reason, unstored) {
       if (unstored) {
         const revokedAt = new Date();
+        // The one column of partners this repository reads (the partners repository's field map types the rest).
         await db
+          .withTables<{ partners: { id: string } }>()
           .insertInto('token_families')
           .columns(['id', 'partner_id', 'generation', 'expires_at', 'jkt', 'revoked_at', 'revoked_reason'])
           .expression((eb) =>
