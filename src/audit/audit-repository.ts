@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Selectable, type SelectQueryBuilder } from 'kysely';
 import type { ActorRef } from '@partner-gateway/contract/admin-approvals';
 import type { AuditLogTable, Database } from '../db/schema.js';
+import { PARTNER_CALL_ACTIONS } from '@partner-gateway/contract/audit-names';
 import { storableAuditEntry, storableText, type AuditEntry, type StoredAuditEntry } from './audit-entry.js';
 
 export interface AuditQuery {
@@ -24,8 +25,6 @@ export interface AuditQuery {
 /** An entry the writer aggregated: it counts the calls it stands for. */
 export type CountedEntry = AuditEntry & { count?: number; lastRequestId?: string | null };
 
-/** The partner API's own calls, as the audit trail names them (admin changes are not a partner's calls). */
-export const PARTNER_CALL_ACTIONS = ['login', 'refresh', 'logout', 'banks'] as const;
 
 /** A partner's latest successful partner API call. */
 export interface LastCall {

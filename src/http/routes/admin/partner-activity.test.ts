@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { CLIENT_ASSERTION_TYPE, FORM_HEADERS, clientAssertion, form, registerKeys, testKey } from '../../../../test/support/oauth-client.js';
 import { testBackends } from '../../../../test/support/test-databases.js';
 import { startTestGateway, TEST_ADMIN_TOKEN, type TestGateway } from '../../../../test/support/test-gateway.js';
 
@@ -7,7 +8,7 @@ for (const backend of testBackends()) {
   describe(`GET /admin/v1/partner-activity on ${backend.name}`, () => {
     let t: TestGateway;
     before(async () => {
-      t = await startTestGateway(backend, { env: { REWARD_TYPES: 'sbp,cards' } });
+      t = await startTestGateway(backend, { env: { REWARD_TYPES: 'sbp,cards', PUBLIC_URL: 'http://127.0.0.1:8080' } });
     });
     after(() => t.close());
 
@@ -38,6 +39,20 @@ for (const backend of testBackends()) {
       assert.deepEqual(await lastCall(active.login), afterBanks);
       assert.equal(await lastCall(idle.login), null);
       assert.equal(await lastCall('nobody-at-all'), null);
+    });
+
+    it('when a partner only takes client-credentials tokens, then its last call is the token it took', async () => {
+      const partner = await t.addPartner();
+      const key = await testKey();
+      await registerKeys(t.gateway, partner.login, [key]);
+      const token = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/oauth/token',
+        headers: FORM_HEADERS,
+        payload: form({ grant_type: 'client_credentials', client_assertion_type: CLIENT_ASSERTION_TYPE, client_assertion: await clientAssertion(key, partner.login, 'http://127.0.0.1:8080') }),
+      });
+      assert.equal(token.statusCode, 200, token.body);
+      assert.equal((await lastCall(partner.login)).action, 'token');
     });
 
     it('requires the admin token and a valid list of logins', async () => {
