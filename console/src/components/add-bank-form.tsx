@@ -2,7 +2,8 @@ import { CURATED_TEXT_FIELD_NAMES, eachCuratedText } from '@partner-gateway/cont
 import { useState } from 'preact/hooks';
 import { announce } from '../announce';
 import { admin } from '../api';
-import { errorsFrom, Field, FormAlert, type FormErrors, noErrors } from './forms';
+import { FormAlert, TextFields } from './forms';
+import { useMutation } from './use-mutation';
 
 const BANK_FIELDS = ['bic', 'name', ...CURATED_TEXT_FIELD_NAMES] as const;
 type BankFormField = (typeof BANK_FIELDS)[number];
@@ -18,45 +19,26 @@ const NUMERIC: Record<BankFormField, boolean> = { bic: true, name: false, ...eac
 export function AddBankForm({ onAdded }: { onAdded: () => Promise<void> }) {
   const empty: Record<BankFormField, string> = { bic: '', name: '', ...eachCuratedText(() => '') };
   const [values, setValues] = useState(empty);
-  const [errors, setErrors] = useState<FormErrors>(noErrors);
-  const [busy, setBusy] = useState(false);
+  const { busy, errors, setErrors, run } = useMutation(BANK_FIELDS, 'bic');
   async function submit(event: Event) {
     event.preventDefault();
-    setBusy(true);
-    try {
+    await run(async () => {
       const bank = await admin.banks.add({
         bic: values.bic.trim(),
         name: values.name,
         ...Object.fromEntries(CURATED_TEXT_FIELD_NAMES.filter((field) => values[field].trim()).map((field) => [field, values[field].trim()])),
       });
-      setErrors(noErrors);
       setValues(empty);
       announce(`${bank.name} (${bank.bic}) was added at the end of the list.`);
       await onAdded();
-    } catch (error) {
-      setErrors(errorsFrom(error, BANK_FIELDS, 'bic'));
-    } finally {
-      setBusy(false);
-    }
+    });
   }
   return (
     <section aria-labelledby="add-bank-title">
       <h2 id="add-bank-title">Add a bank</h2>
       <FormAlert errors={errors.form} title="The bank was not added" />
       <form onSubmit={submit} noValidate class="form form-row">
-        {BANK_FIELDS.map((field) => (
-          <Field key={field} id={`bank-${field}`} label={LABELS[field]} hint={HINTS[field]} errors={errors.fields[field]}>
-            {(control) => (
-              <input
-                {...control}
-                spellcheck={false}
-                inputMode={NUMERIC[field] ? 'numeric' : undefined}
-                value={values[field]}
-                onInput={(event) => setValues({ ...values, [field]: event.currentTarget.value })}
-              />
-            )}
-          </Field>
-        ))}
+        <TextFields fields={BANK_FIELDS} idPrefix="bank" labels={LABELS} hints={HINTS} numeric={NUMERIC} values={values} errors={errors} onChange={setValues} />
         <div class="actions">
           <button type="submit" class="primary" disabled={busy}>
             {busy ? 'Adding…' : 'Add bank'}

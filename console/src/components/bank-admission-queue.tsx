@@ -2,7 +2,8 @@ import { useState } from 'preact/hooks';
 import type { BankAdmissionQueue as Queue } from '@partner-gateway/contract/admin-bank-admissions';
 import { announce } from '../announce';
 import { admin } from '../api';
-import { errorsFrom, Field, FormAlert, type FormErrors, noErrors } from './forms';
+import { Field, FormAlert } from './forms';
+import { useMutation } from './use-mutation';
 
 /**
  * The review queue: new SBP head offices a registry merge or sync found, pending or excluded (with the exclusion).
@@ -14,8 +15,7 @@ export function BankAdmissionQueue({ queue, canChange, onChanged }: { queue: Que
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [names, setNames] = useState<Record<string, string>>({});
   const [reason, setReason] = useState('');
-  const [errors, setErrors] = useState<FormErrors>(noErrors);
-  const [busy, setBusy] = useState(false);
+  const { busy, errors, setErrors, run } = useMutation(['reason']);
   const chosen = queue.banks.filter((bank) => selected.has(bank.bic));
   const pending = chosen.filter((bank) => bank.state === 'pending');
   const liftable = chosen.filter((bank) => bank.excludedBy?.kind === 'bic');
@@ -23,18 +23,12 @@ export function BankAdmissionQueue({ queue, canChange, onChanged }: { queue: Que
   const allPending = queue.banks.filter((bank) => bank.state === 'pending').map((bank) => bank.bic);
 
   async function act(what: () => Promise<string>) {
-    setBusy(true);
-    try {
+    await run(async () => {
       const message = await what();
-      setErrors(noErrors);
       setSelected(new Set());
       announce(message);
       await onChanged();
-    } catch (error) {
-      setErrors(errorsFrom(error, ['reason']));
-    } finally {
-      setBusy(false);
-    }
+    });
   }
   const admit = () =>
     act(async () => {

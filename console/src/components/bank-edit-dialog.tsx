@@ -4,7 +4,8 @@ import { useEffect, useState } from 'preact/hooks';
 import { announce } from '../announce';
 import { admin } from '../api';
 import { ConfirmDialog } from './confirm-dialog';
-import { errorsFrom, Field, FormAlert, type FormErrors, noErrors } from './forms';
+import { FormAlert, noErrors, TextFields } from './forms';
+import { useMutation } from './use-mutation';
 
 const FIELDS = ['name', ...CURATED_TEXT_FIELD_NAMES, 'position'] as const;
 type EditField = (typeof FIELDS)[number];
@@ -23,8 +24,7 @@ const NUMERIC: Record<EditField, boolean> = { name: false, ...eachCuratedText((_
 export function BankEditDialog({ bank, baseVersion, onClose, onSaved }: { bank: Bank | null; baseVersion: number; onClose: () => void; onSaved: () => Promise<void> }) {
   const initial = (b: Bank | null): Record<EditField, string> => ({ name: b?.name ?? '', ...eachCuratedText((field) => b?.[field] ?? ''), position: String((b?.position ?? 0) + 1) });
   const [values, setValues] = useState(initial(bank));
-  const [errors, setErrors] = useState<FormErrors>(noErrors);
-  const [busy, setBusy] = useState(false);
+  const { busy, errors, setErrors, run } = useMutation(FIELDS);
   useEffect(() => {
     setValues(initial(bank));
     setErrors(noErrors);
@@ -37,36 +37,19 @@ export function BankEditDialog({ bank, baseVersion, onClose, onSaved }: { bank: 
     for (const field of CURATED_TEXT_FIELD_NAMES) if (values[field].trim() !== (bank[field] ?? '')) body[field] = values[field].trim() || null;
     if (Number(values.position) !== bank.position + 1) body.position = Number(values.position);
     if (Object.keys(body).length === 0) return onClose();
-    setBusy(true);
-    try {
+    await run(async () => {
       const outcome = await admin.banks.edit(bank.bic, body, { baseVersion });
       announce(`${bank.name} (${bank.bic}) was saved as version ${outcome.version}.`);
       await onSaved();
       onClose();
-    } catch (error) {
-      setErrors(errorsFrom(error, FIELDS));
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   return (
     <ConfirmDialog open={bank !== null} title={`Edit ${bank?.name ?? ''} (${bank?.bic ?? ''})`} confirmLabel="Save" busy={busy} onConfirm={() => void save()} onCancel={onClose}>
       <FormAlert errors={errors.form} title="The bank was not saved" />
       {bank?.registryName && <p>Registry name: {bank.registryName}</p>}
-      {FIELDS.map((field) => (
-        <Field key={field} id={`edit-${field}`} label={LABELS[field]} hint={HINTS[field]} errors={errors.fields[field]}>
-          {(control) => (
-            <input
-              {...control}
-              spellcheck={false}
-              inputMode={NUMERIC[field] ? 'numeric' : undefined}
-              value={values[field]}
-              onInput={(event) => setValues({ ...values, [field]: event.currentTarget.value })}
-            />
-          )}
-        </Field>
-      ))}
+      <TextFields fields={FIELDS} idPrefix="edit" labels={LABELS} hints={HINTS} numeric={NUMERIC} values={values} errors={errors} onChange={setValues} />
     </ConfirmDialog>
   );
 }

@@ -5,6 +5,7 @@ import { admin } from '../api';
 import { BankChanges } from './bank-changes';
 import { ConfirmDialog } from './confirm-dialog';
 import { errorsFrom, FormAlert } from './forms';
+import { useMutation } from './use-mutation';
 import { Time } from './time';
 
 /**
@@ -16,8 +17,9 @@ export function BankHistory({ canRestore, onRestored }: { canRestore: boolean; o
   const [cursor, setCursor] = useState<string | null>(null);
   const [shown, setShown] = useState<BankVersionView | null>(null);
   const [restoring, setRestoring] = useState<{ number: number; baseVersion: number; changes: number } | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string[]>([]);
+  const { busy, errors, setErrors, run } = useMutation();
+  const error = errors.form;
+  const setError = (messages: string[]) => setErrors({ fields: {}, form: messages });
 
   async function load(from?: string) {
     const page = await admin.banks.versions(from ? { cursor: from, limit: 20 } : { limit: 20 });
@@ -40,18 +42,13 @@ export function BankHistory({ canRestore, onRestored }: { canRestore: boolean; o
 
   async function restore() {
     if (!restoring) return;
-    setBusy(true);
-    try {
+    await run(async () => {
       const outcome = await admin.banks.restore(restoring.number, { baseVersion: restoring.baseVersion });
       announce(`Version ${restoring.number} was restored as version ${outcome.version}.`);
       setShown(null);
       await Promise.all([load(), onRestored()]);
-    } catch (failure) {
-      setError(errorsFrom(failure, []).form);
-    } finally {
-      setBusy(false);
-      setRestoring(null);
-    }
+    });
+    setRestoring(null);
   }
 
   return (

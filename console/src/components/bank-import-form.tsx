@@ -6,7 +6,8 @@ import { announce } from '../announce';
 import { admin, ApiError, ProposedChange } from '../api';
 import { BankChanges } from './bank-changes';
 import { BankCsvExport } from './bank-csv-export';
-import { errorsFrom, Field, FormAlert, type FormErrors, noErrors } from './forms';
+import { errorsFrom, Field, FormAlert, noErrors } from './forms';
+import { useMutation } from './use-mutation';
 
 interface Preview {
   file: File;
@@ -25,10 +26,9 @@ export function ImportForm({ onImported }: { current: Bank[]; onImported: () => 
   const [file, setFile] = useState<File | null>(null);
   const [mode, setMode] = useState<ImportMode>('merge');
   const [confirmed, setConfirmed] = useState(false);
-  const [errors, setErrors] = useState<FormErrors>(noErrors);
+  const { busy, errors, setErrors, run } = useMutation();
   const [rowErrors, setRowErrors] = useState<string[]>([]);
   const [preview, setPreview] = useState<Preview | null>(null);
-  const [busy, setBusy] = useState(false);
   // A file input cannot be emptied from script; a new key gives a new, empty one.
   const [fileKey, setFileKey] = useState(0);
 
@@ -53,19 +53,15 @@ export function ImportForm({ onImported }: { current: Bank[]; onImported: () => 
       return;
     }
     setErrors(noErrors);
-    setBusy(true);
-    try {
-      setPreview({ file, contentType, mode, report: await send(true, file, contentType, mode) });
-    } catch (error) {
-      if (error instanceof ApiError && error.problems.length > 0) {
-        setErrors({ fields: { file: [`${file.name} has ${error.problems.length} problem${error.problems.length === 1 ? '' : 's'}; nothing was changed.`] }, form: [] });
+    await run(
+      async () => setPreview({ file, contentType, mode, report: await send(true, file, contentType, mode) }),
+      undefined,
+      (error) => {
+        if (!(error instanceof ApiError && error.problems.length > 0)) return { fields: { file: [error instanceof ApiError ? error.description : String(error)] }, form: [] };
         setRowErrors(error.problems.map((problem) => describeProblem(problem)));
-      } else {
-        setErrors({ fields: { file: [error instanceof ApiError ? error.description : String(error)] }, form: [] });
-      }
-    } finally {
-      setBusy(false);
-    }
+        return { fields: { file: [`${file.name} has ${error.problems.length} problem${error.problems.length === 1 ? '' : 's'}; nothing was changed.`] }, form: [] };
+      },
+    );
   }
 
   async function apply() {
@@ -74,22 +70,23 @@ export function ImportForm({ onImported }: { current: Bank[]; onImported: () => 
       setErrors({ fields: {}, form: ['Tick the confirmation: replacing drops every curated name, member id and position the file does not have.'] });
       return;
     }
-    setBusy(true);
-    try {
-      const report = await send(false, preview.file, preview.contentType, preview.mode, preview.report.baseVersion);
-      setPreview(null);
-      setFile(null);
-      setFileKey(fileKey + 1);
-      setConfirmed(false);
-      announce(`Imported ${report.received} banks: ${report.added.length} added, ${report.changed.length} changed, ${report.removed.length} removed (version ${report.version}).`);
-      await onImported();
-    } catch (error) {
-      // Held for approval: the preview is now the proposal's, under Approvals.
-      if (error instanceof ProposedChange) setPreview(null);
-      setErrors(errorsFrom(error, []));
-    } finally {
-      setBusy(false);
-    }
+    await run(
+      async () => {
+        const report = await send(false, preview.file, preview.contentType, preview.mode, preview.report.baseVersion);
+        setPreview(null);
+        setFile(null);
+        setFileKey(fileKey + 1);
+        setConfirmed(false);
+        announce(`Imported ${report.received} banks: ${report.added.length} added, ${report.changed.length} changed, ${report.removed.length} removed (version ${report.version}).`);
+        await onImported();
+      },
+      undefined,
+      (error) => {
+        // Held for approval: the preview is now the proposal's, under Approvals.
+        if (error instanceof ProposedChange) setPreview(null);
+        return errorsFrom(error, []);
+      },
+    );
   }
 
   return (

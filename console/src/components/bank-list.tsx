@@ -5,7 +5,8 @@ import { announce } from '../announce';
 import { admin } from '../api';
 import { BankEditDialog } from './bank-edit-dialog';
 import { ConfirmDialog } from './confirm-dialog';
-import { errorsFrom, FormAlert } from './forms';
+import { FormAlert, noErrors } from './forms';
+import { useMutation } from './use-mutation';
 
 const PAGE_SIZE = 25;
 
@@ -17,8 +18,8 @@ const PAGE_SIZE = 25;
 export function BankList({ banks, version, canChange, onChanged }: { banks: Bank[]; version: number; canChange: boolean; onChanged: () => Promise<void> }) {
   const [query, setQuery] = useState('');
   const [page, setPage] = useState(0);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string[]>([]);
+  const { busy, errors, setErrors, run } = useMutation();
+  const error = errors.form;
   const [editing, setEditing] = useState<Bank | null>(null);
   const [removing, setRemoving] = useState<Bank | null>(null);
   const found = useMemo(() => {
@@ -30,18 +31,13 @@ export function BankList({ banks, version, canChange, onChanged }: { banks: Bank
   const shown = found.slice(page * PAGE_SIZE, (page + 1) * PAGE_SIZE);
 
   async function change(what: () => Promise<unknown>, done: string, focus?: string) {
-    setBusy(true);
-    setError([]);
-    try {
+    setErrors(noErrors);
+    await run(async () => {
       await what();
       announce(done);
       await onChanged();
       if (focus) requestAnimationFrame(() => document.getElementById(focus)?.focus());
-    } catch (failure) {
-      setError(errorsFrom(failure, []).form);
-    } finally {
-      setBusy(false);
-    }
+    });
   }
   const move = (bank: Bank, by: number) =>
     change(() => admin.banks.edit(bank.bic, { position: bank.position + 1 + by }, { baseVersion: version }), `${bank.name} moved to position ${bank.position + 1 + by}.`, `move-${by < 0 ? 'up' : 'down'}-${bank.bic}`);

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { announce } from '../announce';
 import { admin } from '../api';
 import { errorsFrom, FormAlert } from './forms';
+import { useMutation } from './use-mutation';
 import { Time } from './time';
 
 /**
@@ -12,16 +13,16 @@ import { Time } from './time';
  */
 export function BankParticipantsPanel({ canChange, onChanged }: { canChange: boolean; onChanged: () => Promise<void> }) {
   const [status, setStatus] = useState<ParticipantsStatus | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string[]>([]);
+  const { busy, errors, setErrors, run } = useMutation();
+  const error = errors.form;
+  const setError = (messages: string[]) => setErrors({ fields: {}, form: messages });
   const load = async () => setStatus(await admin.bankParticipants.status());
   useEffect(() => {
     void load().catch((failure: unknown) => setError(errorsFrom(failure, []).form));
   }, []);
 
   async function decide(bic: string, how: 'confirm' | 'reject') {
-    setBusy(true);
-    try {
+    await run(async () => {
       if (how === 'confirm') {
         const outcome = await admin.bankParticipants.confirm([bic]);
         announce(`The member id of ${bic} was applied as version ${outcome.version}.`);
@@ -29,13 +30,8 @@ export function BankParticipantsPanel({ canChange, onChanged }: { canChange: boo
         await admin.bankParticipants.reject([bic]);
         announce(`The match of ${bic} was rejected.`);
       }
-      setError([]);
       await Promise.all([load(), onChanged()]);
-    } catch (failure) {
-      setError(errorsFrom(failure, []).form);
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   if (!status) return <FormAlert errors={error} title="The participant list could not be read or changed" />;

@@ -4,7 +4,8 @@ import { announce } from '../announce';
 import { admin } from '../api';
 import { BankChanges } from './bank-changes';
 import { ConfirmDialog } from './confirm-dialog';
-import { errorsFrom, FormAlert } from './forms';
+import { errorsFrom, FormAlert, noErrors } from './forms';
+import { useMutation } from './use-mutation';
 import { Time } from './time';
 
 /** BANKS_SYNC_INTERVAL in words: `24 hours`, `15 minutes`, `90 seconds`. */
@@ -33,8 +34,9 @@ export function BankSyncPanel({ canChange, onChanged }: { canChange: boolean; on
   const [preview, setPreview] = useState<BankSyncPreview | null>(null);
   const [confirming, setConfirming] = useState<'run' | 'approve' | null>(null);
   const [reason, setReason] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string[]>([]);
+  const { busy, errors, setErrors, run } = useMutation();
+  const error = errors.form;
+  const setError = (messages: string[]) => setErrors({ fields: {}, form: messages });
 
   const load = async () => setStatus(await admin.bankSync.status());
   useEffect(() => {
@@ -42,17 +44,14 @@ export function BankSyncPanel({ canChange, onChanged }: { canChange: boolean; on
   }, []);
 
   async function act(work: () => Promise<void>) {
-    setError([]);
-    setBusy(true);
-    try {
+    setErrors(noErrors);
+    const done = await run(async () => {
       await work();
-    } catch (failure) {
-      setError(errorsFrom(failure, []).form);
+    });
+    if (!done) {
       await load().catch(() => {});
-    } finally {
-      setBusy(false);
-      setConfirming(null);
     }
+    setConfirming(null);
   }
 
   const runNow = () =>

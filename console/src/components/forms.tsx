@@ -88,3 +88,37 @@ export function Field({ id, label, hint, errors = [], children }: FieldProps) {
     </div>
   );
 }
+
+/** A form's text inputs described field by field: labels, hints, which take digits, and what each holds. */
+export interface TextFieldsProps<F extends string> {
+  fields: readonly F[];
+  /** Each input's id is the prefix and the field (`bank-bic`), the id its messages and hint are tied to. */
+  idPrefix: string;
+  labels: Record<F, string>;
+  hints: Record<F, string>;
+  numeric: Record<F, boolean>;
+  values: Record<F, string>;
+  errors: FormErrors;
+  onChange: (values: Record<F, string>) => void;
+}
+
+/** One labelled text input per field, each with its hint and its messages. */
+export function TextFields<F extends string>({ fields, idPrefix, labels, hints, numeric, values, errors, onChange }: TextFieldsProps<F>) {
+  return (
+    <>
+      {fields.map((field) => (
+        <Field key={field} id={`${idPrefix}-${field}`} label={labels[field]} hint={hints[field]} errors={errors.fields[field]}>
+          {(control) => (
+            <input
+              {...control}
+              spellcheck={false}
+              inputMode={numeric[field] ? 'numeric' : undefined}
+              value={values[field]}
+              onInput={(event) => onChange({ ...values, [field]: event.currentTarget.value })}
+            />
+          )}
+        </Field>
+      ))}
+    </>
+  );
+}

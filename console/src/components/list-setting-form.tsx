@@ -2,7 +2,8 @@ import type { UpdatePartnerBody } from '@partner-gateway/contract/admin-partners
 import { useState } from 'preact/hooks';
 import { announce } from '../announce';
 import { admin } from '../api';
-import { errorsFrom, Field, FormAlert, type FormErrors, noErrors } from './forms';
+import { Field, FormAlert } from './forms';
+import { useMutation } from './use-mutation';
 
 /** The partner settings that are lists edited as text and saved with one PATCH (reward types are ticked: reward-types-form.tsx). */
 type ListSetting = 'ipAllowlist';
@@ -30,8 +31,7 @@ export interface ListSettingFormProps {
 /** One list setting of a partner (its IP allowlist): checked here, then PATCHed. */
 export function ListSettingForm(props: ListSettingFormProps) {
   const [text, setText] = useState(props.values.join(props.multiline ? '\n' : ', '));
-  const [errors, setErrors] = useState<FormErrors>(noErrors);
-  const [busy, setBusy] = useState(false);
+  const { busy, errors, setErrors, run } = useMutation([props.setting]);
   async function submit(event: Event) {
     event.preventDefault();
     const values = props.split(text);
@@ -40,18 +40,12 @@ export function ListSettingForm(props: ListSettingFormProps) {
       setErrors({ fields: { [props.setting]: problems }, form: [] });
       return;
     }
-    setBusy(true);
-    try {
+    await run(async () => {
       const change: UpdatePartnerBody = { [props.setting]: values };
       await admin.partners.update(props.login, change);
-      setErrors(noErrors);
       announce(props.saved(values));
       await props.onSaved();
-    } catch (error) {
-      setErrors(errorsFrom(error, [props.setting]));
-    } finally {
-      setBusy(false);
-    }
+    });
   }
   const onInput = (event: { currentTarget: { value: string } }) => setText(event.currentTarget.value);
   return (

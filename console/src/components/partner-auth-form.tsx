@@ -2,7 +2,8 @@ import { AUTH_METHODS, type AuthMethod, type PartnerView, type UpdatePartnerBody
 import { useState } from 'preact/hooks';
 import { announce } from '../announce';
 import { admin } from '../api';
-import { errorsFrom, FormAlert, type FormErrors, noErrors } from './forms';
+import { FormAlert } from './forms';
+import { useMutation } from './use-mutation';
 
 const METHOD_TEXT: Record<AuthMethod, string> = {
   password: 'password: the API password (login, the encrypted-password banks call, client_secret_basic/post)',
@@ -18,8 +19,7 @@ const METHOD_TEXT: Record<AuthMethod, string> = {
 export function PartnerAuthForm({ partner, onSaved }: { partner: PartnerView; onSaved: () => Promise<void> }) {
   const [methods, setMethods] = useState<AuthMethod[]>(partner.authMethods);
   const [bound, setBound] = useState(partner.requireSenderConstrainedTokens);
-  const [errors, setErrors] = useState<FormErrors>(noErrors);
-  const [busy, setBusy] = useState(false);
+  const { busy, errors, setErrors, run } = useMutation(['authMethods', 'requireSenderConstrainedTokens']);
   const toggle = (method: AuthMethod, on: boolean) => setMethods(AUTH_METHODS.filter((known) => (known === method ? on : methods.includes(known))));
 
   async function submit(event: Event) {
@@ -28,18 +28,12 @@ export function PartnerAuthForm({ partner, onSaved }: { partner: PartnerView; on
       setErrors({ fields: { authMethods: ['Tick at least one method.'] }, form: [] });
       return;
     }
-    setBusy(true);
-    try {
+    await run(async () => {
       const change: UpdatePartnerBody = { authMethods: methods, requireSenderConstrainedTokens: bound };
       await admin.partners.update(partner.login, change);
-      setErrors(noErrors);
       announce(`The authentication of ${partner.login} was saved: ${methods.join(', ')}${bound ? ', bound tokens required' : ''}.`);
       await onSaved();
-    } catch (error) {
-      setErrors(errorsFrom(error, ['authMethods', 'requireSenderConstrainedTokens']));
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   const methodErrors = errors.fields.authMethods ?? [];

@@ -6,6 +6,7 @@ import { announce } from '../announce';
 import { ApiError, ProposedChange } from '../api';
 import { ConfirmDialog } from './confirm-dialog';
 import { FormAlert, type FormErrors, noErrors } from './forms';
+import { useMutation } from './use-mutation';
 
 /**
  * One of a partner's sub-resources (its keys, its certificates, …) as the partner page shows it: what is
@@ -59,26 +60,16 @@ export interface SubresourceFormProps<Body, View> {
  * ```
  */
 export function PartnerSubresourceSection<Body, View>({ subresource, partner, onSaved }: { subresource: PartnerSubresource<Body, View>; partner: PartnerView; onSaved: () => Promise<void> }) {
-  const [errors, setErrors] = useState<FormErrors>(noErrors);
-  const [busy, setBusy] = useState(false);
+  const { busy, errors, setErrors, run } = useMutation();
   const [removing, setRemoving] = useState(false);
   const { id, noun, Registered, Form } = subresource;
   const view = subresource.viewOf(partner);
 
   async function change(action: () => Promise<string>, field: string | undefined): Promise<boolean> {
-    setBusy(true);
-    try {
-      const done = await action();
-      setErrors(noErrors);
+    return run(action, async (done) => {
       announce(done);
       await onSaved();
-      return true;
-    } catch (error) {
-      setErrors(errorsOf(error, field, subresource.problemText ?? describeProblem));
-      return false;
-    } finally {
-      setBusy(false);
-    }
+    }, (error) => errorsOf(error, field, subresource.problemText ?? describeProblem));
   }
 
   const save = (body: Body, field: string, done: (view: View) => string) => change(async () => done(await subresource.set(partner.login, body)), field);

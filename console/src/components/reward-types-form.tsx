@@ -2,7 +2,8 @@ import type { PartnerView } from '@partner-gateway/contract/admin-partners';
 import { useState } from 'preact/hooks';
 import { announce } from '../announce';
 import { admin } from '../api';
-import { errorsFrom, FormAlert, type FormErrors, noErrors } from './forms';
+import { FormAlert } from './forms';
+import { useMutation } from './use-mutation';
 import { RewardTypeChoice, useRewardTypeCatalogue } from './reward-type-choice';
 
 /**
@@ -13,22 +14,15 @@ import { RewardTypeChoice, useRewardTypeCatalogue } from './reward-type-choice';
 export function RewardTypesForm({ partner, onSaved }: { partner: PartnerView; onSaved: () => Promise<void> }) {
   const catalogue = useRewardTypeCatalogue();
   const [types, setTypes] = useState<string[]>(partner.rewardTypes.filter((type) => !partner.unknownRewardTypes.includes(type)));
-  const [errors, setErrors] = useState<FormErrors>(noErrors);
-  const [busy, setBusy] = useState(false);
+  const { busy, errors, setErrors, run } = useMutation(['rewardTypes']);
 
   async function submit(event: Event) {
     event.preventDefault();
-    setBusy(true);
-    try {
+    await run(async () => {
       await admin.partners.update(partner.login, { rewardTypes: types });
-      setErrors(noErrors);
       announce(`The reward types of ${partner.login} were saved: ${types.join(', ') || 'none'}.`);
       await onSaved();
-    } catch (error) {
-      setErrors(errorsFrom(error, ['rewardTypes']));
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   const unknown = partner.unknownRewardTypes;

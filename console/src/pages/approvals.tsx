@@ -3,7 +3,8 @@ import { useState } from 'preact/hooks';
 import { announce } from '../announce';
 import { admin } from '../api';
 import { ConfirmDialog } from '../components/confirm-dialog';
-import { errorsFrom, Field, FormAlert } from '../components/forms';
+import { Field, FormAlert, noErrors } from '../components/forms';
+import { useMutation } from '../components/use-mutation';
 import { LoadState, PageTitle, useLoad } from '../components/page';
 import { applySummary, ProposalPreview } from '../components/proposal-preview';
 import { Time } from '../components/time';
@@ -42,24 +43,21 @@ function Proposal({ proposal, onDecided }: { proposal: ProposalView; onDecided: 
   const [rejecting, setRejecting] = useState(false);
   const [approving, setApproving] = useState(false);
   const [reason, setReason] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string[]>([]);
+  const { busy, errors, setErrors, run } = useMutation();
+  const error = errors.form;
 
   async function decide(approve: boolean) {
-    setBusy(true);
-    setError([]);
-    try {
+    setErrors(noErrors);
+    const done = await run(async () => {
       if (approve) await admin.approvals.approve(proposal.id);
       else await admin.approvals.reject(proposal.id, reason.trim() ? { reason: reason.trim() } : {});
       announce(approve ? `Approved and applied: ${proposal.action} of ${proposal.target}.` : `${own ? 'Withdrawn' : 'Rejected'}: ${proposal.action} of ${proposal.target}.`);
       setRejecting(false);
       setApproving(false);
       await onDecided();
-    } catch (failure) {
-      setError(errorsFrom(failure, []).form);
+    });
+    if (!done) {
       setApproving(false);
-    } finally {
-      setBusy(false);
     }
   }
 
@@ -147,24 +145,19 @@ function Settings() {
   const settings = useLoad(() => admin.approvals.settings().then((body) => body.actions), 'approval-settings');
   const can = useCan('approvals.settings');
   const [chosen, setChosen] = useState<Set<string> | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string[]>([]);
+  const { busy, errors, setErrors, run } = useMutation();
+  const error = errors.form;
   const current = chosen ?? new Set((settings.data ?? []).filter((setting) => setting.required).map((setting) => setting.action));
 
   async function save(event: Event) {
     event.preventDefault();
-    setBusy(true);
-    setError([]);
-    try {
+    setErrors(noErrors);
+    await run(async () => {
       await admin.approvals.setSettings([...current]);
       announce('Maker-checker settings saved.');
       setChosen(null);
       await settings.reload();
-    } catch (failure) {
-      setError(errorsFrom(failure, []).form);
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   return (

@@ -3,7 +3,8 @@ import { announce } from '../announce';
 import type { KeyUse, KeyView as Key } from '@partner-gateway/contract/admin-keys';
 import { admin } from '../api';
 import { ConfirmDialog } from '../components/confirm-dialog';
-import { errorsFrom, FormAlert } from '../components/forms';
+import { FormAlert, noErrors } from '../components/forms';
+import { useMutation } from '../components/use-mutation';
 import { LoadState, PageTitle, useLoad } from '../components/page';
 import { Time } from '../components/time';
 import { useCan } from '../identity';
@@ -25,39 +26,29 @@ const USES = {
 export function KeysPage() {
   const keys = useLoad(() => admin.keys.list().then((body) => body.keys), 'keys');
   const [rotating, setRotating] = useState<KeyUse | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string[]>([]);
+  const { busy, errors, setErrors, run } = useMutation();
+  const error = errors.form;
   const [revoking, setRevoking] = useState<Key | null>(null);
   const canChange = useCan('keys.write');
 
   async function revoke(key: Key) {
-    setBusy(true);
-    setError([]);
-    try {
+    setErrors(noErrors);
+    await run(async () => {
       await admin.keys.revoke(key.kid);
       announce(`The ${USES[key.use].name} key ${key.kid} is revoked.`);
       await keys.reload();
-    } catch (failure) {
-      setError(errorsFrom(failure, []).form);
-    } finally {
-      setBusy(false);
-      setRevoking(null);
-    }
+    });
+    setRevoking(null);
   }
 
   async function rotate(use: KeyUse) {
-    setBusy(true);
-    setError([]);
-    try {
+    setErrors(noErrors);
+    await run(async () => {
       const key = await admin.keys.rotate(use);
       announce(`A new ${USES[use].name} key is active: ${key.kid}.`);
       await keys.reload();
-    } catch (failure) {
-      setError(errorsFrom(failure, []).form);
-    } finally {
-      setBusy(false);
-      setRotating(null);
-    }
+    });
+    setRotating(null);
   }
 
   const sorted = [...(keys.data ?? [])].sort((a, b) => Number(b.active) - Number(a.active) || b.createdAt.localeCompare(a.createdAt));

@@ -5,7 +5,8 @@ import { useState } from 'preact/hooks';
 import { announce } from '../announce';
 import { admin } from '../api';
 import { ConfirmDialog } from '../components/confirm-dialog';
-import { errorsFrom, Field, FormAlert, type FormErrors, noErrors } from '../components/forms';
+import { Field, FormAlert, noErrors } from '../components/forms';
+import { useMutation } from '../components/use-mutation';
 import { LoadState, PageTitle, useLoad } from '../components/page';
 import { RoleSelect } from '../components/role-select';
 import { ShownOnce } from '../components/secret';
@@ -48,23 +49,18 @@ export function OperatorPage({ id }: { id: string }) {
 function SettingsForm({ operator, onChanged }: { operator: OperatorView; onChanged: () => Promise<void> }) {
   const [role, setRole] = useState<OperatorRole>(operator.role);
   const [confirming, setConfirming] = useState<'role' | 'status' | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string[]>([]);
+  const { busy, errors, setErrors, run } = useMutation();
+  const error = errors.form;
   const disabling = operator.status === 'active';
 
   async function apply() {
-    setBusy(true);
-    setError([]);
-    try {
+    setErrors(noErrors);
+    await run(async () => {
       await admin.operators.update(operator.id, confirming === 'role' ? { role } : { status: disabling ? 'disabled' : 'active' });
       announce(confirming === 'role' ? `${operator.name} now has the ${role} role.` : `${operator.name} is now ${disabling ? 'disabled' : 'active'}.`);
       await onChanged();
-    } catch (failure) {
-      setError(errorsFrom(failure, []).form);
-    } finally {
-      setBusy(false);
-      setConfirming(null);
-    }
+    });
+    setConfirming(null);
   }
 
   return (
@@ -113,41 +109,34 @@ function Tokens({ operatorId }: { operatorId: string }) {
   const tokens = useLoad(() => admin.operators.tokens(operatorId).then((body) => body.tokens), `tokens-${operatorId}`);
   const [label, setLabel] = useState('');
   const [days, setDays] = useState(String(DEFAULT_TOKEN_DAYS));
-  const [errors, setErrors] = useState<FormErrors>(noErrors);
+  const { busy, errors, setErrors, run } = useMutation(['label', 'expiresInDays']);
   const [created, setCreated] = useState<CreatedToken | null>(null);
   const [revoking, setRevoking] = useState<TokenView | null>(null);
-  const [busy, setBusy] = useState(false);
 
   async function create(event: Event) {
     event.preventDefault();
     const expiresInDays = Number(days);
     if (!label.trim()) return setErrors({ fields: { label: ['Say what the token is for.'] }, form: [] });
     if (!Number.isInteger(expiresInDays) || expiresInDays < 1 || expiresInDays > MAX_TOKEN_DAYS) return setErrors({ fields: { expiresInDays: [`From 1 to ${MAX_TOKEN_DAYS} days.`] }, form: [] });
-    setBusy(true);
     setErrors(noErrors);
-    try {
+    await run(async () => {
       setCreated(await admin.operators.createToken(operatorId, { label: label.trim(), expiresInDays }));
       setLabel('');
       await tokens.reload();
-    } catch (failure) {
-      setErrors(errorsFrom(failure, ['label', 'expiresInDays']));
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   async function revoke(token: TokenView) {
-    setBusy(true);
-    try {
-      await admin.operators.revokeToken(operatorId, token.id);
-      announce(`The token ${token.label} is revoked.`);
-      await tokens.reload();
-    } catch (failure) {
-      setErrors(errorsFrom(failure, []));
-    } finally {
-      setBusy(false);
-      setRevoking(null);
-    }
+    await run(
+      async () => {
+        await admin.operators.revokeToken(operatorId, token.id);
+        announce(`The token ${token.label} is revoked.`);
+        await tokens.reload();
+      },
+      undefined,
+      [],
+    );
+    setRevoking(null);
   }
 
   return (

@@ -2,7 +2,8 @@ import type { OperatorRole } from '@partner-gateway/contract/admin-permissions';
 import { useState } from 'preact/hooks';
 import { announce } from '../announce';
 import { admin } from '../api';
-import { errorsFrom, Field, FormAlert, type FormErrors, noErrors } from '../components/forms';
+import { Field, FormAlert, noErrors } from '../components/forms';
+import { useMutation } from '../components/use-mutation';
 import { LoadState, PageTitle, useLoad } from '../components/page';
 import { RoleSelect } from '../components/role-select';
 import { Time } from '../components/time';
@@ -69,8 +70,7 @@ export function OperatorsPage() {
 function NewOperatorForm({ onCreated }: { onCreated: () => Promise<void> }) {
   const [name, setName] = useState('');
   const [role, setRole] = useState<OperatorRole>('viewer');
-  const [errors, setErrors] = useState<FormErrors>(noErrors);
-  const [busy, setBusy] = useState(false);
+  const { busy, errors, setErrors, run } = useMutation(['name', 'role'], 'name');
 
   async function submit(event: Event) {
     event.preventDefault();
@@ -78,18 +78,13 @@ function NewOperatorForm({ onCreated }: { onCreated: () => Promise<void> }) {
       setErrors({ fields: { name: ['Enter a name.'] }, form: [] });
       return;
     }
-    setBusy(true);
     setErrors(noErrors);
-    try {
+    await run(async () => {
       const created = await admin.operators.create({ name: name.trim(), role });
       announce(`Operator ${created.name} created with the ${created.role} role: give it a personal token from its page.`);
       setName('');
       await onCreated();
-    } catch (failure) {
-      setErrors(errorsFrom(failure, ['name', 'role'], 'name'));
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   return (

@@ -2,8 +2,9 @@ import { useState } from 'preact/hooks';
 import { announce } from '../announce';
 import type { PartnerView as Partner } from '@partner-gateway/contract/admin-partners';
 import { admin } from '../api';
+import { useMutation } from '../components/use-mutation';
 import { allowlistProblems, splitAllowlist } from '../cidr';
-import { errorsFrom, Field, FormAlert, type FormErrors, hasErrors, noErrors } from '../components/forms';
+import { Field, FormAlert, type FormErrors, hasErrors, noErrors } from '../components/forms';
 import { PageTitle } from '../components/page';
 import { ShownOnce } from '../components/secret';
 import { generatePassword } from '../password';
@@ -20,8 +21,7 @@ export function NewPartnerPage() {
   const catalogue = useRewardTypeCatalogue();
   const [rewards, setRewards] = useState<string[]>(['sbp']);
   const [status, setStatus] = useState<'active' | 'blocked'>('active');
-  const [errors, setErrors] = useState<FormErrors>(noErrors);
-  const [busy, setBusy] = useState(false);
+  const { busy, errors, setErrors, run } = useMutation(['login', 'ipAllowlist', 'rewardTypes', 'status', 'password'], 'login');
   const [created, setCreated] = useState<{ partner: Partner; password: string } | null>(null);
 
   async function submit(event: Event) {
@@ -41,17 +41,12 @@ export function NewPartnerPage() {
       return;
     }
     setErrors(noErrors);
-    setBusy(true);
     const password = generatePassword();
-    try {
+    await run(async () => {
       const partner = await admin.partners.create({ login: login.trim(), password, ipAllowlist, rewardTypes, status });
       setCreated({ partner, password });
       announce(`Partner ${partner.login} was created.`);
-    } catch (error) {
-      setErrors(errorsFrom(error, ['login', 'ipAllowlist', 'rewardTypes', 'status', 'password'], 'login'));
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   if (created) {
