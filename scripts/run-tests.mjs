@@ -13,7 +13,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { TIERS, tierOf } from './tier-of.mjs';
 
-const roots = ['src', 'packages', 'scripts', 'test'];
+const roots = ['src', 'packages', 'console', 'scripts', 'test'];
 // Build output only: a folder of tests may be called anything, test/build/ included.
 const skip = new Set(['node_modules', 'dist']);
 
@@ -86,8 +86,9 @@ function runNode(files, args, testConcurrency) {
       `--test-reporter=${new URL('./skipped-reporter.mjs', import.meta.url).href}`, `--test-reporter-destination=${skippedFile}`,
       ...args, ...files,
     ],
-    // stdout is read on its way through for the closing counts; colours as a terminal would have them.
-    { stdio: ['inherit', 'pipe', 'inherit'], env: { ...process.env, NODE_ENV: 'test', ...(process.stdout.isTTY && !process.env.NO_COLOR ? { FORCE_COLOR: '1' } : {}) } },
+    // stdout is read on its way through for the closing counts; colours as a terminal would have them. tsx compiles
+    // with tsconfig.tests.json: the console's components are JSX for Preact.
+    { stdio: ['inherit', 'pipe', 'inherit'], env: { ...process.env, NODE_ENV: 'test', TSX_TSCONFIG_PATH: new URL('../tsconfig.tests.json', import.meta.url).pathname, ...(process.stdout.isTTY && !process.env.NO_COLOR ? { FORCE_COLOR: '1' } : {}) } },
   );
   const counts = {};
   let partial = '';

@@ -1,0 +1,38 @@
+import { Window } from 'happy-dom';
+
+/** The globals Preact and the console's components read, set from one happy-dom window. */
+const GLOBALS = ['window', 'document', 'navigator', 'Node', 'Element', 'HTMLElement', 'HTMLDialogElement', 'Event', 'InputEvent', 'SubmitEvent', 'requestAnimationFrame', 'cancelAnimationFrame'] as const;
+
+/**
+ * A DOM for a component test: a happy-dom window whose globals Preact renders with, and a container in its body;
+ * `close()` puts the globals back as they were and closes the window.
+ *
+ * @example
+ * ```ts
+ * const dom = openDom();
+ * render(h(MyForm, {}), dom.container);
+ * await dom.close();
+ * ```
+ */
+export function openDom(): { window: Window; container: HTMLElement; close: () => Promise<void> } {
+  const window = new Window({ url: 'http://127.0.0.1/console/' });
+  const saved = new Map<string, PropertyDescriptor | undefined>();
+  for (const name of GLOBALS) {
+    saved.set(name, Object.getOwnPropertyDescriptor(globalThis, name));
+    const value = (window as unknown as Record<string, unknown>)[name];
+    Object.defineProperty(globalThis, name, { value: typeof value === 'function' && /^[a-z]/.test(name) ? value.bind(window) : value, configurable: true, writable: true });
+  }
+  const container = window.document.createElement('div');
+  window.document.body.appendChild(container);
+  return {
+    window,
+    container: container as unknown as HTMLElement,
+    async close() {
+      for (const [name, descriptor] of saved) {
+        if (descriptor) Object.defineProperty(globalThis, name, descriptor);
+        else delete (globalThis as Record<string, unknown>)[name];
+      }
+      await window.happyDOM.close();
+    },
+  };
+}
