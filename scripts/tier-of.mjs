@@ -28,11 +28,12 @@ export function importsOf(text) {
   return found;
 }
 
-/** The file a relative specifier names (the sources are .ts, imported as .js), or undefined outside the repository's files. */
+/** The file a relative specifier names (the sources are .ts, imported as .js, or extensionless in the console), or undefined outside the repository's files. */
 function resolve(from, specifier, root) {
   if (!specifier.startsWith('.')) return undefined;
   const path = normalize(join(dirname(from), specifier));
-  for (const candidate of [path.replace(/\.js$/, '.ts'), path.replace(/\.mjs$/, '.mts'), path]) {
+  // The console's imports name no extension (bundler resolution): `./forms` is forms.tsx or forms.ts.
+  for (const candidate of [path.replace(/\.js$/, '.ts'), path.replace(/\.mjs$/, '.mts'), path, `${path}.ts`, `${path}.tsx`]) {
     if (existsSync(join(root, candidate))) return candidate;
   }
   return undefined;

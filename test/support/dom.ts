@@ -1,11 +1,27 @@
 import { Window } from 'happy-dom';
 
 /** The globals Preact and the console's components read, set from one happy-dom window. */
-const GLOBALS = ['window', 'document', 'navigator', 'Node', 'Element', 'HTMLElement', 'HTMLDialogElement', 'Event', 'InputEvent', 'SubmitEvent', 'requestAnimationFrame', 'cancelAnimationFrame'] as const;
+const GLOBALS = [
+  'window',
+  'document',
+  'navigator',
+  'Node',
+  'Element',
+  'HTMLElement',
+  'HTMLDialogElement',
+  'Event',
+  'InputEvent',
+  'SubmitEvent',
+  'requestAnimationFrame',
+  'cancelAnimationFrame',
+  'sessionStorage',
+  'fetch',
+] as const;
 
 /**
  * A DOM for a component test: a happy-dom window whose globals Preact renders with, and a container in its body;
- * `close()` puts the globals back as they were and closes the window.
+ * `close()` puts the globals back as they were and closes the window. The page is at `url` (a loopback origin):
+ * the console's relative admin calls go there through the window's fetch, over HTTP.
  *
  * @example
  * ```ts
@@ -14,8 +30,8 @@ const GLOBALS = ['window', 'document', 'navigator', 'Node', 'Element', 'HTMLElem
  * await dom.close();
  * ```
  */
-export function openDom(): { window: Window; container: HTMLElement; close: () => Promise<void> } {
-  const window = new Window({ url: 'http://127.0.0.1/console/' });
+export function openDom(url = 'http://127.0.0.1/console/'): { window: Window; container: HTMLElement; close: () => Promise<void> } {
+  const window = new Window({ url });
   const saved = new Map<string, PropertyDescriptor | undefined>();
   for (const name of GLOBALS) {
     saved.set(name, Object.getOwnPropertyDescriptor(globalThis, name));
