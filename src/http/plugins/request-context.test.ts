@@ -21,7 +21,7 @@ async function opened(port: number): Promise<Socket> {
 }
 
 describe('the request context plugin, on shutdown', () => {
-  it('when a request arrives during shutdown, then it is answered 503 shutting_down while one in flight finishes, and nothing is accepted after', async () => {
+  it('when a request arrives during shutdown, then it is answered 503 shutting_down while one in flight finishes and ends its connection, and nothing is accepted after', async () => {
     const app = Fastify(fastifyOptions(pino({ level: 'silent' }), 1024));
     await app.register(errorHandler, { validation: 'parameter' });
     await app.register(requestContext, { baseUrl: 'http://127.0.0.1', auditTrail: { full: () => false } });
@@ -64,6 +64,7 @@ describe('the request context plugin, on shutdown', () => {
     const finished = await slowAnswer;
     assert.match(finished, /^HTTP\/1\.1 200 /);
     assert.ok(finished.endsWith('{"finished":true}'), finished);
+    assert.match(finished, /\r\nconnection: close\r\n/i, 'the answer finished during the shutdown ends its connection, which would otherwise hold the close for the keep-alive timeout');
     await closed;
     await assert.rejects(opened(port), /ECONNREFUSED/);
   });

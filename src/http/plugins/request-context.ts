@@ -93,6 +93,9 @@ export const requestContext = fp<RequestContextOptions>(
     });
     app.addHook('onSend', (request, reply, payload, done) => {
       reply.header(REQUEST_ID_HEADER, request.id);
+      // An answer finished while the instance shuts down ends its connection: a kept-alive one would hold the
+      // close for the whole keep-alive timeout (72 s), past an orchestrator's grace period.
+      if (draining) reply.header('connection', 'close');
       if (options.dpopNonce && carriesDpop(request.requestContext)) {
         const nonce = options.dpopNonce();
         if (nonce !== undefined) reply.header('dpop-nonce', nonce);
