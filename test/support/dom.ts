@@ -26,11 +26,11 @@ const GLOBALS = [
  * @example
  * ```ts
  * const dom = openDom();
- * render(h(MyForm, {}), dom.container);
+ * render(h(MyForm, {}), dom.container as unknown as HTMLElement); // happy-dom's element, as the DOM's types see it
  * await dom.close();
  * ```
  */
-export function openDom(url = 'http://127.0.0.1/console/'): { window: Window; container: HTMLElement; close: () => Promise<void> } {
+export function openDom(url = 'http://127.0.0.1/console/'): { window: Window; container: ReturnType<Window['document']['createElement']>; close: () => Promise<void> } {
   const window = new Window({ url });
   const saved = new Map<string, PropertyDescriptor | undefined>();
   for (const name of GLOBALS) {
@@ -42,7 +42,7 @@ export function openDom(url = 'http://127.0.0.1/console/'): { window: Window; co
   window.document.body.appendChild(container);
   return {
     window,
-    container: container as unknown as HTMLElement,
+    container,
     async close() {
       for (const [name, descriptor] of saved) {
         if (descriptor) Object.defineProperty(globalThis, name, descriptor);

@@ -16,28 +16,30 @@ const [backend] = testBackends();
 describe('the add-bank form against a running admin API', () => {
   let t: TestGateway;
   let dom: ReturnType<typeof openDom>;
+  /** The page's container, as the DOM's types (the console's) see happy-dom's element. */
+  const container = () => dom.container as unknown as HTMLElement;
   let added = 0;
   before(async () => {
     t = await startTestGateway(backend!);
     const address = await t.admin.listen({ host: '127.0.0.1', port: 0 });
     dom = openDom(`${address}/console/`);
     saveToken(TEST_ADMIN_TOKEN);
-    await act(() => render(h(AddBankForm, { onAdded: async () => void added++ }), dom.container));
+    await act(() => render(h(AddBankForm, { onAdded: async () => void added++ }), container()));
   });
   after(async () => {
     await dom.close();
     await t.close();
   });
 
-  const field = (name: string) => dom.container.querySelector<HTMLInputElement>(`#bank-${name}`)!;
+  const field = (name: string) => container().querySelector<HTMLInputElement>(`#bank-${name}`)!;
   async function type(name: string, value: string) {
     await act(() => {
       field(name).value = value;
       field(name).dispatchEvent(new window.Event('input', { bubbles: true }));
     });
   }
-  const submit = () => act(() => void dom.container.querySelector('form')!.dispatchEvent(new window.Event('submit', { bubbles: true, cancelable: true })));
-  const errorOf = (name: string) => dom.container.querySelector(`#bank-${name}-error`)?.textContent ?? '';
+  const submit = () => act(() => void container().querySelector('form')!.dispatchEvent(new window.Event('submit', { bubbles: true, cancelable: true })));
+  const errorOf = (name: string) => container().querySelector(`#bank-${name}-error`)?.textContent ?? '';
 
   it('when the operator types a BIC a spreadsheet mangled, then the gateway refuses it and the reason stands under the BIC, nothing added', async () => {
     await type('bic', '44525225');

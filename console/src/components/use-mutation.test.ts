@@ -9,6 +9,8 @@ import { useMutation, type Mutation } from './use-mutation';
 
 describe('the console mutation hook, rendered in a DOM', () => {
   let dom: ReturnType<typeof openDom>;
+  /** The page's container, as the DOM's types (the console's) see happy-dom's element. */
+  const container = () => dom.container as unknown as HTMLElement;
   let mutation: Mutation;
   before(() => {
     dom = openDom();
@@ -29,8 +31,8 @@ describe('the console mutation hook, rendered in a DOM', () => {
       onChange: () => {},
     }));
   }
-  const show = () => act(() => render(h(Form, { values: { bic: '04452', name: 'Сбер' } }), dom.container));
-  const query = (selector: string) => dom.container.querySelector(selector);
+  const show = () => act(() => render(h(Form, { values: { bic: '04452', name: 'Сбер' } }), container()));
+  const query = (selector: string) => container().querySelector(selector);
 
   it('when a change runs, then the form is busy until it ends, and a success clears the errors and runs the follow-up', async () => {
     await show();

@@ -5,6 +5,7 @@ import { column, fromColumns, json, toColumns, type Entity, type NewEntity } fro
 import type { DatabaseKind } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import type { NewProposal } from './match-participants.js';
+import { runExclusively } from '../../db/run-exclusively.js';
 
 /** A name match (migration 0034): pending until an operator confirms (applied, then deleted) or rejects it (kept). */
 export const proposalFields = {
@@ -55,8 +56,6 @@ export interface ParticipantsRepository {
   purgeBefore(cutoff: Date): Promise<number>;
 }
 
-/** Embedded databases with a sync running in this process (PGlite serves one process). */
-const embeddedSyncs = new WeakSet<object>();
 
 export function createParticipantsRepository(database: Kysely<Database>, kind: DatabaseKind): ParticipantsRepository {
   const db = database.withTables<Tables>();
@@ -121,26 +120,7 @@ export function createParticipantsRepository(database: Kysely<Database>, kind: D
       if (syncOnly) query = query.where('trigger', '<>', 'import');
       return (await query.execute()).map((row) => fromColumns(participantRunFields, row));
     },
-    async exclusive(work) {
-      if (kind !== 'postgres') {
-        if (embeddedSyncs.has(database)) return { ran: false };
-        embeddedSyncs.add(database);
-        try {
-          return { ran: true, value: await work() };
-        } finally {
-          embeddedSyncs.delete(database);
-        }
-      }
-      return database.connection().execute(async (connection) => {
-        const { rows } = await sql<{ got: boolean }>`select pg_try_advisory_lock(hashtext(current_schema() || '.bank_participants_sync')) as got`.execute(connection);
-        if (!rows[0]?.got) return { ran: false as const };
-        try {
-          return { ran: true as const, value: await work() };
-        } finally {
-          await sql`select pg_advisory_unlock(hashtext(current_schema() || '.bank_participants_sync'))`.execute(connection);
-        }
-      });
-    },
+    exclusive: (work) => runExclusively(database, kind, 'bank_participants_sync', work),
     async purgeBefore(cutoff) {
       const result = await db.deleteFrom('bank_participant_runs').where('finished_at', '<', cutoff).executeTakeFirst();
       return Number(result.numDeletedRows);

@@ -6,6 +6,7 @@ import { column, fromColumns, json, toColumns, type Entity, type NewEntity } fro
 import type { DatabaseKind } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import type { RegistryEntry } from '../merge-registry.js';
+import { runExclusively } from '../../db/run-exclusively.js';
 
 /** A sync run's stored fields (migration 0025): the one map that drives its insert, its decision and its read. */
 export const syncRunFields = {
@@ -88,8 +89,6 @@ export interface BankSyncRepository {
   exclusive<T>(work: () => Promise<T>): Promise<{ ran: true; value: T } | { ran: false }>;
 }
 
-/** The embedded databases a sync runs on in this process (every gateway of the process over one PGlite shares its Kysely). */
-const embeddedSyncs = new WeakSet<object>();
 
 export function createBankSyncRepository(database: Kysely<Database>, kind: DatabaseKind): BankSyncRepository {
   const db = database.withTables<Tables>();
@@ -173,27 +172,7 @@ export function createBankSyncRepository(database: Kysely<Database>, kind: Datab
         .executeTakeFirst();
       return row ? new Date(row.finished_at as Date) : undefined;
     },
-    async exclusive(work) {
-      if (kind !== 'postgres') {
-        if (embeddedSyncs.has(database)) return { ran: false };
-        embeddedSyncs.add(database);
-        try {
-          return { ran: true, value: await work() };
-        } finally {
-          embeddedSyncs.delete(database);
-        }
-      }
-      // A session lock on a connection of its own, held while the source downloads; the work's statements use others.
-      return database.connection().execute(async (connection) => {
-        const { rows } = await sql<{ got: boolean }>`select pg_try_advisory_lock(hashtext(current_schema() || '.bank_registry_sync')) as got`.execute(connection);
-        if (!rows[0]?.got) return { ran: false as const };
-        try {
-          return { ran: true as const, value: await work() };
-        } finally {
-          await sql`select pg_advisory_unlock(hashtext(current_schema() || '.bank_registry_sync'))`.execute(connection);
-        }
-      });
-    },
+    exclusive: (work) => runExclusively(database, kind, 'bank_registry_sync', work),
     async purgeBefore(cutoff) {
       const result = await db
         .deleteFrom('bank_sync_runs')
