@@ -45,8 +45,9 @@ describe('partner-gateway keys and audit commands against a running admin API', 
   it('revokes a key after confirmation: it leaves the list and a new active key takes its place', async () => {
     const keys = JSON.parse(await run(keysCommand, ['list', '--json'])) as Array<{ kid: string; use: string; active: boolean }>;
     const active = keys.find((key) => key.use === 'sig' && key.active)!;
-    await assert.rejects(run(keysCommand, ['revoke', active.kid]), (error: CliError) => error.exitCode === 2 && /--yes/.test(error.message));
-    assert.match(await run(keysCommand, ['revoke', active.kid, '--yes']), new RegExp(`Revoked sig key ${active.kid}`));
+    // A generated kid may start with '-' (base64url): after `--` it is read as the kid, never as an option.
+    await assert.rejects(run(keysCommand, ['revoke', '--', active.kid]), (error: CliError) => error.exitCode === 2 && /--yes/.test(error.message));
+    assert.match(await run(keysCommand, ['revoke', '--yes', '--', active.kid]), new RegExp(`Revoked sig key ${active.kid}`));
     const after = JSON.parse(await run(keysCommand, ['list', '--json'])) as Array<{ kid: string; use: string; active: boolean }>;
     assert.ok(!after.some((key) => key.kid === active.kid));
     assert.equal(after.filter((key) => key.use === 'sig' && key.active).length, 1);
