@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import type { AuditQuery } from '@partner-gateway/contract/admin-audit';
 import { AUDIT_ACTIONS, COMMON_AUDIT_REASONS } from '@partner-gateway/contract/audit-names';
 import { ADMIN_AUDIT_EXPORT_PATH } from '@partner-gateway/contract/paths';
-import { withQuery } from '@partner-gateway/contract/admin-api-client';
+import { withQuery } from '@partner-gateway/contract/admin-endpoint';
 import { admin, ApiError, credentialHeaders } from '../api';
 import { useCan } from '../identity';
 import { AuditTable } from '../components/audit-table';

@@ -5,7 +5,6 @@ import type { AdmitBanksBody, BankAdmissionQueue, BankExclusion, BankExclusionLi
 import type { ParticipantsReport, ParticipantsRun, ParticipantsStatus, ProposalRejection } from './admin-bank-participants.js';
 import type { CreateWebhookBody, ReplayWebhooksBody, ReplayWebhooksResult, RotateWebhookBody, WebhookAttemptList, WebhookEndpointCreated, WebhookEndpointList } from './admin-webhooks.js';
 import type { AuditPage, AuditQuery } from './admin-audit.js';
-import type { KeyList, KeyUse, KeyView } from './admin-keys.js';
 import type { PartnerJwksView, SetPartnerJwksBody } from './admin-partner-keys.js';
 import type { PartnerCertificatesView, SetPartnerCertificatesBody } from './admin-partner-certificates.js';
 import type { ActivityResponse, CreatePartnerBody, PartnerList, PartnerView, RewardTypeCatalogue, UpdatePartnerBody } from './admin-partners.js';
@@ -23,14 +22,14 @@ import type {
   TokenView,
   UpdateOperatorBody,
 } from './admin-operators.js';
+import { fillPath, withQuery, type AdminCallParts, type AdminEndpoint, type AdminTextAnswer, type AnswerOf } from './admin-endpoint.js';
+import { KEY_ENDPOINTS } from './admin-key-endpoints.js';
 import {
   ADMIN_AUDIT_PATH,
   ADMIN_BANK_EXPORT_PATH,
   ADMIN_BACKUP_PATH,
   ADMIN_BANK_IMPORT_PATH,
   ADMIN_BANKS_PATH,
-  ADMIN_KEY_ROTATE_PATH,
-  ADMIN_KEYS_PATH,
   ADMIN_PARTNER_ACTIVITY_PATH,
   ADMIN_PARTNERS_PATH,
   ADMIN_REWARD_TYPES_PATH,
@@ -52,7 +51,6 @@ import {
   ADMIN_BANK_EXCLUSIONS_PATH,
   adminBankExclusionPath,
   adminBankSyncDecisionPath,
-  adminKeyRevokePath,
   adminPartnerJwksPath,
   adminPartnerCertificatesPath,
   adminPartnerPath,
@@ -80,12 +78,6 @@ export interface AdminRequest {
   binary?: boolean;
 }
 
-/** A file the admin API answered (a request with `text`): its text and the bank list version it holds. */
-export interface AdminTextAnswer {
-  text: string;
-  /** The `x-bank-list-version` header, when the answer carries one. */
-  version: string | null;
-}
 
 /**
  * Sends a request with the admin credential and resolves with the parsed JSON answer (undefined for a 204), or
@@ -250,12 +242,7 @@ export interface AdminApi {
     attempts(login: string, id: string, limit?: number): Promise<WebhookAttemptList>;
     replay(login: string, id: string, body: ReplayWebhooksBody): Promise<ReplayWebhooksResult>;
   };
-  keys: {
-    list(): Promise<KeyList>;
-    rotate(use: KeyUse): Promise<KeyView>;
-    /** Drops a key at once (POST /admin/v1/keys/{kid}/revoke). */
-    revoke(kid: string): Promise<KeyView>;
-  };
+  keys: ClientOf<typeof KEY_ENDPOINTS>;
   audit: {
     query(query: AuditQuery): Promise<AuditPage>;
   };
@@ -369,11 +356,7 @@ export function createAdminApi(send: AdminTransport): AdminApi {
       attempts: (login, id, limit) => call({ method: 'GET', path: withQuery(`${adminPartnerPath(login)}/webhooks/${encodeURIComponent(id)}/attempts`, { limit: limit === undefined ? undefined : String(limit) }) }),
       replay: (login, id, body) => call({ method: 'POST', path: `${adminPartnerPath(login)}/webhooks/${encodeURIComponent(id)}/replay`, json: body }),
     },
-    keys: {
-      list: () => call({ method: 'GET', path: ADMIN_KEYS_PATH }),
-      rotate: (use) => call({ method: 'POST', path: ADMIN_KEY_ROTATE_PATH, json: { use } }),
-      revoke: (kid) => call({ method: 'POST', path: adminKeyRevokePath(kid) }),
-    },
+    keys: clientOf(KEY_ENDPOINTS, send),
     audit: {
       query: (query) => call({ method: 'GET', path: withQuery(ADMIN_AUDIT_PATH, query) }),
     },
@@ -404,19 +387,39 @@ export function createAdminApi(send: AdminTransport): AdminApi {
   };
 }
 
-/**
- * A path with query parameters, leaving out the empty ones.
- *
- * @example
- * ```ts
- * withQuery('/admin/v1/audit', { partner: 'acme', reason: '' }); // '/admin/v1/audit?partner=acme'
- * ```
- */
-export function withQuery(path: string, query: Record<string, string | undefined>): string {
-  const search = new URLSearchParams();
-  for (const [name, value] of Object.entries(query)) if (value !== undefined && value !== '') search.set(name, value);
-  const text = search.toString();
-  return text ? `${path}?${text}` : path;
+/** A group of endpoints (or of groups), as the client's tree names them. */
+export interface EndpointTree {
+  readonly [name: string]: AdminEndpoint | EndpointTree;
+}
+
+/** The client of a tree of endpoint declarations: each endpoint a method taking its `send`'s arguments. */
+export type ClientOf<T> = {
+  [K in keyof T]: T[K] extends AdminEndpoint ? (...args: Parameters<T[K]['send']>) => Promise<AnswerOf<T[K]>> : ClientOf<T[K]>;
+};
+
+function isEndpoint(value: AdminEndpoint | EndpointTree): value is AdminEndpoint {
+  return typeof value.send === 'function';
+}
+
+/** The request a call of `endpoint` sends, from the parts its `send` built. */
+export function requestOf(endpoint: AdminEndpoint, parts: AdminCallParts): AdminRequest {
+  return {
+    method: endpoint.method,
+    path: withQuery(fillPath(endpoint.path, parts.params), parts.query),
+    ...(parts.body !== undefined ? { json: parts.body } : {}),
+    ...(parts.file !== undefined ? { file: parts.file } : {}),
+    ...(endpoint.answerAs === 'text' ? { text: true as const } : {}),
+    ...(endpoint.answerAs === 'binary' ? { binary: true } : {}),
+  };
+}
+
+/** The generic client of a tree: every method sends its endpoint's request through `send`. */
+export function clientOf<T extends EndpointTree>(tree: T, send: AdminTransport): ClientOf<T> {
+  const client: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(tree)) {
+    client[name] = isEndpoint(value) ? (...args: never[]) => send(requestOf(value, value.send(...args))) : clientOf(value, send);
+  }
+  return client as ClientOf<T>;
 }
 
 /** What every change of the bank list may carry: the version it was previewed on, and a comment for the history. */
