@@ -23,6 +23,7 @@ import type {
   UpdateOperatorBody,
 } from './admin-operators.js';
 import { fillPath, withQuery, type AdminCallParts, type AdminEndpoint, type AdminTextAnswer, type AnswerOf } from './admin-endpoint.js';
+import { isEndpoint, type EndpointTree } from './admin-endpoints.js';
 import { KEY_ENDPOINTS } from './admin-key-endpoints.js';
 import {
   ADMIN_AUDIT_PATH,
@@ -387,19 +388,10 @@ export function createAdminApi(send: AdminTransport): AdminApi {
   };
 }
 
-/** A group of endpoints (or of groups), as the client's tree names them. */
-export interface EndpointTree {
-  readonly [name: string]: AdminEndpoint | EndpointTree;
-}
-
 /** The client of a tree of endpoint declarations: each endpoint a method taking its `send`'s arguments. */
 export type ClientOf<T> = {
   [K in keyof T]: T[K] extends AdminEndpoint ? (...args: Parameters<T[K]['send']>) => Promise<AnswerOf<T[K]>> : ClientOf<T[K]>;
 };
-
-function isEndpoint(value: AdminEndpoint | EndpointTree): value is AdminEndpoint {
-  return typeof value.send === 'function';
-}
 
 /** The request a call of `endpoint` sends, from the parts its `send` built. */
 export function requestOf(endpoint: AdminEndpoint, parts: AdminCallParts): AdminRequest {

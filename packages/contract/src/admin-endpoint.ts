@@ -26,7 +26,7 @@ export type AdminQuery = Readonly<Record<string, string | number | boolean | nul
  * export const revokeKey = adminEndpoint({
  *   method: 'POST', path: ADMIN_KEY_REVOKE_PATH, operationId: 'revokeKey', tags: ['Keys'],
  *   summary: 'Drop a key at once', params: KidParams, answer: KeyView,
- *   permission: 'keys.write', audit: 'key.revoke', checked: 'key.revoke', cli: 'keys revoke <kid>',
+ *   permission: 'keys.write', audit: 'key.revoke', checked: 'key.revoke', cli: 'keys revoke',
  *   send: (kid: string) => ({ params: { kid } }),
  * });
  * ```
@@ -64,7 +64,7 @@ export interface AdminEndpoint {
   fieldPermissions?: Readonly<Partial<Record<string, Permission>>>;
   /** The path parameter naming an operator: an operator acting on itself needs no `permission`. */
   selfService?: string;
-  /** The CLI command that makes this call (`partner-gateway <cli>`), when there is one. */
+  /** The words of the CLI command that makes this call (`bank pending approve` for `partner-gateway bank pending approve`), when there is one. */
   cli?: string;
   /** How the client's arguments become the call's parameters, query and body. */
   send(...args: never[]): AdminCallParts;

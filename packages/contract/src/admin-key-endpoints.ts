@@ -30,7 +30,7 @@ export const KEY_ENDPOINTS = {
     answer: KeyView,
     permission: 'keys.write',
     audit: 'key.rotate',
-    cli: 'keys rotate <sig|enc>',
+    cli: 'keys rotate',
     send: (use: KeyUse) => ({ body: { use } }),
   }),
   /** Drops a key at once (POST /admin/v1/keys/{kid}/revoke): its tokens and JWEs are refused on every instance. */
@@ -47,7 +47,7 @@ export const KEY_ENDPOINTS = {
     permission: 'keys.write',
     audit: 'key.revoke',
     checked: 'key.revoke',
-    cli: 'keys revoke -- <kid>',
+    cli: 'keys revoke',
     send: (kid: string) => ({ params: { kid } }),
   }),
 };

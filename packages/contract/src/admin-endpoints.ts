@@ -1,0 +1,32 @@
+import type { AdminEndpoint } from './admin-endpoint.js';
+import { KEY_ENDPOINTS } from './admin-key-endpoints.js';
+
+/** A group of endpoints (or of groups), as the admin client names them. */
+export interface EndpointTree {
+  readonly [name: string]: AdminEndpoint | EndpointTree;
+}
+
+/**
+ * Every admin API endpoint, by the name the admin client gives it (`admin.keys.revoke(kid)`): the routes, the
+ * client, docs/admin.md's operations table and the role tests all come from this tree.
+ */
+export const ADMIN_ENDPOINTS = {
+  keys: KEY_ENDPOINTS,
+} satisfies EndpointTree;
+
+/** Whether a tree's entry is an endpoint rather than a group. */
+export function isEndpoint(value: AdminEndpoint | EndpointTree): value is AdminEndpoint {
+  return typeof value.send === 'function';
+}
+
+/**
+ * Every endpoint of a tree with its client name, in the tree's order.
+ *
+ * @example
+ * ```ts
+ * listEndpoints(ADMIN_ENDPOINTS).find(({ name }) => name === 'keys.revoke')?.endpoint.checked; // 'key.revoke'
+ * ```
+ */
+export function listEndpoints(tree: EndpointTree, prefix = ''): Array<{ name: string; endpoint: AdminEndpoint }> {
+  return Object.entries(tree).flatMap(([name, value]) => (isEndpoint(value) ? [{ name: `${prefix}${name}`, endpoint: value }] : listEndpoints(value, `${prefix}${name}.`)));
+}
