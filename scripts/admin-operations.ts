@@ -16,7 +16,7 @@ export function adminOperationsReference(): string {
     const holders = permission === 'public' ? OPERATOR_ROLES : rolesWith(permission);
     const roles = OPERATOR_ROLES.map((role) => (holders.includes(role) ? '✓' : ''));
     const self = endpoint.selfService === undefined ? '' : ' (or the operator itself)';
-    return `| \`${endpoint.method} ${endpoint.path}\` | ${cell(endpoint.summary)} | \`${endpoint.permission}\`${self} | ${roles.join(' | ')} | ${endpoint.checked ? `\`${endpoint.checked}\`` : ''} | ${endpoint.audit ? `\`${endpoint.audit}\`` : ''} | \`${name}\` | ${endpoint.cli ? `\`partner-gateway ${cell(endpoint.cli)}\`` : ''} |`;
+    return `| \`${endpoint.method} ${endpoint.path}\` | ${cell(endpoint.summary)} | \`${endpoint.permission}\`${self} | ${roles.join(' | ')} | ${endpoint.checked ? `\`${endpoint.checked}\`` : endpoint.uncheckedBecause ? `no: ${cell(endpoint.uncheckedBecause)}` : ''} | ${endpoint.audit ? `\`${endpoint.audit}\`` : ''} | \`${name}\` | ${endpoint.cli ? `\`partner-gateway ${cell(endpoint.cli)}\`` : ''} |`;
   });
   return [
     '# Admin operations',

@@ -1,4 +1,4 @@
-import { createAdminApi, type AdminApi } from '@partner-gateway/contract/admin-api-client';
+import { createAdminApi, type AdminApi, type AdminTransport } from '@partner-gateway/contract/admin-api-client';
 import type { ProposalView } from '@partner-gateway/contract/admin-approvals';
 import { describeProblem, type ErrorBody } from '@partner-gateway/contract/error-body';
 import { readAdminToken } from '../bootstrap/admin-token.js';
@@ -26,6 +26,14 @@ export const PROPOSED_EXIT_CODE = 4;
  * ```
  */
 export function createAdminClient(io: CliIo): AdminApi {
+  return createAdminApi(adminTransport(io));
+}
+
+/**
+ * The transport createAdminClient's client sends through (what `partner-gateway call` sends a declared
+ * endpoint's request with): the credential, the refusals and the proposals as createAdminClient says.
+ */
+export function adminTransport(io: CliIo): AdminTransport {
   const baseUrl = (io.env.ADMIN_URL || DEFAULT_ADMIN_URL).replace(/\/+$/, '');
   let token: string | undefined;
   let unreadable: string | undefined;
@@ -34,7 +42,7 @@ export function createAdminClient(io: CliIo): AdminApi {
   } catch (error) {
     unreadable = `Cannot read PARTNER_GATEWAY_ADMIN_TOKEN_FILE ${io.env.PARTNER_GATEWAY_ADMIN_TOKEN_FILE} (${(error as NodeJS.ErrnoException).code ?? 'error'})`;
   }
-  return createAdminApi(async ({ method, path, json, file, text: wantsText, binary }) => {
+  return async ({ method, path, json, file, text: wantsText, binary }) => {
     if (unreadable) throw new CliError(unreadable, 2);
     if (!token) {
       throw new CliError(
@@ -70,7 +78,7 @@ export function createAdminClient(io: CliIo): AdminApi {
     if (response.status === 202) throw new CliError(describeProposal(parsed as ProposalView), PROPOSED_EXIT_CODE);
     if (!response.ok) throw new CliError(describeError(response.status, parsed as Partial<ErrorBody> | null));
     return parsed;
-  });
+  };
 }
 
 function describeError(status: number, body: Partial<ErrorBody> | null): string {

@@ -3,11 +3,12 @@ import { CliError, print, runInvocation, type CliIo } from '@partner-gateway/cli
 import { clientCommands } from '@partner-gateway/client/cli/client-command';
 import { runGroup, subcommandList, type CommandGroup } from '@partner-gateway/client/cli/command-group';
 import { GATEWAY_VERSION } from '../version.js';
-import { createAdminClient } from './admin-client.js';
+import { adminTransport, createAdminClient } from './admin-client.js';
 import { approvalCommands } from './commands/approval-command.js';
 import { auditCommand } from './commands/audit-command.js';
 import { backupCommand } from './commands/backup-command.js';
 import { bankCommands } from './commands/bank-command.js';
+import { callCommand } from './commands/call-command.js';
 import { keysCommands } from './commands/keys-command.js';
 import { operatorCommands } from './commands/operator-command.js';
 import { partnerCommands } from './commands/partner-command.js';
@@ -42,11 +43,12 @@ export const USAGE = [
   ...Object.entries(ADMIN_GROUPS).map(([name, group]) => groupEntry(name, group)),
   entry('audit', 'show or --follow the audit trail'),
   entry('backup', 'copy the running gateway\'s embedded database into a file'),
+  entry('call', 'any admin API operation by its client name (--list lists them), answered as JSON'),
   entry('restore', 'put a backup into DATA_DIR, the gateway stopped ([--yes])'),
   groupEntry('client', CLIENT_GROUP, `\n${' '.repeat(COLUMN)}(no admin token needed; also partner-gateway-client, of @partner-gateway/client)`),
   entry('--version', 'print the version of the gateway (and of its contract and SDK)'),
   '',
-  'partner, bank, keys, audit, backup, operator, token and approval talk to a gateway\'s admin API:',
+  'partner, bank, keys, audit, backup, call, operator, token and approval talk to a gateway\'s admin API:',
   '  ADMIN_URL                         admin API address (default http://127.0.0.1:8081)',
   '  PARTNER_GATEWAY_ADMIN_TOKEN       your personal token (the audit trail then names you)',
   '  PARTNER_GATEWAY_ADMIN_TOKEN_FILE  or a file holding it',
@@ -85,6 +87,8 @@ export function runCli(argv: string[], io: CliIo): Promise<number> {
         return auditCommand(rest, io, createAdminClient(io));
       case 'backup':
         return backupCommand(rest, io, createAdminClient(io));
+      case 'call':
+        return callCommand(rest, io, () => adminTransport(io));
       case 'client':
         return runGroup(CLIENT_GROUP, rest, io, undefined);
       case '--version':

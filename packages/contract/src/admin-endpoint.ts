@@ -60,6 +60,13 @@ export interface AdminEndpoint {
   audit?: AuditAction;
   /** The maker-checker action it submits: the answer may be 202 with a proposal instead. */
   checked?: CheckedActionName;
+  /**
+   * Why a change is not a maker-checker action, in words docs/admin-operations.md shows: every change is audited,
+   * and either `checked` or says here why not (routeOf refuses to register one that does neither).
+   */
+  uncheckedBecause?: string;
+  /** A call that changes nothing though its method is not GET (a preview computed on the server): no audit needed. */
+  changesNothing?: true;
   /** Body fields that need a permission of their own (a partner's password beside its other settings). */
   fieldPermissions?: Readonly<Partial<Record<string, Permission>>>;
   /** The path parameter naming an operator: an operator acting on itself needs no `permission`. */
@@ -138,4 +145,21 @@ export function withQuery(path: string, query: AdminQuery = {}): string {
   for (const [name, value] of Object.entries(query)) if (value !== undefined && value !== null && value !== '') search.set(name, String(value));
   const text = search.toString();
   return text ? `${path}?${text}` : path;
+}
+
+/**
+ * Why `endpoint` cannot be registered, or undefined: a change (any method but GET) must name its audit action,
+ * and either its maker-checker action or why it has none, so that no change skips the audit or the approval
+ * settings by being declared without them.
+ *
+ * @example
+ * ```ts
+ * undeclaredControls({ ...rotateKey, audit: undefined }); // 'rotateKey changes data but declares no audit action'
+ * ```
+ */
+export function undeclaredControls(endpoint: AdminEndpoint): string | undefined {
+  if (endpoint.method === 'GET' || endpoint.permission === 'public' || endpoint.changesNothing) return undefined;
+  if (endpoint.audit === undefined) return `${endpoint.operationId} changes data but declares no audit action`;
+  if (endpoint.checked === undefined && endpoint.uncheckedBecause === undefined) return `${endpoint.operationId} changes data but is neither checked (maker-checker) nor says why not (uncheckedBecause)`;
+  return undefined;
 }

@@ -30,6 +30,7 @@ export const KEY_ENDPOINTS = {
     answer: KeyView,
     permission: 'keys.write',
     audit: 'key.rotate',
+    uncheckedBecause: 'an emergency rotation must not wait for a second operator; the old key keeps working for its grace period',
     cli: 'keys rotate',
     send: (use: KeyUse) => ({ body: { use } }),
   }),

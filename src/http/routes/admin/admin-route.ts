@@ -1,4 +1,4 @@
-import type { AdminEndpoint } from '@partner-gateway/contract/admin-endpoint';
+import { undeclaredControls, type AdminEndpoint } from '@partner-gateway/contract/admin-endpoint';
 import { ErrorBody } from '@partner-gateway/contract/error-body';
 import { PROPOSED } from './answer-submitted.js';
 
@@ -23,6 +23,8 @@ export type RouteSchemaOf<E extends AdminEndpoint> = {
 /**
  * A route's options from its contract declaration: method, path, permission, audit action and the OpenAPI
  * schema (a checked endpoint documents maker-checker's 202 and says so). The route file adds only its handler.
+ * Throws for a change declared without its audit action, or neither checked nor saying why not: the app does
+ * not build with such a route.
  *
  * @example
  * ```ts
@@ -30,6 +32,8 @@ export type RouteSchemaOf<E extends AdminEndpoint> = {
  * ```
  */
 export function routeOf<const E extends AdminEndpoint>(endpoint: E) {
+  const undeclared = undeclaredControls(endpoint);
+  if (undeclared !== undefined) throw new Error(undeclared);
   const { method, path, permission, audit, selfService, fieldPermissions } = endpoint;
   const schema = {
     operationId: endpoint.operationId,
