@@ -29,7 +29,7 @@ describe('admin permissions', () => {
     assert.equal(forgotten.statusCode, 403);
     assert.ok(!forgotten.body.includes('secret'));
     assert.equal((await app.inject({ method: 'GET', url: '/admin/v1/declared', headers })).statusCode, 200);
-    assert.deepEqual(app.adminRoutes.find((route) => route.url === '/admin/v1/forgotten' && route.method === 'GET'), { method: 'GET', url: '/admin/v1/forgotten', permission: undefined, hidden: false });
+    assert.deepEqual(app.adminRoutes.find((route) => route.url === '/admin/v1/forgotten' && route.method === 'GET'), { method: 'GET', url: '/admin/v1/forgotten', permission: undefined, hidden: false, operationId: undefined, audit: undefined });
     await app.close();
   });
 

@@ -1,4 +1,5 @@
 import { rolesWith, type Permission } from '@partner-gateway/contract/admin-permissions';
+import type { AuditAction } from '@partner-gateway/contract/audit-names';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { errors } from '../../errors.js';
@@ -22,7 +23,7 @@ declare module 'fastify' {
   }
   interface FastifyInstance {
     /** Every route of the admin listener with the permission it declares, as registered (for the role tests). */
-    adminRoutes: Array<{ method: string; url: string; permission: Permission | 'public' | undefined; hidden: boolean }>;
+    adminRoutes: Array<{ method: string; url: string; permission: Permission | 'public' | undefined; hidden: boolean; operationId: string | undefined; audit: AuditAction | undefined }>;
   }
 }
 
@@ -40,7 +41,9 @@ export const adminPermissions = fp(
       const permission = route.config?.permission;
       const self = route.config?.selfService;
       const hidden = route.schema?.hide === true;
-      if (!route.config?.otherMethods) for (const method of [route.method].flat()) app.adminRoutes.push({ method, url: route.url, permission, hidden });
+      const operationId = route.schema?.operationId as string | undefined;
+      const audit = route.config?.audit;
+      if (!route.config?.otherMethods) for (const method of [route.method].flat()) app.adminRoutes.push({ method, url: route.url, permission, hidden, operationId, audit });
       if (permission === undefined || permission === 'public' || route.schema === undefined || hidden) return;
       const fields = route.config?.fieldPermissions;
       const schema: Record<string, unknown> = {
