@@ -15,6 +15,7 @@ export type RouteSchemaOf<E extends AdminEndpoint> = {
   description?: string;
   consumes?: string[];
   produces?: string[];
+  security?: [];
   response: { [K in E['status']]: E['answer'] } & Record<string, unknown>;
 } & SchemaPart<'params', E['params']> &
   SchemaPart<'querystring', E['querystring']> &
@@ -22,9 +23,9 @@ export type RouteSchemaOf<E extends AdminEndpoint> = {
 
 /**
  * A route's options from its contract declaration: method, path, permission, audit action and the OpenAPI
- * schema (a checked endpoint documents maker-checker's 202 and says so). The route file adds only its handler.
- * Throws for a change declared without its audit action, or neither checked nor saying why not: the app does
- * not build with such a route.
+ * schema (a checked endpoint documents maker-checker's 202 and says so; a public one, that it needs no credential).
+ * The route file adds only its handler. Throws for a change declared without its audit action, or neither checked
+ * nor saying why not: the app does not build with such a route.
  *
  * @example
  * ```ts
@@ -45,6 +46,8 @@ export function routeOf<const E extends AdminEndpoint>(endpoint: E) {
     ...(endpoint.file !== undefined ? { consumes: [...endpoint.file.consumes], body: { description: endpoint.file.description } } : {}),
     ...(endpoint.body !== undefined ? { body: endpoint.body } : {}),
     ...(endpoint.produces !== undefined ? { produces: [...endpoint.produces] } : {}),
+    // The document says the admin token is needed unless an operation says otherwise.
+    ...(permission === 'public' ? { security: [] } : {}),
     response: { [endpoint.status]: endpoint.answer, ...(endpoint.checked !== undefined ? PROPOSED : {}), ...errorResponses },
   };
   return {
