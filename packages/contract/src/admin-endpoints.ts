@@ -1,5 +1,10 @@
 import type { AdminEndpoint } from './admin-endpoint.js';
+import { APPROVAL_ENDPOINTS } from './admin-approval-endpoints.js';
+import { AUDIT_ENDPOINTS, AUDIT_EXPORT_ENDPOINT } from './admin-audit-endpoints.js';
+import { BACKUP_ENDPOINT } from './admin-backup-endpoint.js';
 import { KEY_ENDPOINTS } from './admin-key-endpoints.js';
+import { OPERATOR_ENDPOINTS } from './admin-operator-endpoints.js';
+import { SESSION_ENDPOINTS } from './admin-session-endpoints.js';
 
 /** A group of endpoints (or of groups), as the admin client names them. */
 export interface EndpointTree {
@@ -12,6 +17,11 @@ export interface EndpointTree {
  */
 export const ADMIN_ENDPOINTS = {
   keys: KEY_ENDPOINTS,
+  audit: { ...AUDIT_ENDPOINTS, export: AUDIT_EXPORT_ENDPOINT },
+  backup: BACKUP_ENDPOINT,
+  operators: OPERATOR_ENDPOINTS,
+  approvals: APPROVAL_ENDPOINTS,
+  session: SESSION_ENDPOINTS,
 } satisfies EndpointTree;
 
 /** Whether a tree's entry is an endpoint rather than a group. */

@@ -41,6 +41,7 @@ export const SESSION_ENDPOINTS = {
     answer: { type: 'null', description: 'Signed out' },
     permission: 'read',
     audit: 'session.sign-out',
+    uncheckedBecause: 'ending one\'s own session must never wait',
     send: () => ({}),
   }),
   signInOptions: adminEndpoint({
