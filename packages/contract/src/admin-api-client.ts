@@ -99,41 +99,6 @@ export type AdminTransport = (request: AdminRequest) => Promise<unknown>;
  */
 /** The groups not yet declared as endpoints (ADMIN_ENDPOINTS): their methods written by hand. */
 interface HandWrittenAdminApi {
-  partners: {
-    list(): Promise<PartnerList>;
-    get(login: string): Promise<PartnerView>;
-    create(body: CreatePartnerBody): Promise<PartnerView>;
-    update(login: string, body: UpdatePartnerBody): Promise<PartnerView>;
-    remove(login: string): Promise<void>;
-    /**
-     * Registers the partner's public keys, or the https URL of its JWK Set, replacing what it had
-     * (PUT /admin/v1/partners/{login}/jwks); refused keys are a 422 naming each one.
-     *
-     * @example
-     * ```ts
-     * await admin.partners.setJwks('acme', { jwksUri: 'https://acme.example/.well-known/jwks.json' });
-     * ```
-     */
-    setJwks(login: string, body: SetPartnerJwksBody): Promise<PartnerJwksView>;
-    /** Removes the partner's public keys (DELETE /admin/v1/partners/{login}/jwks, 204). */
-    deleteJwks(login: string): Promise<void>;
-    /**
-     * Registers the partner's client certificates (self_signed_tls_client_auth) or its subject DN (tls_client_auth)
-     * (PUT /admin/v1/partners/{login}/certificates); an expired certificate, a non-certificate or a private key is a 422.
-     *
-     * @example
-     * ```ts
-     * await admin.partners.setCertificates('acme', { subjectDn: 'CN=acme-payouts,O=Acme,C=RU' });
-     * ```
-     */
-    setCertificates(login: string, body: SetPartnerCertificatesBody): Promise<PartnerCertificatesView>;
-    /** Removes the partner's certificates and subject DN (DELETE /admin/v1/partners/{login}/certificates, 204). */
-    deleteCertificates(login: string): Promise<void>;
-    /** The last successful partner API call of each login. */
-    activity(logins: readonly string[]): Promise<ActivityResponse>;
-    /** The reward types a partner may be given (GET /admin/v1/reward-types): the catalogue REWARD_TYPES sets. */
-    rewardTypes(): Promise<RewardTypeCatalogue>;
-  };
   /**
    * The bank list. Every change is a new version; `baseVersion` (from `list()` or a preview) applies it only if
    * the list is still at that version (409 `bank_list_changed` otherwise).
@@ -226,23 +191,7 @@ interface HandWrittenAdminApi {
     confirm(bics: string[], options?: BankChangeOptions): Promise<BankListOutcome>;
     reject(bics: string[]): Promise<ProposalRejection>;
   };
-  /**
-   * A partner's webhook endpoints (docs/webhooks.md).
-   *
-   * @example
-   * ```ts
-   * const { endpoint, secret } = await admin.webhooks.create('acme', { url: 'https://acme.example/hooks', scheme: 'v1' });
-   * await admin.webhooks.replay('acme', endpoint.id, { since: '2026-11-27T00:00:00Z' });
-   * ```
-   */
-  webhooks: {
-    list(login: string): Promise<WebhookEndpointList>;
-    create(login: string, body: CreateWebhookBody): Promise<WebhookEndpointCreated>;
-    remove(login: string, id: string): Promise<void>;
-    rotate(login: string, id: string, body?: RotateWebhookBody): Promise<WebhookEndpointCreated>;
-    attempts(login: string, id: string, limit?: number): Promise<WebhookAttemptList>;
-    replay(login: string, id: string, body: ReplayWebhooksBody): Promise<ReplayWebhooksResult>;
-  };
+
   audit: {
     query(query: AuditQuery): Promise<AuditPage>;
   };
@@ -254,19 +203,6 @@ export function createAdminApi(send: AdminTransport): AdminApi {
   const call = <T>(request: AdminRequest) => send(request) as Promise<T>;
   return {
     ...clientOf(ADMIN_ENDPOINTS, send),
-    partners: {
-      list: () => call({ method: 'GET', path: ADMIN_PARTNERS_PATH }),
-      get: (login) => call({ method: 'GET', path: adminPartnerPath(login) }),
-      create: (body) => call({ method: 'POST', path: ADMIN_PARTNERS_PATH, json: body }),
-      update: (login, body) => call({ method: 'PATCH', path: adminPartnerPath(login), json: body }),
-      remove: (login) => call({ method: 'DELETE', path: adminPartnerPath(login) }),
-      setJwks: (login, body) => call({ method: 'PUT', path: adminPartnerJwksPath(login), json: body }),
-      deleteJwks: (login) => call({ method: 'DELETE', path: adminPartnerJwksPath(login) }),
-      setCertificates: (login, body) => call({ method: 'PUT', path: adminPartnerCertificatesPath(login), json: body }),
-      deleteCertificates: (login) => call({ method: 'DELETE', path: adminPartnerCertificatesPath(login) }),
-      activity: (logins) => call({ method: 'GET', path: withQuery(ADMIN_PARTNER_ACTIVITY_PATH, { logins: logins.join(',') }) }),
-      rewardTypes: () => call({ method: 'GET', path: ADMIN_REWARD_TYPES_PATH }),
-    },
     banks: {
       list: () => call({ method: 'GET', path: ADMIN_BANKS_PATH }),
       replace: (banks, options = {}) => call({ method: 'PUT', path: withQuery(ADMIN_BANKS_PATH, changeQuery(options)), json: { banks } }),
@@ -313,14 +249,6 @@ export function createAdminApi(send: AdminTransport): AdminApi {
       sync: () => call({ method: 'POST', path: ADMIN_BANK_PARTICIPANTS_SYNC_PATH }),
       confirm: (bics, options = {}) => call({ method: 'POST', path: withQuery(ADMIN_BANK_PROPOSALS_CONFIRM_PATH, changeQuery(options)), json: { bics } }),
       reject: (bics) => call({ method: 'POST', path: ADMIN_BANK_PROPOSALS_REJECT_PATH, json: { bics } }),
-    },
-    webhooks: {
-      list: (login) => call({ method: 'GET', path: `${adminPartnerPath(login)}/webhooks` }),
-      create: (login, body) => call({ method: 'POST', path: `${adminPartnerPath(login)}/webhooks`, json: body }),
-      remove: (login, id) => call({ method: 'DELETE', path: `${adminPartnerPath(login)}/webhooks/${encodeURIComponent(id)}` }),
-      rotate: (login, id, body = {}) => call({ method: 'POST', path: `${adminPartnerPath(login)}/webhooks/${encodeURIComponent(id)}/rotate`, json: body }),
-      attempts: (login, id, limit) => call({ method: 'GET', path: withQuery(`${adminPartnerPath(login)}/webhooks/${encodeURIComponent(id)}/attempts`, { limit: limit === undefined ? undefined : String(limit) }) }),
-      replay: (login, id, body) => call({ method: 'POST', path: `${adminPartnerPath(login)}/webhooks/${encodeURIComponent(id)}/replay`, json: body }),
     },
   };
 }

@@ -4,7 +4,9 @@ import { AUDIT_ENDPOINTS, AUDIT_EXPORT_ENDPOINT } from './admin-audit-endpoints.
 import { BACKUP_ENDPOINT } from './admin-backup-endpoint.js';
 import { KEY_ENDPOINTS } from './admin-key-endpoints.js';
 import { OPERATOR_ENDPOINTS } from './admin-operator-endpoints.js';
+import { PARTNER_ENDPOINTS } from './admin-partner-endpoints.js';
 import { SESSION_ENDPOINTS } from './admin-session-endpoints.js';
+import { WEBHOOK_ENDPOINTS } from './admin-webhook-endpoints.js';
 
 /** A group of endpoints (or of groups), as the admin client names them. */
 export interface EndpointTree {
@@ -16,6 +18,8 @@ export interface EndpointTree {
  * client, docs/admin.md's operations table and the role tests all come from this tree.
  */
 export const ADMIN_ENDPOINTS = {
+  partners: PARTNER_ENDPOINTS,
+  webhooks: WEBHOOK_ENDPOINTS,
   keys: KEY_ENDPOINTS,
   audit: { ...AUDIT_ENDPOINTS, export: AUDIT_EXPORT_ENDPOINT },
   backup: BACKUP_ENDPOINT,

@@ -1,5 +1,6 @@
 import { undeclaredControls, type AdminEndpoint } from '@partner-gateway/contract/admin-endpoint';
 import { ErrorBody } from '@partner-gateway/contract/error-body';
+import type { TSchema } from 'typebox';
 import { PROPOSED } from './answer-submitted.js';
 
 const errorResponses = { '4xx': ErrorBody, '5xx': ErrorBody };
@@ -25,14 +26,16 @@ export type RouteSchemaOf<E extends AdminEndpoint> = {
  * A route's options from its contract declaration: method, path, permission, audit action and the OpenAPI
  * schema (a checked endpoint documents maker-checker's 202 and says so; a public one, that it needs no credential).
  * The route file adds only its handler. Throws for a change declared without its audit action, or neither checked
- * nor saying why not: the app does not build with such a route.
+ * nor saying why not: the app does not build with such a route. `narrowed.body` is the schema this gateway
+ * validates and documents in place of the declared one, when its settings narrow it (reward types from its
+ * catalogue); its static type stays the declaration's.
  *
  * @example
  * ```ts
  * app.route({ ...routeOf(KEY_ENDPOINTS.list), handler: async () => ({ keys: await gateway.admin.keys.list() }) });
  * ```
  */
-export function routeOf<const E extends AdminEndpoint>(endpoint: E) {
+export function routeOf<const E extends AdminEndpoint>(endpoint: E, narrowed: { body?: TSchema } = {}) {
   const undeclared = undeclaredControls(endpoint);
   if (undeclared !== undefined) throw new Error(undeclared);
   const { method, path, permission, audit, selfService, fieldPermissions } = endpoint;
@@ -44,7 +47,7 @@ export function routeOf<const E extends AdminEndpoint>(endpoint: E) {
     ...(endpoint.params !== undefined ? { params: endpoint.params } : {}),
     ...(endpoint.querystring !== undefined ? { querystring: endpoint.querystring } : {}),
     ...(endpoint.file !== undefined ? { consumes: [...endpoint.file.consumes], body: { description: endpoint.file.description } } : {}),
-    ...(endpoint.body !== undefined ? { body: endpoint.body } : {}),
+    ...(endpoint.body !== undefined ? { body: narrowed.body ?? endpoint.body } : {}),
     ...(endpoint.produces !== undefined ? { produces: [...endpoint.produces] } : {}),
     // The document says the admin token is needed unless an operation says otherwise.
     ...(permission === 'public' ? { security: [] } : {}),

@@ -1,9 +1,8 @@
-import { ActivityQuery, ActivityResponse } from '@partner-gateway/contract/admin-partners';
-import { ErrorBody } from '@partner-gateway/contract/error-body';
-import { ADMIN_PARTNER_ACTIVITY_PATH } from '@partner-gateway/contract/paths';
+import { PARTNER_ENDPOINTS } from '@partner-gateway/contract/admin-partner-endpoints';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Gateway } from '../../../gateway.js';
+import { routeOf } from './admin-route.js';
 
 /**
  * The last successful partner API call (login, refresh, logout or banks) of each of a page of partners,
@@ -11,9 +10,5 @@ import type { Gateway } from '../../../gateway.js';
  */
 export async function adminPartnerActivityRoutes(untyped: FastifyInstance, { gateway }: { gateway: Gateway }): Promise<void> {
   const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
-  app.get(
-    ADMIN_PARTNER_ACTIVITY_PATH,
-    { config: { permission: 'read' }, schema: { operationId: 'getPartnerActivity', tags: ['Partners'], summary: 'The last successful partner API call of each partner', querystring: ActivityQuery, response: { 200: ActivityResponse, '4xx': ErrorBody, '5xx': ErrorBody } } },
-    async (request) => ({ partners: await gateway.admin.audit.activity(request.query.logins) }),
-  );
+  app.route({ ...routeOf(PARTNER_ENDPOINTS.activity), handler: async (request) => ({ partners: await gateway.admin.audit.activity(request.query.logins) }) });
 }

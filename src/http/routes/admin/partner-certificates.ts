@@ -1,5 +1,4 @@
-import { PartnerCertificatesView, SetPartnerCertificatesBody } from '@partner-gateway/contract/admin-partner-certificates';
-import { ADMIN_PARTNER_CERTIFICATES_PATH } from '@partner-gateway/contract/paths';
+import { PARTNER_ENDPOINTS } from '@partner-gateway/contract/admin-partner-endpoints';
 import { partnerSubresourceRoutes } from './partner-subresource-routes.js';
 
 /**
@@ -7,27 +6,7 @@ import { partnerSubresourceRoutes } from './partner-subresource-routes.js';
  * and remove them. Audited with their public identity before and after (thumbprints, names, validity).
  */
 export const adminPartnerCertificatesRoutes = partnerSubresourceRoutes({
-  path: ADMIN_PARTNER_CERTIFICATES_PATH,
-  body: SetPartnerCertificatesBody,
-  view: PartnerCertificatesView,
-  set: {
-    operationId: 'setPartnerCertificates',
-    summary: "Register a partner's client certificates, or the subject DN of the certificates a configured CA issues it (mutual TLS, RFC 8705)",
-    description:
-      '`certificates` (PEM, at most 20) replaces the registered certificates, matched by SHA-256 thumbprint (self_signed_tls_client_auth); ' +
-      '`subjectDn` replaces the subject a TLS_CLIENT_CA_FILE-issued certificate must carry, compared as an RFC 4514 name (tls_client_auth). ' +
-      'Each leaves the other as it was. 422 for an expired certificate, anything not one PEM certificate, or a private key (never stored). ' +
-      "Dropping a certificate or changing the subject ends the partner's sessions.",
-    audit: 'partner.certificates.set',
-    permission: 'partners.credentials',
-    checked: 'partner.certificates.set',
-  },
-  remove: {
-    operationId: 'deletePartnerCertificates',
-    summary: "Remove a partner's client certificates and subject DN (mutual TLS then fails for it; its sessions end)",
-    description: 'Answers 204 whether or not the partner had any (sessions end only when it had certificates); 404 for an unknown partner.',
-    audit: 'partner.certificates.delete',
-    permission: 'partners.credentials',
-  },
+  set: PARTNER_ENDPOINTS.setCertificates,
+  remove: PARTNER_ENDPOINTS.deleteCertificates,
   service: (admin) => admin.partnerCertificates,
 });

@@ -1,0 +1,106 @@
+import { adminEndpoint } from './admin-endpoint.js';
+import { PARTNER_CREDENTIAL_ENDPOINTS } from './admin-partner-credential-endpoints.js';
+import { ActivityQuery, ActivityResponse, CreatePartnerBody, LoginParams, PartnerList, PartnerView, RewardTypeCatalogue, UpdatePartnerBody } from './admin-partners.js';
+import { ADMIN_PARTNER_ACTIVITY_PATH, ADMIN_PARTNERS_PATH, ADMIN_REWARD_TYPES_PATH } from './paths.js';
+
+const tags = ['Partners'];
+const PARTNER_PATH = `${ADMIN_PARTNERS_PATH}/:login`;
+
+/**
+ * The partner registry: create, list, show, change and remove partners (answers never carry a hash), their
+ * credentials (PARTNER_CREDENTIAL_ENDPOINTS), their last calls and the reward types they may get.
+ */
+export const PARTNER_ENDPOINTS = {
+  list: adminEndpoint({ method: 'GET', path: ADMIN_PARTNERS_PATH, operationId: 'listPartners', tags, summary: 'List partners', status: 200, answer: PartnerList, permission: 'read', cli: 'partner list', send: () => ({}) }),
+  get: adminEndpoint({
+    method: 'GET',
+    path: PARTNER_PATH,
+    operationId: 'getPartner',
+    tags,
+    summary: 'Show a partner',
+    params: LoginParams,
+    status: 200,
+    answer: PartnerView,
+    permission: 'read',
+    cli: 'partner show',
+    send: (login: string) => ({ params: { login } }),
+  }),
+  /** The body's reward types are validated against the gateway's catalogue (REWARD_TYPES), which its document lists. */
+  create: adminEndpoint({
+    method: 'POST',
+    path: ADMIN_PARTNERS_PATH,
+    operationId: 'createPartner',
+    tags,
+    summary: 'Create a partner',
+    body: CreatePartnerBody,
+    status: 201,
+    answer: PartnerView,
+    permission: 'partners.write',
+    audit: 'partner.create',
+    uncheckedBecause: 'not yet: its body carries the first password, which a proposal would keep (partner.update hashes a new one before it is submitted; creating could do the same)',
+    cli: 'partner add',
+    send: (body: CreatePartnerBody) => ({ body }),
+  }),
+  update: adminEndpoint({
+    method: 'PATCH',
+    path: PARTNER_PATH,
+    operationId: 'updatePartner',
+    tags,
+    summary: 'Change a partner (a block, a new password, taking `password` out of authMethods or requiring bound tokens ends its sessions)',
+    description: 'Maker-checker action `partner.update`: when it needs approval, the answer is 202 with a proposal (a new password is kept only hashed until then).',
+    params: LoginParams,
+    body: UpdatePartnerBody,
+    status: 200,
+    answer: PartnerView,
+    permission: 'partners.write',
+    // A partner's credentials and how it may use them are the security role's.
+    fieldPermissions: { password: 'partners.credentials', authMethods: 'partners.credentials', requireSenderConstrainedTokens: 'partners.credentials' },
+    audit: 'partner.update',
+    checked: 'partner.update',
+    cli: 'partner set-ips',
+    send: (login: string, body: UpdatePartnerBody) => ({ params: { login }, body }),
+  }),
+  remove: adminEndpoint({
+    method: 'DELETE',
+    path: PARTNER_PATH,
+    operationId: 'deletePartner',
+    tags,
+    summary: 'Remove a partner',
+    description: 'Maker-checker action `partner.delete`: when it needs approval, the answer is 202 with a proposal.',
+    params: LoginParams,
+    status: 204,
+    answer: { type: 'null', description: 'Removed' },
+    permission: 'partners.write',
+    audit: 'partner.delete',
+    checked: 'partner.delete',
+    cli: 'partner remove',
+    send: (login: string) => ({ params: { login } }),
+  }),
+  ...PARTNER_CREDENTIAL_ENDPOINTS,
+  /** The last successful partner API call of each login (the console's partner list, in one request). */
+  activity: adminEndpoint({
+    method: 'GET',
+    path: ADMIN_PARTNER_ACTIVITY_PATH,
+    operationId: 'getPartnerActivity',
+    tags,
+    summary: 'The last successful partner API call of each partner',
+    querystring: ActivityQuery,
+    status: 200,
+    answer: ActivityResponse,
+    permission: 'read',
+    send: (logins: readonly string[]) => ({ query: { logins: logins.join(',') } }),
+  }),
+  /** The reward types a partner may be given (GET /admin/v1/reward-types): the catalogue REWARD_TYPES sets. */
+  rewardTypes: adminEndpoint({
+    method: 'GET',
+    path: ADMIN_REWARD_TYPES_PATH,
+    operationId: 'listRewardTypes',
+    tags,
+    summary: 'The reward types a partner may be given (REWARD_TYPES)',
+    status: 200,
+    answer: RewardTypeCatalogue,
+    permission: 'read',
+    cli: 'partner reward-types',
+    send: () => ({}),
+  }),
+};
