@@ -1,6 +1,10 @@
 import type { AdminEndpoint } from './admin-endpoint.js';
 import { APPROVAL_ENDPOINTS } from './admin-approval-endpoints.js';
 import { AUDIT_ENDPOINTS, AUDIT_EXPORT_ENDPOINT } from './admin-audit-endpoints.js';
+import { BANK_ADMISSION_ENDPOINTS } from './admin-bank-admission-endpoints.js';
+import { BANK_ENDPOINTS } from './admin-bank-endpoints.js';
+import { BANK_PARTICIPANT_ENDPOINTS } from './admin-bank-participant-endpoints.js';
+import { BANK_SYNC_ENDPOINTS } from './admin-bank-sync-endpoints.js';
 import { BACKUP_ENDPOINT } from './admin-backup-endpoint.js';
 import { KEY_ENDPOINTS } from './admin-key-endpoints.js';
 import { OPERATOR_ENDPOINTS } from './admin-operator-endpoints.js';
@@ -19,6 +23,10 @@ export interface EndpointTree {
  */
 export const ADMIN_ENDPOINTS = {
   partners: PARTNER_ENDPOINTS,
+  banks: BANK_ENDPOINTS,
+  bankSync: BANK_SYNC_ENDPOINTS,
+  bankAdmissions: BANK_ADMISSION_ENDPOINTS,
+  bankParticipants: BANK_PARTICIPANT_ENDPOINTS,
   webhooks: WEBHOOK_ENDPOINTS,
   keys: KEY_ENDPOINTS,
   audit: { ...AUDIT_ENDPOINTS, export: AUDIT_EXPORT_ENDPOINT },
