@@ -37,7 +37,7 @@ export const PARTNER_ENDPOINTS = {
     answer: PartnerView,
     permission: 'partners.write',
     audit: 'partner.create',
-    uncheckedBecause: 'not yet: its body carries the first password, which a proposal would keep (partner.update hashes a new one before it is submitted; creating could do the same)',
+    uncheckedBecause: 'its body carries the first password, which a proposal would keep (it is not yet hashed before it is submitted, as partner.update hashes a new one)',
     cli: 'partner add',
     send: (body: CreatePartnerBody) => ({ body }),
   }),
