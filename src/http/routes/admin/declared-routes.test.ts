@@ -29,6 +29,16 @@ describe('every admin route is an endpoint the contract declares', () => {
     }
   });
 
+  it('when an endpoint declares a maker-checker action, then the settings can require it; every action they list is one an endpoint submits', async () => {
+    const { actions } = await t.gateway.admin.approvals.settings();
+    const declared = new Set(listEndpoints(ADMIN_ENDPOINTS).flatMap(({ endpoint }) => (endpoint.checked ? [endpoint.checked] : [])));
+    assert.deepEqual(actions.map((action) => action.action).sort(), [...declared].sort());
+    // The approver needs what the proposer needed: the action's permission is its endpoint's.
+    for (const { endpoint } of listEndpoints(ADMIN_ENDPOINTS).filter(({ endpoint }) => endpoint.checked)) {
+      assert.equal(actions.find((action) => action.action === endpoint.checked)?.permission, endpoint.permission, endpoint.operationId);
+    }
+  });
+
   it('when an endpoint is declared, then the admin app serves it', () => {
     const served = new Set(routes().map((route) => `${route.method} ${route.url}`));
     const missing = listEndpoints(ADMIN_ENDPOINTS).filter(({ endpoint }) => !served.has(`${endpoint.method} ${endpoint.path}`));
