@@ -7,7 +7,7 @@ export type Change =
   | { kind: 'banks' }
   | { kind: 'keys' }
   /** An operator, personal token or console session changed: every instance forgets the credentials it cached. */
-  | { kind: 'operators' }
+  | { kind: 'operators'; operatorId?: string }
   /** Which actions need approval changed (maker-checker settings). */
   | { kind: 'approval-settings' }
   /** An instance's replay cache fell back from Redis to the database: claim in both for the next `forMs`. */

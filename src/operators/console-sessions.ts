@@ -6,8 +6,8 @@ import type { SessionRepository } from './session-repository.js';
 export interface ConsoleSessions {
   /** A new session of `operator`; the id is what the cookie holds (returned once, stored only as its hash). */
   start(operator: Operator): Promise<{ sessionId: string; expiresAt: Date }>;
-  /** Signs out: the session is deleted, and every instance forgets it at once. */
-  end(idHash: string): Promise<void>;
+  /** Signs `operatorId` out of a session: it is deleted, and every instance forgets it at once. */
+  end(idHash: string, operatorId: string): Promise<void>;
   /** Deletes sessions past their timeouts (run with the other purges). */
   purge(): Promise<void>;
 }
@@ -17,7 +17,7 @@ export function createConsoleSessions(deps: {
   /** SESSION_MAX_AGE and SESSION_IDLE_TIMEOUT, in milliseconds. */
   maxAgeMs: number;
   idleMs: number;
-  changed: () => void;
+  changed: (operatorId: string) => void;
   now: () => number;
 }): ConsoleSessions {
   return {
@@ -28,9 +28,9 @@ export function createConsoleSessions(deps: {
       await deps.sessions.insert({ idHash: secretHash(sessionId), operatorId: operator.id, createdAt: at, lastSeenAt: at, expiresAt });
       return { sessionId, expiresAt };
     },
-    async end(idHash) {
+    async end(idHash, operatorId) {
       await deps.sessions.delete(idHash);
-      deps.changed();
+      deps.changed(operatorId);
     },
     async purge() {
       const at = deps.now();

@@ -53,7 +53,8 @@ export interface OperatorAdminDependencies {
   tokens: OperatorTokenRepository;
   sessions: Pick<SessionRepository, 'deleteFor'>;
   /** Told after every change that may refuse a credential: this instance's caches and the other instances' (change feed). */
-  changed: () => void;
+  /** The operator's cached credentials must be read again, here and on every instance. */
+  changed: (operatorId: string) => void;
   now: () => number;
 }
 
@@ -89,7 +90,7 @@ export function createOperatorAdmin({ operators, tokens, sessions, changed, now 
       });
       if (!after) throw errors.operatorNotFound();
       if (after.status !== before.status || after.role !== before.role) await sessions.deleteFor(id);
-      changed();
+      changed(id);
       return { before: toOperatorView(before), after: toOperatorView(after) };
     },
     async listTokens(operatorId) {
@@ -115,7 +116,7 @@ export function createOperatorAdmin({ operators, tokens, sessions, changed, now 
     async revokeToken(operatorId, tokenId) {
       const revoked = await tokens.revoke(operatorId, tokenId, new Date(now()));
       if (!revoked) throw errors.tokenNotFound();
-      changed();
+      changed(operatorId);
       return toTokenView(revoked);
     },
   };

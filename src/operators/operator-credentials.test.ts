@@ -59,4 +59,16 @@ describe('operator credentials', () => {
     assert.equal(await credentials.verifyToken(TOKEN), undefined);
     assert.equal(reads, 2, 'answered from memory');
   });
+
+  it('when another operator changes, then the credentials known good here stay known good; when this one does, they are read again', async () => {
+    const credentials = credentialsOver(async () => operator({ ssoIssuer: null, ssoSubject: null }), () => DAY);
+    assert.equal((await credentials.verifyToken(TOKEN))?.operator.id, 'op-1');
+    credentials.invalidate('op-2');
+    assert.equal(credentials.remembered('token', TOKEN)?.operator.id, 'op-1', 'a locked-out address still gets in with it');
+    credentials.invalidate('op-1');
+    assert.equal(credentials.remembered('token', TOKEN), undefined);
+    assert.equal((await credentials.verifyToken(TOKEN))?.operator.id, 'op-1');
+    credentials.invalidate();
+    assert.equal(credentials.remembered('token', TOKEN), undefined, 'a change of unknown scope forgets them all');
+  });
 });

@@ -29,8 +29,12 @@ export interface OperatorCredentials {
   verifySession(sessionId: string): Promise<VerifiedOperator | undefined>;
   /** What verifyToken/verifySession would answer from memory alone (a locked-out address still gets in with a credential known good). */
   remembered(kind: 'token' | 'session', secret: string): VerifiedOperator | undefined;
-  /** Forgets every cached credential (an operator, token or session changed here or on another instance). */
-  invalidate(): void;
+  /**
+   * Forgets the cached credentials of `operatorId` (it, one of its tokens or sessions changed here or on another
+   * instance), or every one without it. Scoped, so that another operator's change never makes an instance forget
+   * the credentials it knows good: a locked-out address (a neighbour guessing tokens) keeps letting them in.
+   */
+  invalidate(operatorId?: string): void;
 }
 
 export interface OperatorCredentialsDependencies {
@@ -146,10 +150,15 @@ export function createOperatorCredentials(deps: OperatorCredentialsDependencies)
       const known = sessions.get(secretHash(secret));
       return known && sessionAnswer(known);
     },
-    invalidate() {
+    invalidate(operatorId) {
       generation += 1;
-      tokens.clear();
-      sessions.clear();
+      if (operatorId === undefined) {
+        tokens.clear();
+        sessions.clear();
+        return;
+      }
+      tokens.deleteWhere((known) => known.operator.id === operatorId);
+      sessions.deleteWhere((known) => known.operator.id === operatorId);
     },
   };
 }

@@ -132,12 +132,35 @@ for (const backend of testBackends()) {
       assert.ok(Number(locked.headers['retry-after']) > 0);
       assert.equal((await admin(b, 'GET', '/admin/v1/me', { authorization: 'Bearer not-a-token-at-all-not-a-token' }, undefined, address)).statusCode, 429, 'on every instance');
       // Known good again, from another address: the echoes of the set-up's changes may reach this instance's change
-      // feed after the first check and, as any operator change does, make it forget what it knew.
+      // feed after the first check and, as a change of its operator (a token of it revoked) does, make it forget what it knew.
       assert.equal((await admin(a, 'GET', '/admin/v1/me', { authorization: `Bearer ${good}` }, undefined, '198.51.100.79')).statusCode, 200);
       assert.equal((await admin(a, 'GET', '/admin/v1/me', { authorization: `Bearer ${good}` }, undefined, address)).statusCode, 200, 'a token this instance knows good still works');
       // ADMIN_TOKEN is a configured secret, not an operator's token this instance has seen: checked after the lockout (issue 33, finding 8).
       assert.equal((await admin(a, 'GET', '/admin/v1/me', BOOTSTRAP, undefined, address)).statusCode, 429, 'but ADMIN_TOKEN is refused while the address is locked out');
       assert.equal((await admin(a, 'GET', '/admin/v1/me', { authorization: `Bearer ${ofDisabled}` }, undefined, '198.51.100.78')).statusCode, 401, 'another address is not locked');
+    });
+
+    it('when another operator changes on either instance while an address is locked out, then a token known good here still works from there; its own operator\'s change makes it read again', async () => {
+      const address = '198.51.100.88';
+      const steady = await a.gateway.admin.operators.create({ name: 'steady', role: 'viewer' }, 'bootstrap');
+      const good = (await a.gateway.admin.operators.createToken(steady.id, { label: 'good' }, BOOTSTRAP_ISSUER)).token;
+      const other = await a.gateway.admin.operators.create({ name: 'changing', role: 'viewer' }, 'bootstrap');
+      const otherToken = await a.gateway.admin.operators.createToken(other.id, { label: 'x' }, BOOTSTRAP_ISSUER);
+      const me = (token: string, from: string, on = a) => admin(on, 'GET', '/admin/v1/me', { authorization: `Bearer ${token}` }, undefined, from);
+      for (let guess = 0; guess < 3; guess++) await me(`pgw_${'y'.repeat(43)}`, address);
+      assert.equal((await me(`pgw_${'y'.repeat(43)}`, address)).statusCode, 429, 'the address is locked out');
+      // Both tokens known good on this instance (from addresses of their own).
+      assert.equal((await me(good, '198.51.100.89')).statusCode, 200);
+      assert.equal((await me(otherToken.token, '198.51.100.90')).statusCode, 200);
+      // The other operator's token is revoked on the other instance: once this one refuses it, the change has arrived.
+      await b.gateway.admin.operators.revokeToken(other.id, otherToken.id);
+      await waitFor(async () => (await me(otherToken.token, '198.51.100.90')).statusCode === 401, { message: "this instance to hear of the other operator's change" });
+      await a.gateway.admin.operators.update(other.id, { name: 'changed-here' });
+      assert.equal((await me(good, address)).statusCode, 200, 'still known good: the changes were not its operator\'s');
+      // Its own operator changed on the other instance: read again, which a locked-out address may not make it do.
+      await b.gateway.admin.operators.update(steady.id, { name: 'steady-renamed' });
+      await waitFor(async () => (await me(good, address)).statusCode === 429, { message: 'this instance to forget the renamed operator\'s token' });
+      assert.equal((await me(good, '198.51.100.89')).json().name, 'steady-renamed');
     });
   });
 }

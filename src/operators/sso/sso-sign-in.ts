@@ -81,7 +81,7 @@ export interface SsoSignInDependencies {
   /** OIDC_ROLE_MAP: claim values and roles, first match wins. */
   roleMap: ReadonlyArray<[string, OperatorRole]>;
   /** Told when an operator changed at sign-in (its cached credentials must be read again, here and on every instance). */
-  changed: () => void;
+  changed: (operatorId: string) => void;
   now: () => number;
 }
 
@@ -144,7 +144,7 @@ export function createSsoSignIn(deps: SsoSignInDependencies): SsoSignIn {
       // again: the operator's personal tokens work for OIDC_TOKEN_SIGN_IN_MAX_AGE from now.
       operator =
         (await deps.operators.update(operator.id, { role, lastSsoSignInAt: new Date(deps.now()), ...(reEnabled ? { status: 'active' as const, ssoDisabledAt: null } : {}) })) ?? operator;
-      deps.changed();
+      deps.changed(operator.id);
       if (reEnabled) deps.statusChanged({ operator, status: 'active', reason: 'sso_mapped', issuer: deps.issuer, subject, claimValues: values, tokensRevoked: 0 });
       const session = await deps.sessions.start(operator);
       return { kind: 'signed-in', sessionId: session.sessionId, expiresAt: session.expiresAt, operator, created: existing === undefined };
@@ -158,7 +158,7 @@ export function createSsoSignIn(deps: SsoSignInDependencies): SsoSignIn {
     if (!after) return false;
     const tokensRevoked = await deps.tokens.revokeAllFor(operator.id, at);
     await deps.sessionRows.deleteFor(operator.id);
-    deps.changed();
+    deps.changed(operator.id);
     deps.statusChanged({ operator: after, status: 'disabled', reason: 'sso_unmapped', issuer: deps.issuer, subject, claimValues: values, tokensRevoked });
     return true;
   }

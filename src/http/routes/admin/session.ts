@@ -32,7 +32,7 @@ export async function adminSessionRoutes(untyped: FastifyInstance, { gateway }: 
     handler: async (request, reply) => {
       const actor = request.requestContext.actor!;
       if (actor.session === undefined) throw errors.notFound();
-      await gateway.admin.sessions.end(actor.session.idHash);
+      await gateway.admin.sessions.end(actor.session.idHash, actor.id);
       return reply.code(204).header('set-cookie', clearSessionCookie()).send();
     },
   });
