@@ -13,6 +13,12 @@ import { hashPassword } from './password-hasher.js';
  */
 export interface PartnerAdmin {
   create(input: CreatePartnerBody): Promise<PartnerView>;
+  /** A body checked (every problem in one 422) with its password hashed: what is submitted to maker-checker. */
+  hashedCreation(input: CreatePartnerBody): Promise<PartnerCreation>;
+  /** A partner created from a body whose password came already hashed (hashedCreation): what maker-checker applies. */
+  createHashed(input: PartnerCreation): Promise<PartnerView>;
+  /** What createHashed would store (its settings normalized), checked now: 409 when the login is taken, 422 for bad settings. */
+  previewCreate(input: PartnerCreation): Promise<PartnerCreation>;
   list(): Promise<PartnerView[]>;
   get(login: string): Promise<PartnerView>;
   /** The change, and the partner before and after it (for the audit trail). */
@@ -37,6 +43,9 @@ export interface PartnerAdmin {
   withUnknownRewardTypes(): Promise<Array<{ login: string; unknownRewardTypes: string[] }>>;
 }
 
+/** A new partner as a proposal keeps it: the body with its first password hashed (hashNewPassword), never the password. */
+export type PartnerCreation = Omit<CreatePartnerBody, 'password'> & { passwordHash: string };
+
 /** A change of a partner: the body, whose new password may come already hashed (hashNewPassword). */
 export type PartnerUpdate = UpdatePartnerBody & { passwordHash?: string };
 
@@ -57,25 +66,35 @@ export interface PartnerChange {
 export function createPartnerAdmin(partners: PartnerRepository, rewardTypes: readonly string[]): PartnerAdmin {
   const catalogue: ReadonlySet<string> = new Set(rewardTypes);
   const toPartnerView = (partner: Partner) => toView(partner, catalogue);
+  async function hashedCreation(input: CreatePartnerBody): Promise<PartnerCreation> {
+    const { password, ...settings } = input;
+    const problems: ErrorDetail[] = [];
+    normalizedCreation({ ...settings, passwordHash: '' }, catalogue, problems);
+    checkPassword(password, problems);
+    if (problems.length > 0) throw errors.validationFailed(problems);
+    return { ...settings, passwordHash: await hashPassword(password) };
+  }
+  async function createHashed(input: PartnerCreation): Promise<PartnerView> {
+    const problems: ErrorDetail[] = [];
+    // Every field of the body but the normalized ones is stored as it comes, under its own name (the partner field map).
+    const stored = normalizedCreation(input, catalogue, problems);
+    if (problems.length > 0) throw errors.validationFailed(problems);
+    const created = await partners.insert({ status: 'active', ...stored, id: randomUUID() });
+    if (!created) throw errors.partnerExists(input.login);
+    return toPartnerView(created);
+  }
   return {
     async create(input) {
-      // Every field of the body but these three is stored as it comes, under its own name (the partner field map).
-      const { password, ipAllowlist: allowlist, rewardTypes, ...stored } = input;
+      return createHashed(await hashedCreation(input));
+    },
+    hashedCreation,
+    createHashed,
+    async previewCreate(input) {
       const problems: ErrorDetail[] = [];
-      const ipAllowlist = normalizeAllowlist(allowlist, problems);
-      checkRewardTypes(rewardTypes, catalogue, problems);
-      checkPassword(password, problems);
+      const stored = normalizedCreation(input, catalogue, problems);
       if (problems.length > 0) throw errors.validationFailed(problems);
-      const created = await partners.insert({
-        status: 'active',
-        ...stored,
-        id: randomUUID(),
-        passwordHash: await hashPassword(password),
-        ipAllowlist,
-        rewardTypes: normalizeRewardTypes(rewardTypes),
-      });
-      if (!created) throw errors.partnerExists(input.login);
-      return toPartnerView(created);
+      if (await partners.findByLogin(input.login)) throw errors.partnerExists(input.login);
+      return stored;
     },
     async list() {
       return (await partners.list()).map(toPartnerView);
@@ -165,6 +184,13 @@ function normalizeAllowlist(entries: readonly string[], problems: ErrorDetail[])
     else normalized.add(result.cidr);
   });
   return [...normalized];
+}
+
+/** A new partner's settings as stored: active unless it says otherwise, the allowlist and reward types normalized, their problems noted. */
+function normalizedCreation(input: PartnerCreation, catalogue: ReadonlySet<string>, problems: ErrorDetail[]): PartnerCreation {
+  const ipAllowlist = normalizeAllowlist(input.ipAllowlist, problems);
+  checkRewardTypes(input.rewardTypes, catalogue, problems);
+  return { ...input, status: input.status ?? 'active', ipAllowlist, rewardTypes: normalizeRewardTypes(input.rewardTypes) };
 }
 
 function normalizeRewardTypes(types: readonly string[]): string[] {

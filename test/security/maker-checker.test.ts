@@ -39,7 +39,7 @@ for (const backend of testBackends()) {
       const settings = (await call(viewer.headers, 'GET', '/admin/v1/approvals/settings')).json();
       assert.deepEqual(
         settings.actions.map((action: { action: string; required: boolean }) => [action.action, action.required]),
-        [['approvals.configure', false], ['partner.update', false], ['partner.delete', false], ['partner.jwks.set', false], ['partner.certificates.set', false], ['key.revoke', false], ['operator.create', false], ['operator.update', false], ['banks.replace', false], ['banks.restore', false], ['banks.import', false], ['bank.add', false], ['bank.edit', false], ['bank.remove', false], ['banks.admit', false], ['banks.exclude', false], ['banks.unexclude', false], ['banks.exclusion.add', false], ['banks.exclusion.remove', false], ['banks.participants.import', false], ['banks.participants.confirm', false], ['banks.participants.reject', false]],
+        [['approvals.configure', false], ['partner.create', false], ['partner.update', false], ['partner.delete', false], ['partner.jwks.set', false], ['partner.certificates.set', false], ['key.revoke', false], ['operator.create', false], ['operator.update', false], ['banks.replace', false], ['banks.restore', false], ['banks.import', false], ['bank.add', false], ['bank.edit', false], ['bank.remove', false], ['banks.admit', false], ['banks.exclude', false], ['banks.unexclude', false], ['banks.exclusion.add', false], ['banks.exclusion.remove', false], ['banks.participants.import', false], ['banks.participants.confirm', false], ['banks.participants.reject', false]],
       );
       const partner = await t.addPartner();
       assert.equal((await call(operator.headers, 'DELETE', `/admin/v1/partners/${partner.login}`)).statusCode, 204, 'applied at once');
@@ -190,6 +190,32 @@ for (const backend of testBackends()) {
       assert.equal((await call(secondOperator.headers, 'POST', `/admin/v1/approvals/${reactivate.id}/approve`)).statusCode, 200);
       const login = await t.app.inject({ method: 'POST', url: '/api/v1/login/', payload: { login: partner.login, password: newPassword } });
       assert.equal(login.statusCode, 200, 'the approved password works');
+      await require([]);
+    });
+
+    it('when creating a partner needs approval, then it does not exist until another operator approves, its password is never shown, and a taken login is refused when proposed', async () => {
+      assert.equal((await require(['partner.create'])).statusCode, 200);
+      const login = `proposed-${backend.name}`;
+      const password = 'the-first-password-of-the-partner';
+      const body = { login, password, ipAllowlist: ['127.0.0.1/32'], rewardTypes: ['sbp'] };
+      const proposed = await call(operator.headers, 'POST', '/admin/v1/partners', body);
+      assert.equal(proposed.statusCode, 202, proposed.body);
+      assert.deepEqual(proposed.json().preview.created, { login, status: 'active', ipAllowlist: ['127.0.0.1/32'], rewardTypes: ['sbp'] });
+      assert.equal(proposed.json().request.password, '(its first password, kept hashed)');
+      const listed = (await call(viewer.headers, 'GET', '/admin/v1/approvals?status=pending')).body;
+      assert.ok(!listed.includes(password) && !listed.includes('$argon2'), 'neither the password nor its hash is shown');
+      assert.equal((await call(viewer.headers, 'GET', `/admin/v1/partners/${login}`)).statusCode, 404, 'nothing exists yet');
+      const refused = await t.app.inject({ method: 'POST', url: '/api/v1/login/', payload: { login, password } });
+      assert.equal(refused.statusCode, 401, 'it cannot log in before the approval');
+      const taken = await t.addPartner();
+      assert.equal((await call(operator.headers, 'POST', '/admin/v1/partners', { ...body, login: taken.login })).statusCode, 409, 'a taken login is refused when proposed');
+      assert.equal((await call(operator.headers, 'POST', `/admin/v1/approvals/${proposed.json().id}/approve`)).statusCode, 403, 'not by its proposer');
+      const approved = await call(secondOperator.headers, 'POST', `/admin/v1/approvals/${proposed.json().id}/approve`);
+      assert.equal(approved.statusCode, 200, approved.body);
+      const loggedIn = await t.app.inject({ method: 'POST', url: '/api/v1/login/', payload: { login, password } });
+      assert.equal(loggedIn.statusCode, 200, 'the approved partner logs in with the password chosen when it was proposed');
+      const entry = (await call(viewer.headers, 'GET', `/admin/v1/audit?action=partner.create&partner=${login}`)).json().entries[0];
+      assert.deepEqual({ operator: entry.operator?.name, approver: entry.approver?.name }, { operator: operator.name, approver: secondOperator.name });
       await require([]);
     });
 

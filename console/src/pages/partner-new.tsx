@@ -1,7 +1,6 @@
 import { useState } from 'preact/hooks';
 import { announce } from '../announce';
-import type { PartnerView as Partner } from '@partner-gateway/contract/admin-partners';
-import { admin } from '../api';
+import { admin, ProposedChange } from '../api';
 import { useMutation } from '../components/use-mutation';
 import { allowlistProblems, splitAllowlist } from '../cidr';
 import { Field, FormAlert, type FormErrors, hasErrors, noErrors } from '../components/forms';
@@ -22,7 +21,8 @@ export function NewPartnerPage() {
   const [rewards, setRewards] = useState<string[]>(['sbp']);
   const [status, setStatus] = useState<'active' | 'blocked'>('active');
   const { busy, errors, setErrors, run } = useMutation(['login', 'ipAllowlist', 'rewardTypes', 'status', 'password'], 'login');
-  const [created, setCreated] = useState<{ partner: Partner; password: string } | null>(null);
+  // The partner's login and the password made here: shown once, whether it was created or waits for approval.
+  const [created, setCreated] = useState<{ login: string; password: string; held: boolean } | null>(null);
 
   async function submit(event: Event) {
     event.preventDefault();
@@ -43,17 +43,28 @@ export function NewPartnerPage() {
     setErrors(noErrors);
     const password = generatePassword();
     await run(async () => {
-      const partner = await admin.partners.create({ login: login.trim(), password, ipAllowlist, rewardTypes, status });
-      setCreated({ partner, password });
-      announce(`Partner ${partner.login} was created.`);
+      try {
+        const partner = await admin.partners.create({ login: login.trim(), password, ipAllowlist, rewardTypes, status });
+        setCreated({ login: partner.login, password, held: false });
+        announce(`Partner ${partner.login} was created.`);
+      } catch (error) {
+        // Held for a second operator: nobody can see this password afterwards, so it is shown now.
+        if (!(error instanceof ProposedChange)) throw error;
+        setCreated({ login: login.trim(), password, held: true });
+      }
     });
   }
 
   if (created) {
     return (
       <>
-        <PageTitle title={`Partner ${created.partner.login} created`} />
-        <ShownOnce label={`Password of ${created.partner.login}`} secret={created.password} onDone={() => navigate(partnerHref(created.partner.login))} />
+        <PageTitle title={created.held ? `Partner ${created.login} proposed` : `Partner ${created.login} created`} />
+        {created.held && (
+          <p class="notice" data-testid="partner-held">
+            The new partner waits for a second operator's approval: it exists, with this password, once it is approved.
+          </p>
+        )}
+        <ShownOnce label={`Password of ${created.login}`} secret={created.password} onDone={() => navigate(created.held ? '#/approvals' : partnerHref(created.login))} />
       </>
     );
   }

@@ -102,6 +102,7 @@ export type ApprovalSettings = Static<typeof ApprovalSettings>;
  * CheckedAction type takes its name from this list.
  */
 export const CHECKED_ACTIONS = [
+  'partner.create',
   'partner.update',
   'partner.delete',
   'partner.jwks.set',

@@ -3,7 +3,7 @@ import type { SetPartnerJwksBody } from '@partner-gateway/contract/admin-partner
 import type { SetPartnerCertificatesBody } from '@partner-gateway/contract/admin-partner-certificates';
 import type { Permission } from '@partner-gateway/contract/admin-permissions';
 import type { CheckedAction } from '../../approvals/checked-action.js';
-import type { PartnerAdmin, PartnerUpdate } from '../../partners/partner-admin.js';
+import type { PartnerAdmin, PartnerCreation, PartnerUpdate } from '../../partners/partner-admin.js';
 import type { PartnerCertificateAdmin } from '../../partners/partner-certificate-admin.js';
 import type { PartnerKeyAdmin } from '../../partners/partner-key-admin.js';
 
@@ -14,11 +14,28 @@ const CREDENTIAL_FIELDS = ['passwordHash', 'authMethods', 'requireSenderConstrai
 const baseOf = (partner: PartnerView) => `${partner.id}@${partner.updatedAt}`;
 
 /**
- * The partner actions maker-checker can hold: removing a partner (it loses access at once and its settings
- * are gone), and registering its public keys or client certificates (whoever holds the matching private key can
- * then act as the partner: the classic insider takeover a second pair of eyes stops).
+ * The partner actions maker-checker can hold: creating a partner (it can call at once from its allowlist),
+ * changing or removing one, and registering its public keys or client certificates (whoever holds the matching
+ * private key can then act as the partner: the classic insider takeover a second pair of eyes stops).
  */
 export function partnerActions(partners: PartnerAdmin, keys: PartnerKeyAdmin, certificates: PartnerCertificateAdmin): CheckedAction[] {
+  const createPartner: CheckedAction<PartnerCreation, PartnerView> = {
+    action: 'partner.create',
+    permission: 'partners.write',
+    description: 'Create a partner (it can call at once from its allowlist, with its first password)',
+    shownRequest: ({ passwordHash: _hash, ...settings }) => ({ ...settings, password: '(its first password, kept hashed)' }),
+    // Nothing exists yet: the base is the login being free, which preview checks (409 once it is taken).
+    async preview(input) {
+      const { passwordHash: _hash, ...settings } = await partners.previewCreate(input);
+      return { target: `partner ${input.login}`, preview: { created: settings }, base: `free:${input.login}`, partner: input.login };
+    },
+    async apply(input, context) {
+      context.audit.partner = input.login;
+      const created = await partners.createHashed(input);
+      context.audit.details = { ...context.audit.details, after: auditablePartner(created) };
+      return created;
+    },
+  };
   const updatePartner: CheckedAction<{ login: string; body: PartnerUpdate }, PartnerView> = {
     action: 'partner.update',
     permission: 'partners.write',
@@ -87,5 +104,5 @@ export function partnerActions(partners: PartnerAdmin, keys: PartnerKeyAdmin, ce
       return after!;
     },
   };
-  return [updatePartner, deletePartner, setJwks, setCertificates];
+  return [createPartner, updatePartner, deletePartner, setJwks, setCertificates];
 }

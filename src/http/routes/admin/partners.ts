@@ -1,4 +1,4 @@
-import { auditablePartner, partnerBodiesFor } from '@partner-gateway/contract/admin-partners';
+import { partnerBodiesFor } from '@partner-gateway/contract/admin-partners';
 import { PARTNER_ENDPOINTS } from '@partner-gateway/contract/admin-partner-endpoints';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
@@ -16,11 +16,10 @@ export async function adminPartnerRoutes(untyped: FastifyInstance, { gateway }: 
   app.route({
     ...routeOf(PARTNER_ENDPOINTS.create, { body: bodies.create }),
     handler: async (request, reply) => {
-      const body = request.body;
-      request.requestContext.audit.partner = body.login;
-      const created = await partners.create(body);
-      request.requestContext.audit.details = { after: auditablePartner(created) };
-      return reply.code(201).send(created);
+      request.requestContext.audit.partner = request.body.login;
+      // Checked, and its password hashed, before it is submitted: a proposal never keeps the password itself.
+      const creation = await partners.hashedCreation(request.body);
+      return answerSubmitted(reply, await gateway.admin.approvals.submit('partner.create', creation, request.requestContext), 201);
     },
   });
   app.route({ ...routeOf(PARTNER_ENDPOINTS.list), handler: async () => ({ partners: await partners.list() }) });
