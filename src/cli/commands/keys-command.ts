@@ -56,8 +56,10 @@ export const keysCommands: CommandGroup<AdminApi> = {
       },
     },
   },
-  epilogue: `Examples:
+  epilogue: `A key id may start with - (it is base64url): put it after --, as options end there.
+
+Examples:
   partner-gateway keys list
   partner-gateway keys rotate --use enc --yes
-  partner-gateway keys revoke 0b9Qm...kid --yes`,
+  partner-gateway keys revoke --yes -- 0b9Qm...kid`,
 };
