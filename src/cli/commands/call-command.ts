@@ -16,7 +16,8 @@ Makes any admin API call by the admin client's name for it (docs/admin-operation
 column), with the same credential, checks, audit and maker-checker as every other command, and
 prints the answer as JSON. The arguments go to the call in order: as text, or as JSON when one
 starts with { or [, or read from a JSON file given as @file. A call that changes data asks first
-(with no terminal to ask, it needs --yes). A file upload or download has its own command.
+(with no terminal to ask, it needs --yes). A file upload or download has its own command. An
+argument starting with - (a key id may) goes after --.
 
 Examples:
   partner-gateway call keys.list
