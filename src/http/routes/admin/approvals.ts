@@ -14,7 +14,7 @@ export async function adminApprovalRoutes(untyped: FastifyInstance, { gateway }:
   app.route({
     ...routeOf(APPROVAL_ENDPOINTS.setSettings),
     handler: async (request, reply) => {
-      const outcome = await approvals.submit('approvals.configure', request.body, request.requestContext);
+      const outcome = await approvals.submit(APPROVAL_ENDPOINTS.setSettings.checked, request.body, request.requestContext);
       return answerSubmitted(reply, 'proposal' in outcome ? outcome : { applied: await approvals.settings() });
     },
   });

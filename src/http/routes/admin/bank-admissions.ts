@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Gateway } from '../../../gateway.js';
 import { routeOf } from './admin-route.js';
-import { answerSubmitted } from './answer-submitted.js';
+import { answerChecked } from './answer-submitted.js';
 import { changeOptions } from './banks.js';
 
 /**
@@ -12,22 +12,19 @@ import { changeOptions } from './banks.js';
  */
 export async function adminBankAdmissionRoutes(untyped: FastifyInstance, { gateway }: { gateway: Gateway }): Promise<void> {
   const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
-  const submit = <Result>(action: Parameters<Gateway['admin']['approvals']['submit']>[0], input: unknown, request: { requestContext: Parameters<Gateway['admin']['approvals']['submit']>[2] }) =>
-    gateway.admin.approvals.submit<Result>(action, input, request.requestContext);
   app.route({ ...routeOf(BANK_ADMISSION_ENDPOINTS.queue), handler: () => gateway.admin.bankAdmissions.queue() });
   app.route({
     ...routeOf(BANK_ADMISSION_ENDPOINTS.admit),
     handler: async (request, reply) => {
-      const input = { banks: request.body.banks, ...changeOptions(request.query) };
-      return answerSubmitted(reply, await submit('banks.admit', input, request));
+      return answerChecked(gateway, BANK_ADMISSION_ENDPOINTS.admit, { banks: request.body.banks, ...changeOptions(request.query) }, request, reply);
     },
   });
-  app.route({ ...routeOf(BANK_ADMISSION_ENDPOINTS.exclude), handler: async (request, reply) => answerSubmitted(reply, await submit('banks.exclude', request.body, request)) });
-  app.route({ ...routeOf(BANK_ADMISSION_ENDPOINTS.unexclude), handler: async (request, reply) => answerSubmitted(reply, await submit('banks.unexclude', request.body, request)) });
+  app.route({ ...routeOf(BANK_ADMISSION_ENDPOINTS.exclude), handler: async (request, reply) => answerChecked(gateway, BANK_ADMISSION_ENDPOINTS.exclude, request.body, request, reply) });
+  app.route({ ...routeOf(BANK_ADMISSION_ENDPOINTS.unexclude), handler: async (request, reply) => answerChecked(gateway, BANK_ADMISSION_ENDPOINTS.unexclude, request.body, request, reply) });
   app.route({ ...routeOf(BANK_ADMISSION_ENDPOINTS.exclusions), handler: () => gateway.admin.bankAdmissions.exclusions() });
-  app.route({ ...routeOf(BANK_ADMISSION_ENDPOINTS.addRule), handler: async (request, reply) => answerSubmitted(reply, await submit('banks.exclusion.add', request.body, request), 201) });
+  app.route({ ...routeOf(BANK_ADMISSION_ENDPOINTS.addRule), handler: async (request, reply) => answerChecked(gateway, BANK_ADMISSION_ENDPOINTS.addRule, request.body, request, reply) });
   app.route({
     ...routeOf(BANK_ADMISSION_ENDPOINTS.removeExclusion),
-    handler: async (request, reply) => answerSubmitted(reply, await submit('banks.exclusion.remove', { id: Number(request.params.id) }, request), 204),
+    handler: async (request, reply) => answerChecked(gateway, BANK_ADMISSION_ENDPOINTS.removeExclusion, { id: Number(request.params.id) }, request, reply),
   });
 }

@@ -5,7 +5,7 @@ import { errors } from '../../../errors.js';
 import type { Gateway } from '../../../gateway.js';
 import { actorRef } from '../../../request-context.js';
 import { routeOf } from './admin-route.js';
-import { answerSubmitted } from './answer-submitted.js';
+import { answerChecked } from './answer-submitted.js';
 import { changeOptions } from './banks.js';
 
 /**
@@ -15,8 +15,6 @@ import { changeOptions } from './banks.js';
 export async function adminBankParticipantRoutes(untyped: FastifyInstance, { gateway }: { gateway: Gateway }): Promise<void> {
   const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
   const participants = gateway.admin.bankParticipants;
-  const submit = <Result>(action: Parameters<Gateway['admin']['approvals']['submit']>[0], input: unknown, request: { requestContext: Parameters<Gateway['admin']['approvals']['submit']>[2] }) =>
-    gateway.admin.approvals.submit<Result>(action, input, request.requestContext);
   app.route({ ...routeOf(BANK_PARTICIPANT_ENDPOINTS.status), handler: () => participants.status() });
   app.route({
     ...routeOf(BANK_PARTICIPANT_ENDPOINTS.sync),
@@ -30,13 +28,12 @@ export async function adminBankParticipantRoutes(untyped: FastifyInstance, { gat
   app.route({
     ...routeOf(BANK_PARTICIPANT_ENDPOINTS.confirm),
     handler: async (request, reply) => {
-      const input = { bics: request.body.bics, ...changeOptions(request.query) };
-      return answerSubmitted(reply, await submit('banks.participants.confirm', input, request));
+      return answerChecked(gateway, BANK_PARTICIPANT_ENDPOINTS.confirm, { bics: request.body.bics, ...changeOptions(request.query) }, request, reply);
     },
   });
   app.route({
     ...routeOf(BANK_PARTICIPANT_ENDPOINTS.reject),
-    handler: async (request, reply) => answerSubmitted(reply, await submit('banks.participants.reject', { bics: request.body.bics }, request)),
+    handler: async (request, reply) => answerChecked(gateway, BANK_PARTICIPANT_ENDPOINTS.reject, { bics: request.body.bics }, request, reply),
   });
   const bodyLimit = gateway.config.BANKS_IMPORT_MAX_BYTES;
   await app.register(async (untypedScope) => {
@@ -61,7 +58,7 @@ export async function adminBankParticipantRoutes(untyped: FastifyInstance, { gat
           return report;
         }
         const input = { file: { base64: body.toString('base64'), contentType, ...(query.fileName ? { fileName: query.fileName } : {}) }, ...changeOptions(query) };
-        return answerSubmitted(reply, await submit('banks.participants.import', input, request));
+        return answerChecked(gateway, BANK_PARTICIPANT_ENDPOINTS.import, input, request, reply);
       },
     });
   });

@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Gateway } from '../../../gateway.js';
 import { routeOf } from './admin-route.js';
-import { answerSubmitted } from './answer-submitted.js';
+import { answerChecked } from './answer-submitted.js';
 import { changeOptions } from './banks.js';
 
 /** The bank list's history: versions newest first, one version with its diff, and restoring one. */
@@ -25,7 +25,7 @@ export async function adminBankVersionRoutes(untyped: FastifyInstance, { gateway
       const number = Number(request.params.n);
       const query = request.query;
       if (query.dryRun === 'true') return banks.restore(number, request.requestContext, { ...changeOptions(query), dryRun: true });
-      return answerSubmitted(reply, await gateway.admin.approvals.submit('banks.restore', { number, ...changeOptions(query) }, request.requestContext));
+      return answerChecked(gateway, BANK_ENDPOINTS.restore, { number, ...changeOptions(query) }, request, reply);
     },
   });
 }

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Gateway } from '../../../gateway.js';
 import { errors } from '../../../errors.js';
 import { routeOf } from './admin-route.js';
-import { answerSubmitted } from './answer-submitted.js';
+import { answerChecked, answerSubmitted } from './answer-submitted.js';
 
 /** What adding a bank answers once applied: the bank as stored and the list's new version. */
 type AddedBank = { bank: AdminBank; outcome: BankListOutcome };
@@ -36,8 +36,7 @@ export async function adminBankRoutes(untyped: FastifyInstance, { gateway }: { g
     attachValidation: true,
     handler: async (request, reply) => {
       if (request.validationError) throw banks.refusal(request.body, 'list') ?? request.validationError;
-      const input = { banks: request.body.banks, ...changeOptions(request.query) };
-      return answerSubmitted(reply, await gateway.admin.approvals.submit('banks.replace', input, request.requestContext));
+      return answerChecked(gateway, BANK_ENDPOINTS.replace, { banks: request.body.banks, ...changeOptions(request.query) }, request, reply);
     },
   });
   app.route({
@@ -45,7 +44,7 @@ export async function adminBankRoutes(untyped: FastifyInstance, { gateway }: { g
     attachValidation: true,
     handler: async (request, reply) => {
       if (request.validationError) throw banks.refusal(request.body, 'one') ?? request.validationError;
-      const submitted = await gateway.admin.approvals.submit<AddedBank>('bank.add', { bank: request.body, ...changeOptions(request.query) }, request.requestContext);
+      const submitted = await gateway.admin.approvals.submit<AddedBank>(BANK_ENDPOINTS.add.checked, { bank: request.body, ...changeOptions(request.query) }, request.requestContext);
       if ('proposal' in submitted) return answerSubmitted(reply, submitted);
       return reply.code(201).header('x-bank-list-version', String(submitted.applied.outcome.version)).send(submitted.applied.bank);
     },
@@ -53,15 +52,14 @@ export async function adminBankRoutes(untyped: FastifyInstance, { gateway }: { g
   app.route({
     ...routeOf(BANK_ENDPOINTS.edit),
     handler: async (request, reply) => {
-      const input = { bic: request.params.bic, body: request.body, ...changeOptions(request.query) };
-      return answerSubmitted(reply, await gateway.admin.approvals.submit('bank.edit', input, request.requestContext));
+      return answerChecked(gateway, BANK_ENDPOINTS.edit, { bic: request.params.bic, body: request.body, ...changeOptions(request.query) }, request, reply);
     },
   });
   app.route({
     ...routeOf(BANK_ENDPOINTS.remove),
     handler: async (request, reply) => {
       const input = { bic: request.params.bic, ...changeOptions(request.query) };
-      const submitted = await gateway.admin.approvals.submit<BankListOutcome>('bank.remove', input, request.requestContext);
+      const submitted = await gateway.admin.approvals.submit<BankListOutcome>(BANK_ENDPOINTS.remove.checked, input, request.requestContext);
       if ('proposal' in submitted) return answerSubmitted(reply, submitted);
       return reply.code(204).header('x-bank-list-version', String(submitted.applied.version)).send(null);
     },
@@ -101,11 +99,12 @@ export async function adminBankRoutes(untyped: FastifyInstance, { gateway }: { g
         // A change (not a preview, not an unconfirmed replace) goes to maker-checker with the file as a proposal keeps it.
         const submitted = () => ({ file: { base64: body.toString('base64'), contentType, ...(query.fileName ? { fileName: query.fileName } : {}) }, ...changeOptions(query) });
         if (mode === 'replace' && query.dryRun !== 'true' && query.confirm === 'true') {
-          request.requestContext.audit.action = 'banks.replace';
-          return answerSubmitted(reply, await gateway.admin.approvals.submit('banks.replace', submitted(), request.requestContext));
+          // A confirmed replace by file is PUT /admin/v1/banks's change: its action, audited as it.
+          request.requestContext.audit.action = BANK_ENDPOINTS.replace.checked;
+          return answerChecked(gateway, BANK_ENDPOINTS.replace, submitted(), request, reply);
         }
         if (mode !== 'replace' && query.dryRun !== 'true') {
-          return answerSubmitted(reply, await gateway.admin.approvals.submit('banks.import', { ...submitted(), ...(mode === 'curate' ? { mode } : {}) }, request.requestContext));
+          return answerChecked(gateway, BANK_ENDPOINTS.import, { ...submitted(), ...(mode === 'curate' ? { mode } : {}) }, request, reply);
         }
         const report = await banks.importFile(body, contentType, request.requestContext, { ...options, mode, dryRun: query.dryRun === 'true', confirm: query.confirm === 'true' });
         request.requestContext.audit.details = { mode, dryRun: query.dryRun === 'true', received: report.received, version: report.version, added: report.added, changed: report.changed, removed: report.removed };

@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Gateway } from '../../../gateway.js';
 import { routeOf } from './admin-route.js';
-import { answerSubmitted } from './answer-submitted.js';
+import { answerChecked } from './answer-submitted.js';
 
 /** The signing and encryption keys in service (never a private half), and their rotation. */
 export async function adminKeyRoutes(untyped: FastifyInstance, { gateway }: { gateway: Gateway }): Promise<void> {
@@ -21,6 +21,6 @@ export async function adminKeyRoutes(untyped: FastifyInstance, { gateway }: { ga
   /** Revocation: the key is dropped at once everywhere (see KeyStore.revoke); 404 for an unknown kid; may need approval. */
   app.route({
     ...routeOf(KEY_ENDPOINTS.revoke),
-    handler: async (request, reply) => answerSubmitted(reply, await gateway.admin.approvals.submit('key.revoke', { kid: request.params.kid }, request.requestContext)),
+    handler: async (request, reply) => answerChecked(gateway, KEY_ENDPOINTS.revoke, { kid: request.params.kid }, request, reply),
   });
 }

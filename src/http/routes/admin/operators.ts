@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Gateway } from '../../../gateway.js';
 import { chainOfNewToken } from '../../../request-context.js';
 import { routeOf } from './admin-route.js';
-import { answerSubmitted } from './answer-submitted.js';
+import { answerChecked } from './answer-submitted.js';
 
 /**
  * The people who use the admin API and the console: operators with a role, and their personal tokens (shown once,
@@ -17,12 +17,12 @@ export async function adminOperatorRoutes(untyped: FastifyInstance, { gateway }:
   app.route({ ...routeOf(OPERATOR_ENDPOINTS.list), handler: async () => ({ operators: await operators.list() }) });
   app.route({
     ...routeOf(OPERATOR_ENDPOINTS.create),
-    handler: async (request, reply) => answerSubmitted(reply, await gateway.admin.approvals.submit('operator.create', request.body, request.requestContext), 201),
+    handler: async (request, reply) => answerChecked(gateway, OPERATOR_ENDPOINTS.create, request.body, request, reply),
   });
   app.route({ ...routeOf(OPERATOR_ENDPOINTS.get), handler: async (request) => operators.get(request.params.id) });
   app.route({
     ...routeOf(OPERATOR_ENDPOINTS.update),
-    handler: async (request, reply) => answerSubmitted(reply, await gateway.admin.approvals.submit('operator.update', { id: request.params.id, body: request.body }, request.requestContext)),
+    handler: async (request, reply) => answerChecked(gateway, OPERATOR_ENDPOINTS.update, { id: request.params.id, body: request.body }, request, reply),
   });
   app.route({ ...routeOf(OPERATOR_ENDPOINTS.tokens), handler: async (request) => ({ tokens: await operators.listTokens(request.params.id) }) });
   app.route({

@@ -5,7 +5,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Gateway } from '../../../gateway.js';
 import { routeOf } from './admin-route.js';
-import { answerSubmitted } from './answer-submitted.js';
+import { answerChecked } from './answer-submitted.js';
 
 /** A sub-resource endpoint of a partner: its path names the partner (`/admin/v1/partners/:login/<name>`). */
 type PartnerEndpoint = AdminEndpoint & { params: typeof LoginParams };
@@ -42,8 +42,7 @@ export function partnerSubresourceRoutes({ set, remove, service }: PartnerSubres
     const subresource = service(gateway.admin);
     app.route({
       ...routeOf(set),
-      handler: async (request, reply) =>
-        answerSubmitted(reply, await gateway.admin.approvals.submit(set.checked, { login: request.params.login, body: request.body }, request.requestContext)),
+      handler: async (request, reply) => answerChecked(gateway, set, { login: request.params.login, body: request.body }, request, reply),
     });
     app.route({
       ...routeOf(remove),

@@ -4,7 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Gateway } from '../../../gateway.js';
 import { routeOf } from './admin-route.js';
-import { answerSubmitted } from './answer-submitted.js';
+import { answerChecked } from './answer-submitted.js';
 
 /** The partner registry: create, list, show, change and remove partners, and the reward types they may get. Responses never carry a hash. */
 export async function adminPartnerRoutes(untyped: FastifyInstance, { gateway }: { gateway: Gateway }): Promise<void> {
@@ -19,7 +19,7 @@ export async function adminPartnerRoutes(untyped: FastifyInstance, { gateway }: 
       request.requestContext.audit.partner = request.body.login;
       // Checked, and its password hashed, before it is submitted: a proposal never keeps the password itself.
       const creation = await partners.hashedCreation(request.body);
-      return answerSubmitted(reply, await gateway.admin.approvals.submit('partner.create', creation, request.requestContext), 201);
+      return answerChecked(gateway, PARTNER_ENDPOINTS.create, creation, request, reply);
     },
   });
   app.route({ ...routeOf(PARTNER_ENDPOINTS.list), handler: async () => ({ partners: await partners.list() }) });
@@ -32,11 +32,11 @@ export async function adminPartnerRoutes(untyped: FastifyInstance, { gateway }: 
       request.requestContext.audit.partner = login;
       // Hashed before it is submitted, so that a proposal never keeps the password itself.
       const update = password === undefined ? body : { ...body, passwordHash: await partners.hashNewPassword(password) };
-      return answerSubmitted(reply, await gateway.admin.approvals.submit('partner.update', { login, body: update }, request.requestContext));
+      return answerChecked(gateway, PARTNER_ENDPOINTS.update, { login, body: update }, request, reply);
     },
   });
   app.route({
     ...routeOf(PARTNER_ENDPOINTS.remove),
-    handler: async (request, reply) => answerSubmitted(reply, await gateway.admin.approvals.submit('partner.delete', { login: request.params.login }, request.requestContext), 204),
+    handler: async (request, reply) => answerChecked(gateway, PARTNER_ENDPOINTS.remove, { login: request.params.login }, request, reply),
   });
 }
