@@ -68,11 +68,12 @@ export function createOperators(
     ssoSignInMaxAgeMs: config.OIDC_TOKEN_SIGN_IN_MAX_AGE * 1000,
     now,
   });
-  /** `operatorId`'s credentials changed (or, without one, any operator's): here at once, on the other instances by the feed. */
-  const changed = (operatorId?: string) => {
+  /** `operatorId`'s credentials changed: forgotten here at once, on the other instances by the feed. */
+  const changed = (operatorId: string) => {
     credentials.invalidate(operatorId);
-    feed.publish(operatorId === undefined ? { kind: 'operators' } : { kind: 'operators', operatorId });
+    feed.publish({ kind: 'operators', operatorId });
   };
+  // A change without an operator (from an instance of an older version, during a rolling update) forgets them all.
   feed.subscribe('operators', (change) => credentials.invalidate(change.operatorId));
   const sessions = createConsoleSessions({ sessions: sessionRows, maxAgeMs: config.SESSION_MAX_AGE * 1000, idleMs: config.SESSION_IDLE_TIMEOUT * 1000, changed, now });
   const logins = createSsoLoginRepository(db);

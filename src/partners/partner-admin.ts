@@ -69,7 +69,8 @@ export function createPartnerAdmin(partners: PartnerRepository, rewardTypes: rea
   async function hashedCreation(input: CreatePartnerBody): Promise<PartnerCreation> {
     const { password, ...settings } = input;
     const problems: ErrorDetail[] = [];
-    normalizedCreation({ ...settings, passwordHash: '' }, catalogue, problems);
+    // Only its problems, so that one 422 lists them with the password's; createHashed normalizes what it stores.
+    normalizedCreation(settings, catalogue, problems);
     checkPassword(password, problems);
     if (problems.length > 0) throw errors.validationFailed(problems);
     return { ...settings, passwordHash: await hashPassword(password) };
@@ -187,7 +188,7 @@ function normalizeAllowlist(entries: readonly string[], problems: ErrorDetail[])
 }
 
 /** A new partner's settings as stored: active unless it says otherwise, the allowlist and reward types normalized, their problems noted. */
-function normalizedCreation(input: PartnerCreation, catalogue: ReadonlySet<string>, problems: ErrorDetail[]): PartnerCreation {
+function normalizedCreation<T extends Omit<PartnerCreation, 'passwordHash'>>(input: T, catalogue: ReadonlySet<string>, problems: ErrorDetail[]): T {
   const ipAllowlist = normalizeAllowlist(input.ipAllowlist, problems);
   checkRewardTypes(input.rewardTypes, catalogue, problems);
   return { ...input, status: input.status ?? 'active', ipAllowlist, rewardTypes: normalizeRewardTypes(input.rewardTypes) };

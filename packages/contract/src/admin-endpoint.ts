@@ -18,8 +18,8 @@ export type AdminQuery = Readonly<Record<string, string | number | boolean | nul
 /**
  * One admin API endpoint, declared once in the contract. The server registers its route from it (schema,
  * permission, audit action, maker-checker's 202), the admin OpenAPI document describes it, the generic admin
- * client (createAdminApi) calls it, the CLI and the console call it through that client, and docs/admin.md's
- * operations table lists it.
+ * client (createAdminApi) calls it, the CLI and the console call it through that client, and
+ * docs/admin-operations.md lists it.
  *
  * @example
  * ```ts

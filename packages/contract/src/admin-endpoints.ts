@@ -19,7 +19,7 @@ export interface EndpointTree {
 
 /**
  * Every admin API endpoint, by the name the admin client gives it (`admin.keys.revoke(kid)`): the routes, the
- * client, docs/admin.md's operations table and the role tests all come from this tree.
+ * client, docs/admin-operations.md and the role tests all come from this tree.
  */
 export const ADMIN_ENDPOINTS = {
   partners: PARTNER_ENDPOINTS,
