@@ -228,6 +228,24 @@ export const errors = {
       oauthDescription: detail,
       ...(reason ? { reason } : {}),
     }),
+  /** Scope `self` asked for by a client that did not prove a key or certificate (RFC 6749 `invalid_scope`, 400). */
+  invalidScope: () =>
+    new AppError('invalid_scope', 400, 'Scope self is granted only to a client authenticated by private_key_jwt or a client certificate; repeat the request with one of them', {
+      oauthError: 'invalid_scope',
+      oauthDescription: 'scope self needs private_key_jwt or a client certificate',
+    }),
+  /** A self-service call with a token that lacks scope `self` (RFC 6750 section 3.1 `insufficient_scope`, 403). */
+  insufficientScope: () =>
+    new AppError('insufficient_scope', 403, 'This operation needs an access token of scope self (client credentials with private_key_jwt or a client certificate)', {
+      headers: { 'www-authenticate': 'Bearer error="insufficient_scope", scope="self"' },
+    }),
+  /** A rotation by a partner whose keys are published at a jwksUri (it rotates them there). */
+  keysPublished: () =>
+    new AppError('keys_published', 409, 'Your keys are published at your jwksUri: rotate them there (publish the new key beside the old one, then remove the old one)'),
+  /** A rotation whose new key has the kid or the thumbprint of a key already registered. */
+  keyAlreadyRegistered: () => new AppError('key_already_registered', 409, 'A key with this kid or thumbprint is already registered; rotate to a new key'),
+  /** Two rotations of one partner at once: the other one won; nothing was changed by this one. */
+  keysChangedMeanwhile: () => new AppError('keys_changed_meanwhile', 409, 'Your keys were changed by another request meanwhile; nothing was changed: read them and repeat the request'),
   /** A grant type other than client_credentials (RFC 6749 `unsupported_grant_type`, 400). */
   unsupportedGrantType: () =>
     new AppError('unsupported_grant_type', 400, 'Only grant_type client_credentials is supported; repeat the request with correct data', {

@@ -43,6 +43,7 @@ import type { OperatorAdmin } from './operators/operator-admin.js';
 import { createOperators } from './operators/operators-module.js';
 import type { SsoSignIn } from './operators/sso/sso-sign-in.js';
 import { createPartnerApi, type PartnerApi } from './operations/partner-api.js';
+import { createSelfServiceApi, type SelfServiceApi } from './operations/self-service-api.js';
 import type { PartnerAdmin } from './partners/partner-admin.js';
 import type { PartnerCertificateAdmin } from './partners/partner-certificate-admin.js';
 import type { PartnerKeyAdmin } from './partners/partner-key-admin.js';
@@ -65,6 +66,8 @@ export interface Gateway {
   partnerApi: PartnerApi;
   /** The OAuth 2.0 endpoints: client credentials, introspection, revocation and the server metadata. */
   oauth: OAuthApi;
+  /** The self-service API (`/api/v1/self/…`): a partner's own keys, calls and usage, with a token of scope `self`. */
+  selfService: SelfServiceApi;
   /** What the admin API does: partners, banks, keys, the audit trail, operators and maker-checker. */
   admin: AdminOperations;
   /** Who acts on the admin API: operators' personal tokens and console sessions (ADMIN_TOKEN is the admin app's). */
@@ -232,6 +235,7 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
     config,
     partnerApi: createPartnerApi({ ...auth, banks: banks.catalog, keys: keys.store, paths }),
     oauth: createOAuthApi({ ...auth, paths, urls, metrics }),
+    selfService: createSelfServiceApi({ ...auth, partners: partners.repository, requestLog: audit.requestLog }),
     admin: {
       partners: partners.admin,
       partnerKeys: partners.keyAdmin,

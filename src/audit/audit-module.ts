@@ -9,6 +9,7 @@ import { createAuditRetention, type RetentionReport } from './audit-retention.js
 import { searchAudit } from './audit-search.js';
 import { createAuditWriter, type AuditWriter } from './audit-writer.js';
 import { partnerActivity, type PartnerActivity } from './partner-activity.js';
+import { createPartnerRequestLog, type PartnerRequestLog } from './partner-request-log.js';
 
 /** How often partitions are made ahead and expired audit entries removed. */
 const AUDIT_MAINTENANCE_MS = 15 * 60_000;
@@ -27,6 +28,8 @@ export interface AuditModule {
     /** The last successful partner API call of each of the comma-separated logins (at most 100). */
     activity(logins: string): Promise<PartnerActivity[]>;
   };
+  /** A partner's own calls and usage, for the self-service API (the partner's login only, never an operator's entries). */
+  requestLog: PartnerRequestLog;
   /** One maintenance run now (partitions ahead, AUDIT_RETENTION_DAYS); it also runs every 15 minutes. */
   maintain(): Promise<RetentionReport>;
   /** The audit table as the last maintenance run saw it (for /metrics). */
@@ -59,6 +62,7 @@ export function createAudit(db: Kysely<Database>, config: Config, now: () => num
       export: (query) => exportAudit(writer, repository, query),
       activity: (logins) => partnerActivity(writer, repository, logins),
     },
+    requestLog: createPartnerRequestLog(writer, repository, now),
     maintain: () => retention.run(),
     lastMaintenance: () => retention.last(),
     async close(timeoutMs) {

@@ -9,6 +9,8 @@ export interface AuditQuery {
   outcome?: 'success' | 'failure';
   reason?: string;
   action?: string;
+  /** Entries of one of these actions (the self-service request log: the partner's own calls, never an operator's change). */
+  actions?: readonly string[];
   /** Entries made by this operator id (or `bootstrap`), or approved by it. */
   operator?: string;
   /** Entries of the request with this id: its own, or an aggregated entry whose first or last call it was. */
@@ -49,6 +51,17 @@ export interface AuditRepository {
    * partner_last_call (kept by `append`): one primary-key lookup per login.
    */
   lastCalls(logins: readonly string[]): Promise<Map<string, LastCall>>;
+  /** The calls of `partner` among `actions` since `from`, per UTC day, action and outcome (aggregated entries counted as the calls they stand for). */
+  usage(partner: string, actions: readonly string[], from: Date): Promise<UsageRow[]>;
+}
+
+/** One UTC day's calls of one action with one outcome. */
+export interface UsageRow {
+  /** `YYYY-MM-DD`, UTC. */
+  day: string;
+  action: string;
+  outcome: 'success' | 'failure';
+  calls: number;
 }
 
 export function createAuditRepository(db: Kysely<Database>): AuditRepository {
@@ -142,6 +155,14 @@ export function createAuditRepository(db: Kysely<Database>): AuditRepository {
         if (rows.length < pageSize) return;
       }
     },
+    async usage(partner, actions, from) {
+      const { rows } = await sql<{ day: string; action: string; outcome: 'success' | 'failure'; calls: string | number }>`
+        select to_char(at at time zone 'UTC', 'YYYY-MM-DD') as day, action, outcome, sum(count) as calls
+        from audit_log
+        where partner = ${partner} and at >= ${from} and action in (${sql.join(actions.map((action) => sql.lit(action)))})
+        group by 1, 2, 3 order by 1, 2, 3`.execute(db);
+      return rows.map((row) => ({ day: row.day, action: row.action, outcome: row.outcome, calls: Number(row.calls) }));
+    },
     async lastCalls(logins) {
       if (logins.length === 0) return new Map();
       const { rows } = await sql<{ login: string; id: string; at: Date; action: string }>`select partner as login, id, at, action
@@ -171,6 +192,7 @@ function filtered<S extends SelectQueryBuilder<Database, 'audit_log', any>>(sele
   if (query.outcome !== undefined) where = where.where('outcome', '=', query.outcome);
   if (query.reason !== undefined) where = where.where('reason', '=', query.reason);
   if (query.action !== undefined) where = where.where('action', '=', query.action);
+  if (query.actions !== undefined) where = where.where('action', 'in', [...query.actions]);
   if (query.operator !== undefined) {
     const operator = query.operator;
     where = where.where((eb) => eb.or([eb('operator_id', '=', operator), eb('approver_id', '=', operator)]));

@@ -14,6 +14,7 @@ import { openApiDescription } from './openapi-description.js';
 import { banksRoutes } from './routes/banks.js';
 import { loginRoutes } from './routes/login.js';
 import { oauthRoutes } from './routes/oauth.js';
+import { selfServiceRoutes } from './routes/self-service.js';
 import { sessionRoutes } from './routes/session.js';
 import { wellKnownRoutes } from './routes/well-known.js';
 import { tracing } from './plugins/tracing.js';
@@ -116,6 +117,7 @@ export async function buildApp({ gateway, logger, timeouts, instrumentation }: A
       { name: 'Banks', description: 'Banks that receive SBP transfers' },
       { name: 'OAuth', description: 'OAuth 2.0 for partners without a shared secret: client credentials with private_key_jwt, DPoP, introspection, revocation' },
       { name: 'Keys', description: 'Public keys' },
+      { name: 'Self-service', description: "A partner's own automation (a client-credentials token of scope self): rotate its keys with an overlap window, find its calls by request id, see its usage" },
       { name: 'Health', description: 'Probes' },
     ],
     securitySchemes: {
@@ -134,6 +136,7 @@ export async function buildApp({ gateway, logger, timeouts, instrumentation }: A
   await app.register(banksRoutes, { gateway });
   await app.register(wellKnownRoutes, { gateway });
   await app.register(oauthRoutes, { gateway });
+  await app.register(selfServiceRoutes, { gateway });
   await app.answerOtherMethods();
   return app;
 }

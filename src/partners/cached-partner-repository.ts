@@ -67,10 +67,10 @@ export function createCachedPartnerRepository(
       onChange({ login: partner.login });
       return created;
     },
-    async update(login, changes) {
+    async update(login, changes, options) {
       const before = await inner.findByLogin(login);
       forget(before, login);
-      const updated = await inner.update(login, changes);
+      const updated = await inner.update(login, changes, options);
       forget(updated, login);
       onChange({ login, ...(before ? { id: before.id } : {}) });
       return updated;

@@ -42,6 +42,22 @@ export interface PartnerKey {
   jwk: JWK;
   /** `P-256` or `Ed25519` for EC and OKP keys, the modulus size in bits for RSA keys. */
   strength: string;
+  /** When the key stops being accepted (ISO 8601): the end of a rotation's overlap window; absent for a key without an end. */
+  expiresAt?: string;
+}
+
+/**
+ * The keys that are still accepted at `at`: those without an end, and those whose overlap window (`expiresAt`, set
+ * by a rotation) has not yet ended.
+ *
+ * @example
+ * ```ts
+ * liveKeys(partner.jwks, Date.now()).map((key) => key.kid);
+ * ```
+ */
+export function liveKeys(keys: readonly PartnerKey[] | null, at: number): PartnerKey[] {
+  if (!keys) return [];
+  return keys.every((key) => key.expiresAt === undefined) ? (keys as PartnerKey[]) : keys.filter((key) => key.expiresAt === undefined || Date.parse(key.expiresAt) > at);
 }
 
 /** JWK members that carry private or secret key material (RFC 7517, RFC 7518 section 6). */

@@ -65,7 +65,11 @@ export interface PartnerRepository {
   count(): Promise<number>;
   /** Inserts the partner; returns `undefined` when the login is already taken. */
   insert(partner: NewPartner): Promise<StoredPartner | undefined>;
-  update(login: string, changes: PartnerChanges): Promise<StoredPartner | undefined>;
+  /**
+   * Changes the partner; undefined when there is none, or when `ifUpdatedAt` is given and the partner was
+   * updated since (a read-modify-write that another change overtook: nothing is written).
+   */
+  update(login: string, changes: PartnerChanges, options?: { ifUpdatedAt?: Date }): Promise<StoredPartner | undefined>;
   delete(login: string): Promise<boolean>;
 }
 
@@ -111,17 +115,18 @@ export function createPartnerRepository(database: Kysely<Database>): PartnerRepo
         .executeTakeFirst();
       return row && toPartner(row);
     },
-    async update(login, { revokeTokens, ...changes }) {
-      const row = await db
+    async update(login, { revokeTokens, ...changes }, options = {}) {
+      let update = db
         .updateTable('partners')
         .set({
           ...toColumns(partnerFields, changes, { update: true }),
           ...(revokeTokens ? { token_generation: sql<number>`token_generation + 1` } : {}),
           updated_at: new Date(),
         })
-        .where('login', '=', login)
-        .returningAll()
-        .executeTakeFirst();
+        .where('login', '=', login);
+      // Compared to the millisecond a Date holds: a row dated by the database (microseconds) still matches its read.
+      if (options.ifUpdatedAt !== undefined) update = update.where(sql<boolean>`date_trunc('milliseconds', updated_at) = ${options.ifUpdatedAt}`);
+      const row = await update.returningAll().executeTakeFirst();
       return row && toPartner(row);
     },
     async delete(login) {

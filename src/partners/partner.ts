@@ -56,7 +56,7 @@ export function toPartnerJwksView(partner: Pick<Partner, 'jwks' | 'jwksUri' | 'j
   };
 }
 
-function toPartnerKeyView(key: PartnerKey): PartnerKeyView {
+export function toPartnerKeyView(key: PartnerKey): PartnerKeyView {
   const kty = key.jwk.kty as PartnerKeyView['kty'];
   return {
     kid: key.kid,
@@ -64,6 +64,7 @@ function toPartnerKeyView(key: PartnerKey): PartnerKeyView {
     ...(kty === 'RSA' ? { size: Number(key.strength) } : { crv: key.strength }),
     alg: key.alg,
     thumbprint: key.thumbprint,
+    ...(key.expiresAt !== undefined ? { expiresAt: key.expiresAt } : {}),
   };
 }
 

@@ -40,6 +40,8 @@ export const PartnerKeyView = Type.Object({
   alg: Type.Union([Type.Literal('ES256'), Type.Literal('EdDSA'), Type.Literal('PS256')]),
   /** RFC 7638 SHA-256 thumbprint, base64url. */
   thumbprint: Type.String(),
+  /** When the key stops being accepted: set by a rotation's overlap window (`POST /api/v1/self/keys`); absent for a key without an end. */
+  expiresAt: Type.Optional(Type.String({ format: 'date-time' })),
 }, { title: 'PartnerKeyView' });
 export type PartnerKeyView = Static<typeof PartnerKeyView>;
 

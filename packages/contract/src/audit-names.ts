@@ -6,6 +6,12 @@
 /** The partner API's own calls (admin changes are not a partner's calls). */
 export const PARTNER_CALL_ACTIONS = ['login', 'refresh', 'logout', 'banks', 'token', 'introspect', 'revoke'] as const;
 
+/**
+ * The self-service API's calls (a partner's own automation, `/api/v1/self/…`): reads and the changes a partner
+ * makes to its own credentials, audited under the partner as its other calls are.
+ */
+export const SELF_SERVICE_ACTIONS = ['self.keys', 'self.keys.rotate', 'self.calls', 'self.usage'] as const;
+
 /** What the admin API changes. */
 export const ADMIN_ACTIONS = [
   'partner.create',
@@ -56,7 +62,7 @@ export const ADMIN_ACTIONS = [
 ] as const;
 
 /** Every action an audit entry can carry. */
-export const AUDIT_ACTIONS = [...PARTNER_CALL_ACTIONS, ...ADMIN_ACTIONS] as const;
+export const AUDIT_ACTIONS = [...PARTNER_CALL_ACTIONS, ...SELF_SERVICE_ACTIONS, ...ADMIN_ACTIONS] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** Why an authentication failed. Never shown to the client (they all answer the same 401); kept for logs and audit. */

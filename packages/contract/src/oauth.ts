@@ -55,7 +55,7 @@ const oneClientAuthentication = {
 export const TokenRequestForm = Type.Object(
   {
     grant_type: Type.Enum(GRANT_TYPES, { description: 'Only `client_credentials` (any other is 400 `unsupported_grant_type`)' }),
-    scope: Type.Optional(Type.String({ minLength: 1, maxLength: 1024, description: 'Ignored: a token grants the partner API as the partner\'s settings allow' })),
+    scope: Type.Optional(Type.String({ minLength: 1, maxLength: 1024, description: 'Space-separated. `self` asks for the self-service API (`/api/v1/self/…`), granted only to a client authenticated by private_key_jwt or a certificate (else 400 `invalid_scope`); other values are ignored: a token grants the partner API as the partner\'s settings allow' })),
     ...clientAuthentication,
   },
   { title: 'TokenRequestForm', additionalProperties: true, ...oneClientAuthentication, description: REPEATED_PARAMETER_RULE },
@@ -74,11 +74,12 @@ export const OAuthTokenResponse = Type.Object({
   access_token: Type.String({ description: 'JWT (RFC 9068, ES256): send as `Authorization: DPoP` with a proof when token_type is DPoP, else as Bearer' }),
   token_type: Type.Union([Type.Literal('Bearer'), Type.Literal('DPoP')]),
   expires_in: Type.Integer({ description: 'Token lifetime in seconds' }),
+  scope: Type.Optional(Type.String({ description: 'The scope granted (`self`), when one was asked for and granted' })),
 }, { title: 'OAuthTokenResponse' });
 export type OAuthTokenResponse = Static<typeof OAuthTokenResponse>;
 
 /** The `error` codes the OAuth endpoints answer (RFC 6749 section 5.2, RFC 9449 section 5, RFC 7009). */
-export const OAUTH_ERROR_CODES = ['invalid_request', 'invalid_client', 'unsupported_grant_type', 'invalid_dpop_proof', 'use_dpop_nonce', 'unsupported_token_type'] as const;
+export const OAUTH_ERROR_CODES = ['invalid_request', 'invalid_client', 'unsupported_grant_type', 'invalid_dpop_proof', 'use_dpop_nonce', 'unsupported_token_type', 'invalid_scope'] as const;
 
 /**
  * An OAuth endpoint's refusal: RFC 6749 section 5.2's `error` and `error_description`, plus the gateway's own

@@ -4,6 +4,10 @@ export const LOGIN_PATH = '/api/v1/login/';
 export const REFRESH_PATH = '/api/v1/token/refresh/';
 export const LOGOUT_PATH = '/api/v1/logout/';
 export const JWKS_PATH = '/.well-known/jwks.json';
+/** The self-service API: a partner's own automation, with a client-credentials token of scope `self`. */
+export const SELF_KEYS_PATH = '/api/v1/self/keys';
+export const SELF_CALLS_PATH = '/api/v1/self/calls';
+export const SELF_USAGE_PATH = '/api/v1/self/usage';
 export const HEALTH_PATH = '/healthz';
 export const READY_PATH = '/readyz';
 export const OPENAPI_PATH = '/openapi.json';

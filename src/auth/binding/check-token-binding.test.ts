@@ -19,6 +19,7 @@ const claims = (jkt?: string): AccessTokenClaims => ({
   generation: 0,
   issuedAt: 0,
   accessOnly: false,
+  self: false,
   ...(jkt ? { jkt } : {}),
 });
 const settings = () => {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { AppError, errors } from '../../errors.js';
 import type { Partner } from '../../partners/partner.js';
 import type { PartnerRepository } from '../../partners/partner-repository.js';
-import type { PartnerKey } from '../../partners/partner-keys.js';
+import { liveKeys, type PartnerKey } from '../../partners/partner-keys.js';
 import type { RemoteJwks } from '../../partners/remote-jwks.js';
 import type { AuthDependencies, AuthenticatedClient } from '../auth-dependencies.js';
 import { requireAuthMethod } from './require-auth-method.js';
@@ -89,7 +89,8 @@ export function partnerKeySource(
     const partner = login.includes('\0') ? undefined : await partners.findByLogin(login);
     onPartner(partner);
     if (!partner) return [];
-    if (!partner.jwksUri) return partner.jwks ?? [];
+    // A registered key past the end of its rotation's overlap window is one the partner has retired.
+    if (!partner.jwksUri) return liveKeys(partner.jwks, now());
     const keys = await remoteJwks.keys(partner.jwksUri, kid);
     const fetchedAt = remoteJwks.fetchedAt(partner.jwksUri);
     if (keys.length > 0 && fetchedAt && (!partner.jwksFetchedAt || fetchedAt.getTime() > partner.jwksFetchedAt.getTime())) {

@@ -62,7 +62,7 @@ async function checkToken(
 }
 
 /**
- * How a token came with a request: its Authorization scheme, the request's DPoP proof for `POST` on `path` of the
+ * How a token came with a request: its Authorization scheme, the request's DPoP proof for `method` (POST unless named) on `path` of the
  * listener's public URL (what its `htu` must name), and the connection's certificate.
  *
  * @example
@@ -70,7 +70,12 @@ async function checkToken(
  * await authenticateWithToken(token, undefined, tokenPresentation('dpop', context, LOGOUT_PATH), deps);
  * ```
  */
-export function tokenPresentation(scheme: 'bearer' | 'dpop', context: Pick<RequestContext, 'dpop' | 'certificate' | 'baseUrl' | 'baseUrlAliases'>, path: string): TokenPresentation {
+export function tokenPresentation(
+  scheme: 'bearer' | 'dpop',
+  context: Pick<RequestContext, 'dpop' | 'certificate' | 'baseUrl' | 'baseUrlAliases'>,
+  path: string,
+  method: 'GET' | 'POST' = 'POST',
+): TokenPresentation {
   const certificate = context.certificate?.thumbprint;
-  return scheme === 'bearer' ? { scheme, certificate } : { scheme, proof: context.dpop, method: 'POST', ...listenerUrls(context, path), certificate };
+  return scheme === 'bearer' ? { scheme, certificate } : { scheme, proof: context.dpop, method, ...listenerUrls(context, path), certificate };
 }

@@ -44,6 +44,8 @@ export interface AccessTokenClaims {
    * revoked, so no stored family means a live one (token-family-state.ts). False for a login's token.
    */
   accessOnly: boolean;
+  /** RFC 9068 `scope` holds `self`: the token may call the self-service API (`/api/v1/self/…`). */
+  self: boolean;
 }
 
 export interface AccessTokens {
@@ -70,10 +72,15 @@ export interface TokenGrant {
   x5t?: string | undefined;
   /** A client-credentials token (`gty`), whose family is stored only once revoked. */
   accessOnly?: boolean;
+  /** Scope `self` (RFC 9068 `scope`): the self-service API, granted only to a client that proved a key or certificate. */
+  self?: boolean;
 }
 
 /** Far longer than any token we issue (about 600 bytes); longer input is refused before any parsing. */
 const MAX_TOKEN_LENGTH = 4096;
+
+/** The scope of the self-service API. */
+export const SELF_SCOPE = 'self';
 
 /** The `gty` of a client-credentials token. */
 const CLIENT_CREDENTIALS_GTY = 'client-credentials';
@@ -85,7 +92,8 @@ export const invalidTokenHeader = { 'www-authenticate': 'Bearer error="invalid_t
  * ES256, carrying `iss`, `aud`, `sub` (the partner's id), `client_id` (its login), `iat`, `exp`, `jti`, and
  * `sid` (the token family) and `gen` (the partner's token generation) for revocation, `cnf.jkt` when the
  * token is bound to a DPoP key, and `gty: "client-credentials"` (Auth0's claim for the grant) on a
- * client-credentials token, whose family is stored only once revoked.
+ * client-credentials token, whose family is stored only once revoked, and `scope: "self"` on one granted the
+ * self-service API.
  * Verification follows RFC 8725: only ES256, only our issuer and audience, only `typ: at+jwt`, only keys
  * we hold, and `crit` headers refused.
  */
@@ -100,7 +108,7 @@ export function createAccessTokens(options: AccessTokenOptions): AccessTokens {
     async issue(partner, grant) {
       const issuedAt = Math.floor(now() / 1000);
       const signing = options.keys.signing();
-      const claims = { client_id: partner.login, sid: grant.familyId, gen: partner.tokenGeneration, ...cnfOf(grant), ...(grant.accessOnly ? { gty: CLIENT_CREDENTIALS_GTY } : {}) };
+      const claims = { client_id: partner.login, sid: grant.familyId, gen: partner.tokenGeneration, ...cnfOf(grant), ...(grant.accessOnly ? { gty: CLIENT_CREDENTIALS_GTY } : {}), ...(grant.self ? { scope: SELF_SCOPE } : {}) };
       if (signing.keyObject) {
         // The same header and claims, in the same order, as SignJWT below writes them; signed by node:crypto (es256-jwt.ts).
         const payload = { ...claims, iss: options.issuer, aud: options.audience, sub: partner.id, iat: issuedAt, exp: issuedAt + options.ttlSeconds, jti: randomUUID() };
@@ -148,6 +156,7 @@ export function createAccessTokens(options: AccessTokenOptions): AccessTokens {
           generation: payload.gen as number,
           issuedAt: payload.iat!,
           accessOnly: payload.gty === CLIENT_CREDENTIALS_GTY,
+          self: typeof payload.scope === 'string' && payload.scope.split(' ').includes(SELF_SCOPE),
           ...(jktOf(payload.cnf) ? { jkt: jktOf(payload.cnf)! } : {}),
           ...(x5tOf(payload.cnf) ? { x5t: x5tOf(payload.cnf)! } : {}),
         };

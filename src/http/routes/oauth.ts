@@ -41,7 +41,7 @@ const TOKEN_ERRORS = {
   ...OAUTH_ERRORS,
   400: oauthRefusal(
     '`invalid_request` (a parameter missing, repeated (`parameter <name> is repeated`: each at most once, RFC 6749 section 3.2) or invalid; two client authentications; a DPoP proof required), `unsupported_grant_type`, ' +
-      '`invalid_dpop_proof` (`error_description` names what is wrong with the proof), `use_dpop_nonce` (with DPOP_NONCE=required: repeat with a new proof carrying this answer\'s `DPoP-Nonce`, RFC 9449 section 8)',
+      '`invalid_scope` (scope `self` asked for by a client authenticated by a password), `invalid_dpop_proof` (`error_description` names what is wrong with the proof), `use_dpop_nonce` (with DPOP_NONCE=required: repeat with a new proof carrying this answer\'s `DPoP-Nonce`, RFC 9449 section 8)',
     { 'DPoP-Nonce': DPOP_NONCE_HEADER },
   ),
 };
@@ -94,7 +94,7 @@ export async function oauthRoutes(untyped: FastifyInstance, { gateway }: { gatew
     async (request, reply) => {
       const token = await gateway.oauth.token(request.body, request.requestContext);
       noStore(reply);
-      return { access_token: token.accessToken, token_type: token.tokenType, expires_in: token.expiresIn } satisfies OAuthTokenResponse;
+      return { access_token: token.accessToken, token_type: token.tokenType, expires_in: token.expiresIn, ...(token.scope ? { scope: token.scope } : {}) } satisfies OAuthTokenResponse;
     },
   );
   app.post(

@@ -1,0 +1,41 @@
+import { AppError, errors } from '../../errors.js';
+import type { Partner } from '../../partners/partner.js';
+import type { RequestContext } from '../../request-context.js';
+import type { AuthDependencies } from '../auth-dependencies.js';
+import { asksForDpopNonce } from '../binding/dpop-challenge.js';
+import { invalidTokenHeader } from '../tokens/access-tokens.js';
+import { authenticateWithToken, tokenPresentation } from './authenticate-with-token.js';
+import { checkPartnerAccess } from './check-partner-access.js';
+import { readAccessToken } from './read-banks-credentials.js';
+
+/**
+ * Who calls the self-service API, in these steps: an access token (Bearer, or DPoP with its proof for this
+ * method and path; 401 otherwise, counted like any refused token), of scope `self` (403 `insufficient_scope`:
+ * a password login's token never has it), for a partner neither blocked nor outside its allowlist (403). The
+ * partner is the token's alone: no self-service call names a partner, so none can reach another's.
+ *
+ * @example
+ * ```ts
+ * const partner = await authenticateSelf(context, 'GET', SELF_CALLS_PATH, deps);
+ * ```
+ */
+export async function authenticateSelf(
+  context: RequestContext,
+  method: 'GET' | 'POST',
+  path: string,
+  deps: Pick<AuthDependencies, 'tokens' | 'partners' | 'families' | 'dpop' | 'guard'>,
+): Promise<Partner> {
+  const presented = context.authorization === undefined ? undefined : readAccessToken(context.authorization);
+  if (!presented) return deps.guard.failCheap(errors.unauthorized(context.authorization === undefined ? 'invalid_token' : 'malformed_authorization', invalidTokenHeader), context.clientAddress);
+  let holder;
+  try {
+    holder = await authenticateWithToken(presented.token, undefined, tokenPresentation(presented.scheme, context, path, method), deps);
+  } catch (error) {
+    if (error instanceof AppError && error.status === 401 && !asksForDpopNonce(error)) return deps.guard.failCheap(error, context.clientAddress);
+    throw error;
+  }
+  context.audit.partner = holder.partner.login;
+  if (!holder.claims.self) throw errors.insufficientScope();
+  checkPartnerAccess(holder.partner, context.clientAddress);
+  return holder.partner;
+}

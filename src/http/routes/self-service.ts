@@ -1,0 +1,95 @@
+import { SELF_CALLS_PATH, SELF_KEYS_PATH, SELF_USAGE_PATH } from '@partner-gateway/contract/paths';
+import { RotateKeyRequest, RotateKeyResponse, SelfCallsQuery, SelfCallsResponse, SelfKeysResponse, SelfUsageResponse } from '@partner-gateway/contract/self-service';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { errors, texts } from '../../errors.js';
+import type { Gateway } from '../../gateway.js';
+import { partnerCallErrors } from './error-body.js';
+
+const SECURITY: Array<Record<string, string[]>> = [{ bearerAuth: [] }, { dpopAuth: [] }];
+const AUTH_TEXT =
+  'Authenticate with an access token of scope `self`: client credentials (`POST /api/v1/oauth/token`, `scope=self`) with private_key_jwt or a client certificate. ' +
+  "A password login's token, or a token without the scope, is refused (403 `insufficient_scope`). The partner is always the token's: nothing here names a partner.";
+const AUTH_ERRORS = {
+  401: [texts.unauthorized],
+  403: [errors.insufficientScope().description, texts.blocked, texts.ipNotAllowed],
+  429: [errors.throttled(60).description],
+};
+
+/** GET and POST /api/v1/self/keys, GET /api/v1/self/calls and /api/v1/self/usage: a partner serving itself. */
+export async function selfServiceRoutes(untyped: FastifyInstance, { gateway }: { gateway: Gateway }): Promise<void> {
+  const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
+  app.get(
+    SELF_KEYS_PATH,
+    {
+      config: { audit: 'self.keys' },
+      schema: {
+        operationId: 'selfListKeys',
+        tags: ['Self-service'],
+        summary: 'Your registered keys still accepted, each with its end when a rotation set one',
+        description: AUTH_TEXT,
+        security: SECURITY,
+        response: { 200: SelfKeysResponse, ...partnerCallErrors(AUTH_ERRORS) },
+      },
+    },
+    async (request) => gateway.selfService.keys(request.requestContext),
+  );
+  app.post(
+    SELF_KEYS_PATH,
+    {
+      config: { audit: 'self.keys.rotate' },
+      schema: {
+        operationId: 'selfRotateKey',
+        tags: ['Self-service'],
+        summary: 'Rotate your private_key_jwt key: the new key works at once, the older ones until the overlap window ends',
+        description:
+          `${AUTH_TEXT} The keys registered so far keep working for \`overlapSeconds\` (default 24 hours, at most 30 days), then stop by themselves; ` +
+          'no token or session ends at the rotation. Sign with the new key as soon as the answer comes. A partner publishing its keys at a jwksUri rotates them there (409).',
+        security: SECURITY,
+        body: RotateKeyRequest,
+        response: {
+          200: RotateKeyResponse,
+          ...partnerCallErrors({
+            ...AUTH_ERRORS,
+            409: [errors.keysPublished().description, errors.keyAlreadyRegistered().description, errors.keysChangedMeanwhile().description],
+            422: [errors.validationFailed([{ field: 'keys[0]', message: 'must be a JWK object' }]).description],
+          }),
+        },
+      },
+    },
+    async (request) => gateway.selfService.rotateKey(request.body, request.requestContext),
+  );
+  app.get(
+    SELF_CALLS_PATH,
+    {
+      config: { audit: 'self.calls' },
+      schema: {
+        operationId: 'selfListCalls',
+        tags: ['Self-service'],
+        summary: 'Your calls of the last 30 days, newest first: find one by the X-Request-Id it was answered with',
+        description:
+          `${AUTH_TEXT} Each refused call carries its reason as a code and in words saying what to change. ` +
+          'Successful bearer calls alike within one second share one entry (`count`). Only your own calls are listed: an unknown request id and another partner\'s answer alike, with no calls.',
+        security: SECURITY,
+        querystring: SelfCallsQuery,
+        response: { 200: SelfCallsResponse, ...partnerCallErrors({ ...AUTH_ERRORS, 422: [errors.validationFailed([{ field: 'from', message: 'must be an ISO 8601 date-time' }]).description] }) },
+      },
+    },
+    async (request) => gateway.selfService.calls(request.query, request.requestContext),
+  );
+  app.get(
+    SELF_USAGE_PATH,
+    {
+      config: { audit: 'self.usage' },
+      schema: {
+        operationId: 'selfUsage',
+        tags: ['Self-service'],
+        summary: 'Your calls per UTC day, operation and outcome over the last 30 days',
+        description: `${AUTH_TEXT} Computed at most once a minute.`,
+        security: SECURITY,
+        response: { 200: SelfUsageResponse, ...partnerCallErrors(AUTH_ERRORS) },
+      },
+    },
+    async (request) => gateway.selfService.usage(request.requestContext),
+  );
+}

@@ -1,0 +1,64 @@
+import { SELF_CALLS_PATH, SELF_KEYS_PATH, SELF_USAGE_PATH } from '@partner-gateway/contract/paths';
+import type { RotateKeyRequest, RotateKeyResponse, SelfCallsQuery, SelfCallsResponse, SelfKeysResponse, SelfUsageResponse } from '@partner-gateway/contract/self-service';
+import type { PartnerRequestLog } from '../audit/partner-request-log.js';
+import type { AuthDependencies } from '../auth/auth-dependencies.js';
+import { authenticateSelf } from '../auth/steps/authenticate-self.js';
+import { toPartnerKeyView } from '../partners/partner.js';
+import { rotatePartnerKey } from '../partners/partner-key-rotation.js';
+import { liveKeys } from '../partners/partner-keys.js';
+import type { PartnerRepository } from '../partners/partner-repository.js';
+import type { RequestContext } from '../request-context.js';
+
+/**
+ * The self-service API's operations (`/api/v1/self/…`), for a partner's own automation holding a token of
+ * scope `self` (authenticateSelf): each reads or changes the calling partner alone, never one a request names.
+ */
+export interface SelfServiceApi {
+  /** The partner's registered keys still accepted, each with its end when a rotation set one. */
+  keys(context: RequestContext): Promise<SelfKeysResponse>;
+  /** Adds a key; the older ones keep working for the overlap window (rotatePartnerKey). */
+  rotateKey(body: RotateKeyRequest, context: RequestContext): Promise<RotateKeyResponse>;
+  /** The partner's own calls of the last 30 days, newest first; by request id, time and outcome. */
+  calls(query: SelfCallsQuery, context: RequestContext): Promise<SelfCallsResponse>;
+  /** The partner's calls per day, operation and outcome over 30 days. */
+  usage(context: RequestContext): Promise<SelfUsageResponse>;
+}
+
+export type SelfServiceDependencies = Pick<AuthDependencies, 'tokens' | 'families' | 'dpop' | 'guard' | 'now'> & {
+  partners: AuthDependencies['partners'] & Pick<PartnerRepository, 'update'>;
+  requestLog: PartnerRequestLog;
+};
+
+/**
+ * @example
+ * ```ts
+ * const self = createSelfServiceApi({ ...auth, requestLog });
+ * const { keys } = await self.keys(request.requestContext);
+ * ```
+ */
+export function createSelfServiceApi(deps: SelfServiceDependencies): SelfServiceApi {
+  return {
+    async keys(context) {
+      const partner = await authenticateSelf(context, 'GET', SELF_KEYS_PATH, deps);
+      return { keys: liveKeys(partner.jwks, deps.now()).map(toPartnerKeyView) };
+    },
+    async rotateKey(body, context) {
+      const partner = await authenticateSelf(context, 'POST', SELF_KEYS_PATH, deps);
+      const rotation = await rotatePartnerKey(partner, body, deps);
+      context.audit.details = {
+        added: rotation.added.kid,
+        retiring: rotation.after.filter((key) => key !== rotation.added).map((key) => ({ kid: key.kid, expiresAt: key.expiresAt })),
+        before: rotation.before.map((key) => key.kid),
+      };
+      return { keys: rotation.after.map(toPartnerKeyView), added: rotation.added.kid };
+    },
+    async calls(query, context) {
+      const partner = await authenticateSelf(context, 'GET', SELF_CALLS_PATH, deps);
+      return deps.requestLog.calls(partner.login, query);
+    },
+    async usage(context) {
+      const partner = await authenticateSelf(context, 'GET', SELF_USAGE_PATH, deps);
+      return deps.requestLog.usage(partner.login);
+    },
+  };
+}
