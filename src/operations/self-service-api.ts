@@ -43,7 +43,7 @@ export function createSelfServiceApi(deps: SelfServiceDependencies): SelfService
       return { keys: liveKeys(partner.jwks, deps.now()).map(toPartnerKeyView) };
     },
     async rotateKey(body, context) {
-      const partner = await authenticateSelf(context, 'POST', SELF_KEYS_PATH, deps);
+      const partner = await authenticateSelf(context, 'POST', SELF_KEYS_PATH, deps, { changesCredential: true });
       const rotation = await rotatePartnerKey(partner, body, deps);
       context.audit.details = {
         added: rotation.added.kid,

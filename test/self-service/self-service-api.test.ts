@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { SELF_CALLS_PATH, SELF_KEYS_PATH, SELF_USAGE_PATH } from '@partner-gateway/contract/paths';
 import type { RotateKeyResponse, SelfCallsResponse, SelfKeysResponse, SelfUsageResponse } from '@partner-gateway/contract/self-service';
-import { CLIENT_ASSERTION_TYPE, FORM_HEADERS, clientAssertion, form, registerKeys, testKey, type TestKey } from '../support/oauth-client.js';
+import { CLIENT_ASSERTION_TYPE, FORM_HEADERS, clientAssertion, dpopProof, form, registerKeys, testKey, type TestKey } from '../support/oauth-client.js';
 import { startListeningGateway } from '../support/key-partner.js';
 import { testBackends } from '../support/test-databases.js';
 import { TEST_ADMIN_TOKEN, type TestGateway } from '../support/test-gateway.js';
@@ -32,10 +32,10 @@ for (const backend of testBackends()) {
     });
     after(() => t.close());
 
-    const tokenRequest = async (login: string, key: TestKey, fields: Record<string, string> = {}) =>
+    const tokenRequest = async (login: string, key: TestKey, fields: Record<string, string> = {}, headers: Record<string, string> = {}) =>
       fetch(`${t.url}/api/v1/oauth/token`, {
         method: 'POST',
-        headers: FORM_HEADERS,
+        headers: { ...FORM_HEADERS, ...headers },
         body: form({ grant_type: 'client_credentials', client_assertion_type: CLIENT_ASSERTION_TYPE, client_assertion: await clientAssertion(key, login, t.url, { now: clock }), ...fields }),
       });
     const selfToken = async (login: string, key: TestKey) => {
@@ -45,6 +45,25 @@ for (const backend of testBackends()) {
       assert.equal(body.scope, 'self');
       return body.access_token;
     };
+    /** A token of scope self bound to `dpopKey` (RFC 9449): what a credential change needs. */
+    const boundSelfToken = async (login: string, key: TestKey, dpopKey: TestKey) => {
+      const response = await tokenRequest(login, key, { scope: 'self' }, { dpop: await dpopProof(dpopKey, 'POST', `${t.url}/api/v1/oauth/token`, { now: clock }) });
+      assert.equal(response.status, 200, await response.clone().text());
+      const body = (await response.json()) as { access_token: string; token_type: string };
+      assert.equal(body.token_type, 'DPoP');
+      return body.access_token;
+    };
+    /** POST /api/v1/self/keys with a bound token and its proof. */
+    const rotate = async (token: string, dpopKey: TestKey, body: unknown) =>
+      fetch(`${t.url}${SELF_KEYS_PATH}`, {
+        method: 'POST',
+        headers: {
+          authorization: `DPoP ${token}`,
+          dpop: await dpopProof(dpopKey, 'POST', `${t.url}${SELF_KEYS_PATH}`, { accessToken: token, now: clock }),
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify(body),
+      });
     const self = (token: string, path: string, init: RequestInit = {}) =>
       fetch(`${t.url}${path}`, { ...init, headers: { authorization: `Bearer ${token}`, ...(init.body ? { 'content-type': 'application/json' } : {}), ...init.headers } });
     const calls = async (token: string, query: string) => {
@@ -76,6 +95,10 @@ for (const backend of testBackends()) {
         }
       }
       assert.equal((await self('not-a-token', SELF_KEYS_PATH)).status, 401);
+      // A bearer token of scope self reads, but changes no credential: whoever finds it must not register a key of their own.
+      const unbound = await self(token, SELF_KEYS_PATH, { method: 'POST', body: JSON.stringify({ key: (await testKey()).publicJwk }) });
+      assert.equal(unbound.status, 403);
+      assert.match(((await unbound.json()) as { description_status: string }).description_status, /bound to your DPoP key/);
       // Nothing was rotated by the refused calls.
       assert.deepEqual(((await (await self(token, SELF_KEYS_PATH)).json()) as SelfKeysResponse).keys.map((key) => key.kid), [aKey.kid]);
     });
@@ -85,8 +108,9 @@ for (const backend of testBackends()) {
       const old = await testKey();
       await registerKeys(t.gateway, partner.login, [old]);
       const before = await selfToken(partner.login, old);
+      const dpopKey = await testKey();
       const next = await testKey('PS256');
-      const rotated = await self(before, SELF_KEYS_PATH, { method: 'POST', body: JSON.stringify({ key: next.publicJwk, overlapSeconds: 3600 }) });
+      const rotated = await rotate(await boundSelfToken(partner.login, old, dpopKey), dpopKey, { key: next.publicJwk, overlapSeconds: 3600 });
       assert.equal(rotated.status, 200, await rotated.clone().text());
       const answer = (await rotated.json()) as RotateKeyResponse;
       assert.equal(answer.added, next.kid);
@@ -123,8 +147,10 @@ for (const backend of testBackends()) {
       const old = await testKey();
       await registerKeys(t.gateway, partner.login, [old]);
       const token = await selfToken(partner.login, old);
+      const dpopKey = await testKey();
+      const bound = await boundSelfToken(partner.login, old, dpopKey);
       const keys = await Promise.all([testKey(), testKey(), testKey(), testKey()]);
-      const answers = await Promise.all(keys.map((key) => self(token, SELF_KEYS_PATH, { method: 'POST', body: JSON.stringify({ key: key.publicJwk, overlapSeconds: 600 }) })));
+      const answers = await Promise.all(keys.map((key) => rotate(bound, dpopKey, { key: key.publicJwk, overlapSeconds: 600 })));
       const added = keys.filter((_, index) => answers[index]!.status === 200).map((key) => key.kid);
       assert.ok(added.length >= 1);
       for (const answer of answers) assert.ok(answer.status === 200 || answer.status === 409, String(answer.status));
@@ -195,7 +221,9 @@ for (const backend of testBackends()) {
 
     it('when a rotation is malformed or names a key already registered, then the answer says so and nothing changes', async () => {
       const token = await selfToken(a.login, aKey);
-      const post = (body: unknown) => self(token, SELF_KEYS_PATH, { method: 'POST', body: JSON.stringify(body) });
+      const dpopKey = await testKey();
+      const bound = await boundSelfToken(a.login, aKey, dpopKey);
+      const post = (body: unknown) => rotate(bound, dpopKey, body);
       const { exportJWK, generateKeyPair } = await import('jose');
       const privateKey = await generateKeyPair('ES256', { extractable: true });
       const cases: Array<[unknown, number]> = [

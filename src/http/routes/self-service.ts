@@ -43,7 +43,7 @@ export async function selfServiceRoutes(untyped: FastifyInstance, { gateway }: {
         tags: ['Self-service'],
         summary: 'Rotate your private_key_jwt key: the new key works at once, the older ones until the overlap window ends',
         description:
-          `${AUTH_TEXT} The keys registered so far keep working for \`overlapSeconds\` (default 24 hours, at most 30 days), then stop by themselves; ` +
+          `${AUTH_TEXT} The token must be bound to a DPoP key (send it as \`Authorization: DPoP\` with a proof) or to your client certificate: a bearer token is refused (403 \`bound_token_required\`). The keys registered so far keep working for \`overlapSeconds\` (default 24 hours, at most 30 days), then stop by themselves; ` +
           'no token or session ends at the rotation. Sign with the new key as soon as the answer comes. A partner publishing its keys at a jwksUri rotates them there (409).',
         security: SECURITY,
         body: RotateKeyRequest,
@@ -51,6 +51,7 @@ export async function selfServiceRoutes(untyped: FastifyInstance, { gateway }: {
           200: RotateKeyResponse,
           ...partnerCallErrors({
             ...AUTH_ERRORS,
+            403: [...AUTH_ERRORS[403], errors.boundTokenRequired().description],
             409: [errors.keysPublished().description, errors.keyAlreadyRegistered().description, errors.keysChangedMeanwhile().description],
             422: [errors.validationFailed([{ field: 'keys[0]', message: 'must be a JWK object' }]).description],
           }),
