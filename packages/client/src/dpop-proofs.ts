@@ -104,9 +104,9 @@ export class DpopProofs {
     }
   }
 
-  /** `Authorization: DPoP <token>` and a proof for a POST to `url` carrying it (`ath`). */
-  async present(token: AccessToken, url: URL): Promise<Record<string, string>> {
-    return { authorization: `DPoP ${token.accessToken}`, dpop: await this.proof({ htm: 'POST', url, accessToken: token.accessToken }) };
+  /** `Authorization: DPoP <token>` and a proof for a request (`htm`, POST unless named) to `url` carrying it (`ath`). */
+  async present(token: AccessToken, url: URL, htm: 'GET' | 'POST' = 'POST'): Promise<Record<string, string>> {
+    return { authorization: `DPoP ${token.accessToken}`, dpop: await this.proof({ htm, url, accessToken: token.accessToken }) };
   }
 
   #keyPair(): Promise<{ key: SigningKey; jwk: JWK }> {

@@ -38,9 +38,12 @@ export class KeyCredentials {
     this.#now = now;
   }
 
-  /** Client credentials (RFC 6749 section 4.4), with a DPoP proof for the token endpoint when `proofs` is given. */
-  async tokenRequest(proofs: DpopProofs | undefined): Promise<GatewayRequest> {
-    const form = { grant_type: 'client_credentials', ...(await this.#authentication()) } satisfies TokenRequestForm;
+  /**
+   * Client credentials (RFC 6749 section 4.4), with a DPoP proof for the token endpoint when `proofs` is given;
+   * `scope: 'self'` asks for a token of the self-service API.
+   */
+  async tokenRequest(proofs: DpopProofs | undefined, scope?: 'self'): Promise<GatewayRequest> {
+    const form = { grant_type: 'client_credentials', ...(scope ? { scope } : {}), ...(await this.#authentication()) } satisfies TokenRequestForm;
     const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
     if (proofs) headers.dpop = await proofs.proof({ htm: 'POST', url: this.#urls.token });
     return { operation: 'token', method: 'POST', url: this.#urls.token, headers, body: new URLSearchParams(form).toString() };

@@ -34,7 +34,7 @@ export type PartnerApiErrorKind =
  * const operation: PartnerApiOperation = 'banks';
  * ```
  */
-export type PartnerApiOperation = 'login' | 'refresh' | 'logout' | 'banks' | 'jwks' | 'token' | 'revoke';
+export type PartnerApiOperation = 'login' | 'refresh' | 'logout' | 'banks' | 'jwks' | 'token' | 'revoke' | 'self';
 
 /**
  * Every failure the client reports, except the caller's own abort (which rejects with the signal's reason).

@@ -10,6 +10,7 @@ import { PasswordEncryptor } from './password-encryptor.js';
 import { readBanks, readBanksWithFields, readOAuthToken, readSession, type Session } from './read-answers.js';
 import { outcomeUnknown, sendRequest, sendRequestWithHeaders, type GatewayAnswer, type GatewayRequest } from './send-request.js';
 import { waitFor } from './single-flight.js';
+import { SelfServiceClient } from './self-service-client.js';
 import { TokenManager } from './token-manager.js';
 import type { AccessToken } from './read-answers.js';
 import { sleep, withRetries, type Sleep } from './with-retries.js';
@@ -27,6 +28,8 @@ export type { Bank } from '@partner-gateway/contract/public-api';
 export type { AccessToken } from './read-answers.js';
 export { encryptPassword, type EncryptPasswordOptions, type PasswordKey } from './encrypt-password.js';
 export type { Sleep } from './with-retries.js';
+export { SelfServiceClient } from './self-service-client.js';
+export type { RotateKeyRequest, RotateKeyResponse, SelfCall, SelfCallsQuery, SelfCallsResponse, SelfKeysResponse, SelfUsageResponse } from '@partner-gateway/contract/self-service';
 
 /**
  * The Partner Gateway API: login and the SBP bank list, with the bearer scheme (token kept and renewed for
@@ -55,6 +58,8 @@ export class PartnerClient {
   readonly #now: () => number;
   readonly #tokens: TokenManager;
   readonly #encryptor: PasswordEncryptor;
+  readonly #apiBase: URL;
+  #self: SelfServiceClient | undefined;
 
   constructor(options: PartnerClientOptions) {
     const privateKeyJwt = options.auth && 'privateKeyJwt' in options.auth ? options.auth.privateKeyJwt : undefined;
@@ -70,6 +75,7 @@ export class PartnerClient {
     this.#login = options.login;
     this.#password = options.password || undefined;
     const api = baseUrl(options.apiUrl, 'apiUrl');
+    this.#apiBase = api;
     const auth = baseUrl(options.authUrl, 'authUrl');
     this.#urls = {
       // Relative to the base URLs, which may carry a path prefix of their own.
@@ -114,6 +120,34 @@ export class PartnerClient {
    * console.log(`token valid until ${expiresAt.toISOString()}`);
    * ```
    */
+  /**
+   * The self-service API: the partner's keys and their rotation, its request log, its usage (SelfServiceClient).
+   * Needs `auth.privateKeyJwt` or `auth.tlsClientAuth`: scope `self` is never granted to a password.
+   *
+   * @example
+   * ```ts
+   * const { calls } = await client.self.calls({ requestId: error.requestId });
+   * ```
+   */
+  get self(): SelfServiceClient {
+    const key = this.#key;
+    if (!key) throw new TypeError('client.self needs auth.privateKeyJwt or auth.tlsClientAuth: the gateway grants scope self only to a key or a certificate');
+    this.#self ??= new SelfServiceClient(
+      {
+        selfToken: async () => {
+          const startedAt = this.#now();
+          const attempt = async () => this.#attempt(await key.tokenRequest(this.#dpop, 'self'), {});
+          return readOAuthToken(await this.#retrying({}, () => this.#withNonce(attempt)), startedAt);
+        },
+        present: (token, method, url) => (token.tokenType === 'DPoP' && this.#dpop ? this.#dpop.present(token, url, method) : this.#presenting(token, url)),
+        send: (request, options, retryable) => this.#retrying(options, () => this.#withNonce(async () => this.#attempt(await request(), options)), retryable),
+      },
+      this.#apiBase,
+      this.#now,
+    );
+    return this.#self;
+  }
+
   async login(options: CallOptions = {}): Promise<AccessToken> {
     return this.#tokens.adopt(await this.#logIn(options));
   }

@@ -1,0 +1,69 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { addKeyPartner, partnerKey, startListeningGateway } from '../../../test/support/key-partner.js';
+import { testBackends } from '../../../test/support/test-databases.js';
+import type { TestGateway } from '../../../test/support/test-gateway.js';
+import { PartnerApiError } from './partner-api-error.js';
+import { PartnerClient } from './partner-client.js';
+import { testClient } from '../test/test-client.js';
+
+const SELF = '/api/v1/self/';
+const TOKEN = '/api/v1/oauth/token';
+
+for (const backend of testBackends()) {
+  describe(`client.self against a listening gateway on ${backend.name}`, () => {
+    let t: TestGateway & { url: string };
+    before(async () => {
+      t = await startListeningGateway(backend);
+    });
+    after(() => t.close());
+
+    it('when a partner rotates its key through the SDK, then a client on the old key keeps taking tokens, and one on the new key works at once', async () => {
+      const partner = await addKeyPartner(t);
+      const { client, calls } = testClient(t.url, { login: partner.login }, { auth: { privateKeyJwt: { privateKey: partner.key.privateKey, kid: partner.key.kid } }, dpop: true });
+      const next = await partnerKey('EdDSA');
+      const rotated = await client.self.rotateKey({ key: next.publicJwk as Record<string, unknown>, overlapSeconds: 3600 });
+      assert.equal(rotated.added, next.kid);
+      assert.ok(rotated.keys.find((key) => key.kid === partner.key.kid)?.expiresAt, 'the old key has an end');
+      // The self token was asked for with scope self, bound, and kept apart from the banks token.
+      const tokenForms = calls.filter((call) => call.path === TOKEN).map((call) => new URLSearchParams(call.body));
+      assert.deepEqual(tokenForms.map((form) => form.get('scope')), ['self']);
+      assert.ok(calls.filter((call) => call.path.startsWith(SELF)).every((call) => /^DPoP /.test(call.headers.authorization!) && call.headers.dpop));
+
+      assert.ok((await client.banks()).length > 0, 'the old key still takes tokens');
+      const renewed = new PartnerClient({ authUrl: t.url, apiUrl: t.url, login: partner.login, auth: { privateKeyJwt: { privateKey: next.privateKey, kid: next.kid } }, dpop: true });
+      assert.ok((await renewed.banks()).length > 0, 'the new key works at once');
+      assert.deepEqual((await renewed.self.keys()).keys.map((key) => key.kid).sort(), [partner.key.kid, next.kid].sort());
+    });
+
+    it('when a call was refused, then its owner finds it by request id through the SDK, and its usage counts it', async () => {
+      const partner = await addKeyPartner(t, { methods: ['password', 'private_key_jwt'] });
+      const refused = await fetch(`${t.url}/api/v1/login/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login: partner.login, password: 'wrong' }) });
+      const requestId = refused.headers.get('x-request-id')!;
+      const client = new PartnerClient({ authUrl: t.url, apiUrl: t.url, login: partner.login, auth: { privateKeyJwt: { privateKey: partner.key.privateKey, kid: partner.key.kid } } });
+      const { calls } = await client.self.calls({ requestId });
+      assert.equal(calls.length, 1);
+      assert.equal(calls[0]!.reason, 'wrong_password');
+      assert.ok(calls[0]!.explanation);
+      const { usage } = await client.self.usage();
+      assert.equal(usage.filter((row) => row.operation === 'login' && row.outcome === 'failure').reduce((sum, row) => sum + row.calls, 0), 1);
+    });
+
+    it('when the client has no DPoP key, then reading works and a rotation is refused 403 with the reason, changing nothing', async () => {
+      const partner = await addKeyPartner(t);
+      const client = new PartnerClient({ authUrl: t.url, apiUrl: t.url, login: partner.login, auth: { privateKeyJwt: { privateKey: partner.key.privateKey, kid: partner.key.kid } } });
+      await assert.rejects(client.self.rotateKey({ key: (await partnerKey()).publicJwk as Record<string, unknown> }), (error: unknown) => {
+        assert.ok(error instanceof PartnerApiError);
+        assert.equal(error.status, 403);
+        assert.match(error.description, /bound to your DPoP key/);
+        return true;
+      });
+      assert.deepEqual((await client.self.keys()).keys.map((key) => key.kid), [partner.key.kid]);
+    });
+
+    it('when a client has only a password, then client.self is refused at once, before any request', () => {
+      const client = new PartnerClient({ authUrl: t.url, apiUrl: t.url, login: 'acme', password: 'secret' });
+      assert.throws(() => client.self, /privateKeyJwt/);
+    });
+  });
+}
