@@ -124,7 +124,7 @@ describe('the SDK and the partner CLI installed from their tarballs into an empt
   });
 
   it('compiles the guide\'s TypeScript examples with the project\'s TypeScript and the guide\'s tsconfig.json, strict, the packages\' types checked', async () => {
-    assert.deepEqual([...examples.keys()].sort(), ['banks-bearer.ts', 'banks-encrypted-password.ts', 'banks-webhook.ts', 'banks-with-certificate.ts', 'banks-with-dpop.ts']);
+    assert.deepEqual([...examples.keys()].sort(), ['banks-bearer.ts', 'banks-encrypted-password.ts', 'banks-webhook.ts', 'banks-with-certificate.ts', 'banks-with-dpop.ts', 'rotate-key.ts']);
     writeFileSync(join(project.dir, 'type-checks.ts'), TYPE_CHECKS);
     const compiled = await project.run('npx', ['tsc']);
     assert.equal(compiled.code, 0, compiled.stdout + compiled.stderr);
