@@ -24,3 +24,28 @@ export function registerCertificateExpiryGauge(registry: Registry, count: () => 
     },
   });
 }
+
+/**
+ * `partner_gateway_partner_keys_ending`: registered partner keys whose overlap window (a self-service rotation) ends
+ * within 7 days, counted when scraped. Informational: a partner that rotated chose the end; one still signing with
+ * the old key will be refused once it passes (the request log says `client_assertion_key_unknown`).
+ *
+ * @example
+ * ```ts
+ * registerKeyEndGauge(registry, () => countKeysEndingBetween(db, new Date(), new Date(Date.now() + 7 * DAY)));
+ * ```
+ */
+export function registerKeyEndGauge(registry: Registry, count: () => Promise<number>): void {
+  new Gauge({
+    name: 'partner_gateway_partner_keys_ending',
+    help: 'Registered partner private_key_jwt keys whose rotation overlap window ends within 7 days, counted at scrape.',
+    registers: [registry],
+    async collect() {
+      try {
+        this.set(await count());
+      } catch {
+        // As above: the last count stays.
+      }
+    },
+  });
+}

@@ -64,6 +64,11 @@ for (const backend of testBackends()) {
         },
         body: JSON.stringify(body),
       });
+    /** partner_gateway_partner_keys_ending, as /metrics reports it. */
+    const endingKeys = async () => {
+      const text = (await t.admin.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } })).body;
+      return Number(/^partner_gateway_partner_keys_ending (\d+)$/m.exec(text)?.[1] ?? Number.NaN);
+    };
     const self = (token: string, path: string, init: RequestInit = {}) =>
       fetch(`${t.url}${path}`, { ...init, headers: { authorization: `Bearer ${token}`, ...(init.body ? { 'content-type': 'application/json' } : {}), ...init.headers } });
     const calls = async (token: string, query: string) => {
@@ -108,6 +113,7 @@ for (const backend of testBackends()) {
       const old = await testKey();
       await registerKeys(t.gateway, partner.login, [old]);
       const before = await selfToken(partner.login, old);
+      const endingBefore = await endingKeys();
       const dpopKey = await testKey();
       const next = await testKey('PS256');
       const rotated = await rotate(await boundSelfToken(partner.login, old, dpopKey), dpopKey, { key: next.publicJwk, overlapSeconds: 3600 });
@@ -117,6 +123,7 @@ for (const backend of testBackends()) {
       const retiring = answer.keys.find((key) => key.kid === old.kid)!;
       assert.equal(Date.parse(retiring.expiresAt!), clock + HOUR);
       assert.equal(answer.keys.find((key) => key.kid === next.kid)!.expiresAt, undefined);
+      assert.equal(await endingKeys(), endingBefore + 1, 'the old key counted in partner_gateway_partner_keys_ending');
 
       // The token taken before the rotation still works: no session ended.
       assert.equal((await self(before, SELF_KEYS_PATH)).status, 200);

@@ -1,0 +1,23 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+
+/**
+ * How many registered partner keys end (a rotation's overlap window, `expiresAt`) after `from` and at or before
+ * `to`: the keys about to stop working. Keys already ended are not counted (they no longer work and are dropped
+ * at the next rotation). Counted in the database from the `jwks` column, the same SQL on PGlite and PostgreSQL.
+ *
+ * @example
+ * ```ts
+ * await countKeysEndingBetween(db, new Date(), new Date(Date.now() + 7 * 86_400_000)); // 1
+ * ```
+ */
+export async function countKeysEndingBetween(db: Kysely<Database>, from: Date, to: Date): Promise<number> {
+  const { rows } = await sql<{ count: string | number }>`
+    select count(*) as count
+    from partners, jsonb_array_elements(partners.jwks) as key
+    where partners.jwks is not null and partners.jwks_uri is null and key ? 'expiresAt'
+      and (key->>'expiresAt')::timestamptz > ${from.toISOString()}::timestamptz
+      and (key->>'expiresAt')::timestamptz <= ${to.toISOString()}::timestamptz
+  `.execute(db);
+  return Number(rows[0]?.count ?? 0);
+}
