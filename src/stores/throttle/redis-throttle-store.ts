@@ -51,6 +51,22 @@ for i = 2, #KEYS, 2 do
 end
 return {1, 0, 0}`;
 
+/**
+ * A failed password check settled: writes every key's new state (ARGV[2 + 2i + 2]) only if each still holds what
+ * was read (ARGV[2 + 2i + 1], '' for absent), and removes the check's place (ARGV[1]) from each in-flight set, all
+ * at once. KEYS: state, in-flight set, state, in-flight set... ARGV[2]: the states' time to live. Returns 1 when
+ * written, 0 when a state changed meanwhile (read again and retry).
+ */
+const SETTLE_FAILURE = `
+for i = 1, #KEYS, 2 do
+  if (redis.call('GET', KEYS[i]) or '') ~= ARGV[2 + i] then return 0 end
+end
+for i = 1, #KEYS, 2 do
+  redis.call('SET', KEYS[i], ARGV[3 + i], 'PX', ARGV[2])
+  redis.call('ZREM', KEYS[i + 1], ARGV[1])
+end
+return 1`;
+
 /** Compare-and-set retries per key: a key has at most `maxFailures` checks in flight, so few contend. */
 const MAX_ATTEMPTS = 64;
 
@@ -133,12 +149,37 @@ export function createRedisThrottleStore(redis: Redis, policy: ThrottlePolicy, p
       return { granted: false, reason: busy === 1 ? 'busy' : 'full', retryAfterMs: 1_000 };
     },
     async release(keys, id, now, failed) {
-      // The failure is counted before the place is given back, so that the count never dips in between.
-      const locked = failed ? await store.recordFailure(keys, now) : 0;
-      const pipeline = redis.multi();
-      for (const key of new Set(keys)) pipeline.zrem(inFlightKey(key), id);
-      await pipeline.exec();
-      return locked;
+      const unique = [...new Set(keys)];
+      if (!failed) {
+        const pipeline = redis.multi();
+        for (const key of unique) pipeline.zrem(inFlightKey(key), id);
+        await pipeline.exec();
+        return 0;
+      }
+      // The failure counted and the place given back in one script, on every key at once: a reservation never
+      // sees the count without the place given back (which refused it as full) nor the place back without the
+      // count (which would let one more guess in).
+      for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+        const raws = await redis.mget(...unique.map((key) => prefix + key));
+        const nexts = raws.map((raw) => nextThrottleState(parse(raw), now, policy));
+        const written = await redis.eval(
+          SETTLE_FAILURE,
+          unique.length * 2,
+          ...unique.flatMap((key) => [prefix + key, inFlightKey(key)]),
+          id,
+          ttl,
+          ...raws.flatMap((raw, index) => [raw ?? '', JSON.stringify(nexts[index])]),
+        );
+        if (written !== 1) continue;
+        let longest = 0;
+        for (const [index, key] of unique.entries()) {
+          const next = nexts[index]!;
+          if (next.lockedUntil != null && next.lockedUntil !== parse(raws[index]!)?.lockedUntil) await options.onLock?.(key, next);
+          longest = Math.max(longest, remainingLock(next, now));
+        }
+        return longest;
+      }
+      throw new Error(`throttle keys ${unique.join(', ')} are too contended`);
     },
     async restoreLocks(locks) {
       for (const { key, state: kept } of locks) {

@@ -44,6 +44,22 @@ function reservationRules(name: string, open: () => Promise<{ stores: [ThrottleS
       assert.ok(refused && !refused.granted && refused.reason === 'full', 'full, not busy: someone failed');
     });
 
+    it('when a failed place is settled while others ask for places, then they get exactly the places left: the failure and the place are never counted at once', async () => {
+      // One place held and no failure: 9 places left before the settling, and 9 after (one failure, no place). Had a
+      // reservation seen the failure counted and the place still held, it would have been refused with one left.
+      for (let round = 0; round < 20; round++) {
+        const keys = [key(), key()];
+        const now = Date.now();
+        const held = await stores[0].reserve(keys, now);
+        assert.ok(held.granted);
+        const [, ...results] = await Promise.all([
+          stores[round % 2]!.release(keys, held.id, now, true),
+          ...Array.from({ length: 12 }, (_, i) => stores[(round + i + 1) % 2]!.reserve(keys, now)),
+        ]);
+        assert.equal(results.filter((result) => result.granted).length, policy.maxFailures - 1, `round ${round}`);
+      }
+    });
+
     it('turns failed places into failures and a lock; refuses every reservation while locked', async () => {
       const keys = [key()];
       const now = Date.now();
