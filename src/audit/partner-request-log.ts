@@ -38,8 +38,9 @@ export function createPartnerRequestLog(writer: AuditWriter, repository: AuditRe
       const from = query.from === undefined ? earliest : Math.max(earliest, timeOf(query.from, 'from'));
       const to = query.to === undefined ? undefined : timeOf(query.to, 'to');
       const limit = query.limit === undefined ? 50 : Number(query.limit);
-      // A call answered a moment ago is findable by its request id at once.
-      await writer.flush({ held: false });
+      // A call answered a moment ago is findable by its request id at once. Only then: a partner paging its log
+      // often must not make the shared writer write in small batches for everyone.
+      if (query.requestId !== undefined) await writer.flush({ held: false });
       const entries = await repository.query({
         partner: login,
         actions: SELF_LOG_ACTIONS,

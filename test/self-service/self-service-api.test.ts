@@ -191,6 +191,7 @@ for (const backend of testBackends()) {
       await t.gateway.admin.partners.update(a.login, { rewardTypes: ['sbp'] });
       const bToken = await selfToken(b.login, bKey);
       const aToken = await selfToken(a.login, aKey);
+      await t.gateway.admin.audit.flush();
       const aEntries = await calls(aToken, 'limit=200');
       assert.ok(aEntries.calls.length > 0);
       const bEntries = await calls(bToken, 'limit=200');
@@ -215,6 +216,7 @@ for (const backend of testBackends()) {
         assert.equal(wrong.status, 401);
       }
       const token = await selfToken(partner.login, key);
+      await t.gateway.admin.audit.flush();
       const response = await self(token, SELF_USAGE_PATH);
       assert.equal(response.status, 200);
       const { usage, days } = (await response.json()) as SelfUsageResponse;
