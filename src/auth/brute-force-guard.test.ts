@@ -5,6 +5,7 @@ import { encryptPassword } from '../../test/support/encrypt-password.js';
 import { startTestGateway, type TestGateway } from '../../test/support/test-gateway.js';
 import { createDatabaseThrottleStore, type ThrottleStore } from '../stores/throttle/throttle-store.js';
 import { createBruteForceGuard } from './brute-force-guard.js';
+import { AppError } from '../errors.js';
 
 const THROTTLED = 'Too many failed attempts; repeat the request later';
 const ATTACKER = '203.0.113.66';
@@ -124,6 +125,30 @@ for (const backend of testBackends()) {
       assert.deepEqual(results, Array(20).fill(true));
       // 20 on arrival (3 granted), then one per place given back to the 17 that waited.
       assert.ok(reservations <= 20 + 17, `${reservations} reservations`);
+    });
+
+    it('when failures fill the allowance while checks wait, then every waiting check is refused without waiting for its deadline', { timeout: 60_000 }, async (t) => {
+      const handle = await backend.open();
+      t.after(() => handle.close());
+      const store = createDatabaseThrottleStore(handle.db, { maxFailures: 3, windowMs: 900_000, lockoutMs: 60_000, lockoutMaxMs: 900_000, memoryMs: 3_600_000 });
+      const guard = createBruteForceGuard(store, Date.now);
+      // With the clock of setTimeout stopped, no waiter can reach its deadline or poll: each must be woken. The
+      // real clock, kept aside, ends the test should one never be.
+      const [realSetTimeout, realClearTimeout] = [globalThis.setTimeout, globalThis.clearTimeout];
+      t.mock.timers.enable({ apis: ['setTimeout'] });
+      const address = `198.18.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
+      let stuck: NodeJS.Timeout | undefined;
+      const results = await Promise.race([
+        Promise.allSettled(Array.from({ length: 20 }, () => guard.attempt(address, undefined, undefined, () => new Promise((resolve) => setImmediate(() => resolve(false)))))),
+        new Promise<never>((_, reject) => {
+          stuck = realSetTimeout(() => reject(new Error('checks still waiting after 20 s: a refused waiter did not wake the next')), 20_000);
+        }),
+      ]);
+      realClearTimeout(stuck);
+      assert.deepEqual(results.filter((result) => result.status === 'fulfilled').map((result) => result.value), [false, false, false], 'three wrong passwords evaluated');
+      const refused = results.filter((result): result is PromiseRejectedResult => result.status === 'rejected');
+      assert.equal(refused.length, 17);
+      assert.ok(refused.every((result) => result.reason instanceof AppError && result.reason.status === 429));
     });
   });
 }

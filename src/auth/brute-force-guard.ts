@@ -78,9 +78,11 @@ export function createBruteForceGuard(store: ThrottleStore, now: () => number, c
       const deadline = Date.now() + BUSY_WAIT_MS;
       const since = room.ticket();
       // Behind this instance's checks already waiting on these keys: they go first, without asking the store.
-      let woken = room.occupied(keys) ? await room.wait(keys, since, SLOW_POLL_MS, deadline) : 'released';
+      let waited = room.occupied(keys);
+      let woken = waited ? await room.wait(keys, since, SLOW_POLL_MS, deadline) : 'released';
       let reservation = await store.reserve(keys, now());
       while (!reservation.granted && reservation.reason === 'busy' && Date.now() < deadline) {
+        waited = true;
         // Woken when this instance gives a place back; the first in line also polls, jittered, for the others'.
         woken = await room.wait(keys, since, SLOW_POLL_MS * (0.75 + Math.random() / 2), deadline);
         if (remembered?.()) {
@@ -91,7 +93,12 @@ export function createBruteForceGuard(store: ThrottleStore, now: () => number, c
         }
         reservation = await store.reserve(keys, now());
       }
-      if (!reservation.granted) throw throttled(reservation.retryAfterMs);
+      if (!reservation.granted) {
+        // Refused for a lock or for failures, not for places in flight, after waiting in line: the checks behind it
+        // here would be refused alike, so the next one asks at once instead of sleeping until its own deadline.
+        if (reservation.reason !== 'busy' && waited) room.released(keys);
+        throw throttled(reservation.retryAfterMs);
+      }
       // A place found by polling was given back by another instance, which wakes none of ours: there may be
       // more, so the next in line tries at once rather than after its own poll.
       if (woken === 'timed out') room.released(keys);
