@@ -178,7 +178,8 @@ describe('bad input on the admin API (pglite)', () => {
           headers: { ...ADMIN, ...(type === '' ? {} : { 'content-type': type }) },
           payload: Buffer.from(content, 'utf8'),
         });
-        assertNeverServerError(response, { type, query, content }, [200, 400, 415, 422]);
+        // 202: a well-formed file whose merge would remove more banks than the guard allows is held for approval.
+        assertNeverServerError(response, { type, query, content }, [200, 202, 400, 415, 422]);
       }),
       { numRuns: 200 },
     );
