@@ -11,18 +11,7 @@ import { Gauge, type Registry } from 'prom-client';
  * ```
  */
 export function registerCertificateExpiryGauge(registry: Registry, count: () => Promise<number>): void {
-  new Gauge({
-    name: 'partner_gateway_partner_certificates_expiring',
-    help: 'Registered partner client certificates whose notAfter is within 30 days (expired ones included), counted at scrape.',
-    registers: [registry],
-    async collect() {
-      try {
-        this.set(await count());
-      } catch {
-        // The database is unreachable: /readyz says so; the metrics page keeps answering with the last count.
-      }
-    },
-  });
+  registerCountedAtScrape(registry, 'partner_gateway_partner_certificates_expiring', 'Registered partner client certificates whose notAfter is within 30 days (expired ones included), counted at scrape.', count);
 }
 
 /**
@@ -36,15 +25,20 @@ export function registerCertificateExpiryGauge(registry: Registry, count: () => 
  * ```
  */
 export function registerKeyEndGauge(registry: Registry, count: () => Promise<number>): void {
+  registerCountedAtScrape(registry, 'partner_gateway_partner_keys_ending', 'Registered partner private_key_jwt keys whose rotation overlap window ends within 7 days, counted at scrape.', count);
+}
+
+/** A gauge set from `count` at each scrape; a failed count leaves the last value, so the scrape still answers. */
+function registerCountedAtScrape(registry: Registry, name: string, help: string, count: () => Promise<number>): void {
   new Gauge({
-    name: 'partner_gateway_partner_keys_ending',
-    help: 'Registered partner private_key_jwt keys whose rotation overlap window ends within 7 days, counted at scrape.',
+    name,
+    help,
     registers: [registry],
     async collect() {
       try {
         this.set(await count());
       } catch {
-        // As above: the last count stays.
+        // The database is unreachable: /readyz says so; the metrics page keeps answering with the last count.
       }
     },
   });

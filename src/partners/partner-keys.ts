@@ -57,7 +57,7 @@ export interface PartnerKey {
  */
 export function liveKeys(keys: readonly PartnerKey[] | null, at: number): PartnerKey[] {
   if (!keys) return [];
-  return keys.every((key) => key.expiresAt === undefined) ? (keys as PartnerKey[]) : keys.filter((key) => key.expiresAt === undefined || Date.parse(key.expiresAt) > at);
+  return keys.filter((key) => key.expiresAt === undefined || Date.parse(key.expiresAt) > at);
 }
 
 /** JWK members that carry private or secret key material (RFC 7517, RFC 7518 section 6). */

@@ -1,10 +1,10 @@
-import { AppError, errors } from '../../errors.js';
+import { errors } from '../../errors.js';
 import type { Partner } from '../../partners/partner.js';
 import type { RequestContext } from '../../request-context.js';
 import type { AuthDependencies } from '../auth-dependencies.js';
-import { asksForDpopNonce } from '../binding/dpop-challenge.js';
 import { invalidTokenHeader } from '../tokens/access-tokens.js';
-import { authenticateWithToken, tokenPresentation } from './authenticate-with-token.js';
+import { authenticateCountedToken } from './authenticate-partner.js';
+import { tokenPresentation } from './authenticate-with-token.js';
 import { checkPartnerAccess } from './check-partner-access.js';
 import { readAccessToken } from './read-banks-credentials.js';
 
@@ -13,8 +13,8 @@ import { readAccessToken } from './read-banks-credentials.js';
  * method and path; 401 otherwise, counted like any refused token), of scope `self` (403 `insufficient_scope`:
  * a password login's token never has it), bound to a DPoP key or a certificate when the call changes a credential
  * (403 `bound_token_required`: a leaked bearer token must not become a key of the finder's own), for a partner
- * neither blocked nor outside its allowlist (403). The
- * partner is the token's alone: no self-service call names a partner, so none can reach another's.
+ * neither blocked nor outside its allowlist (403). The partner is the token's alone: no self-service call names a
+ * partner, so none can reach another's.
  *
  * @example
  * ```ts
@@ -30,13 +30,7 @@ export async function authenticateSelf(
 ): Promise<Partner> {
   const presented = context.authorization === undefined ? undefined : readAccessToken(context.authorization);
   if (!presented) return deps.guard.failCheap(errors.unauthorized(context.authorization === undefined ? 'invalid_token' : 'malformed_authorization', invalidTokenHeader), context.clientAddress);
-  let holder;
-  try {
-    holder = await authenticateWithToken(presented.token, undefined, tokenPresentation(presented.scheme, context, path, method), deps);
-  } catch (error) {
-    if (error instanceof AppError && error.status === 401 && !asksForDpopNonce(error)) return deps.guard.failCheap(error, context.clientAddress);
-    throw error;
-  }
+  const holder = await authenticateCountedToken(presented.token, undefined, tokenPresentation(presented.scheme, context, path, method), context.clientAddress, deps);
   context.audit.partner = holder.partner.login;
   if (!holder.claims.self) throw errors.insufficientScope();
   if (options.changesCredential && holder.claims.jkt === undefined && holder.claims.x5t === undefined) throw errors.boundTokenRequired();

@@ -174,7 +174,7 @@ export function createRedisThrottleStore(redis: Redis, policy: ThrottlePolicy, p
         let longest = 0;
         for (const [index, key] of unique.entries()) {
           const next = nexts[index]!;
-          if (next.lockedUntil != null && next.lockedUntil !== parse(raws[index]!)?.lockedUntil) await options.onLock?.(key, next);
+          if (next.lockedUntil != null && next.lockedUntil !== parse(raws[index] ?? null)?.lockedUntil) await options.onLock?.(key, next);
           longest = Math.max(longest, remainingLock(next, now));
         }
         return longest;
