@@ -240,11 +240,11 @@ export const errors = {
       headers: { 'www-authenticate': 'Bearer error="insufficient_scope", scope="self"' },
     }),
   /**
-   * A credential change with a token bound to nothing: a leaked bearer token must not let its finder register a
-   * key of its own and keep the access (403; RFC 9449 DPoP or RFC 8705 certificate binding).
+   * A self-service change with a token bound to nothing: a leaked bearer token must not let its finder register a
+   * key or a webhook secret of its own and keep the access (403; RFC 9449 DPoP or RFC 8705 certificate binding).
    */
   boundTokenRequired: () =>
-    new AppError('bound_token_required', 403, 'Changing a credential needs a token bound to your DPoP key or client certificate; take the token with a DPoP proof (or over mutual TLS) and repeat the request'),
+    new AppError('bound_token_required', 403, 'A change needs a token bound to your DPoP key or client certificate; take the token with a DPoP proof (or over mutual TLS) and repeat the request'),
   /** A rotation by a partner whose keys are published at a jwksUri (it rotates them there). */
   keysPublished: () =>
     new AppError('keys_published', 409, 'Your keys are published at your jwksUri: rotate them there (publish the new key beside the old one, then remove the old one)'),

@@ -236,7 +236,7 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
     config,
     partnerApi: createPartnerApi({ ...auth, banks: banks.catalog, keys: keys.store, paths }),
     oauth: createOAuthApi({ ...auth, paths, urls, metrics }),
-    selfService: createSelfServiceApi({ ...auth, partners: partners.repository, requestLog: audit.requestLog }),
+    selfService: createSelfServiceApi({ ...auth, partners: partners.repository, requestLog: audit.requestLog, webhooks: webhooks.admin }),
     admin: {
       partners: partners.admin,
       partnerKeys: partners.keyAdmin,

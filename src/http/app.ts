@@ -15,6 +15,7 @@ import { banksRoutes } from './routes/banks.js';
 import { loginRoutes } from './routes/login.js';
 import { oauthRoutes } from './routes/oauth.js';
 import { selfServiceRoutes } from './routes/self-service.js';
+import { selfServiceWebhookRoutes } from './routes/self-service-webhooks.js';
 import { sessionRoutes } from './routes/session.js';
 import { wellKnownRoutes } from './routes/well-known.js';
 import { tracing } from './plugins/tracing.js';
@@ -137,6 +138,7 @@ export async function buildApp({ gateway, logger, timeouts, instrumentation }: A
   await app.register(wellKnownRoutes, { gateway });
   await app.register(oauthRoutes, { gateway });
   await app.register(selfServiceRoutes, { gateway });
+  await app.register(selfServiceWebhookRoutes, { gateway });
   await app.answerOtherMethods();
   return app;
 }

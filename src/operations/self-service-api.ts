@@ -8,6 +8,8 @@ import { rotatePartnerKey } from '../partners/partner-key-rotation.js';
 import { liveKeys } from '../partners/partner-keys.js';
 import type { PartnerRepository } from '../partners/partner-repository.js';
 import type { RequestContext } from '../request-context.js';
+import type { WebhookAdmin } from '../webhooks/webhook-admin.js';
+import { createSelfWebhooksApi, type SelfWebhooksApi } from './self-service-webhooks.js';
 
 /**
  * The self-service API's operations (`/api/v1/self/…`), for a partner's own automation holding a token of
@@ -22,11 +24,14 @@ export interface SelfServiceApi {
   calls(query: SelfCallsQuery, context: RequestContext): Promise<SelfCallsResponse>;
   /** The partner's calls per day, operation and outcome over 30 days. */
   usage(context: RequestContext): Promise<SelfUsageResponse>;
+  /** The partner's webhook endpoints: register, rotate the secret, see deliveries, replay. */
+  webhooks: SelfWebhooksApi;
 }
 
 export type SelfServiceDependencies = Pick<AuthDependencies, 'tokens' | 'families' | 'dpop' | 'guard' | 'now'> & {
   partners: AuthDependencies['partners'] & Pick<PartnerRepository, 'update'>;
   requestLog: PartnerRequestLog;
+  webhooks: WebhookAdmin;
 };
 
 /**
@@ -43,7 +48,7 @@ export function createSelfServiceApi(deps: SelfServiceDependencies): SelfService
       return { keys: liveKeys(partner.jwks, deps.now()).map(toPartnerKeyView) };
     },
     async rotateKey(body, context) {
-      const partner = await authenticateSelf(context, 'POST', SELF_KEYS_PATH, deps, { changesCredential: true });
+      const partner = await authenticateSelf(context, 'POST', SELF_KEYS_PATH, deps, { changes: true });
       const rotation = await rotatePartnerKey(partner, body, deps);
       context.audit.details = {
         added: rotation.added.kid,
@@ -60,5 +65,6 @@ export function createSelfServiceApi(deps: SelfServiceDependencies): SelfService
       const partner = await authenticateSelf(context, 'GET', SELF_USAGE_PATH, deps);
       return deps.requestLog.usage(partner.login);
     },
+    webhooks: createSelfWebhooksApi(deps),
   };
 }

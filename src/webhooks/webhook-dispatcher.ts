@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { KEY_END_WARNING_DAYS } from '@partner-gateway/contract/self-service';
 import { WEBHOOK_HEADERS } from '@partner-gateway/contract/webhook-events';
 import type { KeySealer } from '../keys/master-key.js';
 import { fetchPublicResource } from '../net/fetch-public-resource.js';
@@ -18,7 +19,10 @@ export interface DispatcherSettings {
 }
 
 export interface WebhookDispatcher {
-  /** One pass: new list versions made into events, then every due delivery attempted (leased, so once across instances). */
+  /**
+   * One pass: new list versions made into events, partners' credentials ending within 7 days too (at most once a
+   * minute), then every due delivery attempted (leased, so once across instances).
+   */
   tick(): Promise<void>;
   /** A tick soon (a bank list version was published). */
   nudge(): void;
@@ -27,6 +31,9 @@ export interface WebhookDispatcher {
 }
 
 const MAX_STEP_MS = 6 * 3_600_000;
+/** How often an instance looks for credentials ending soon: an end is announced within a minute of coming in reach. */
+const CREDENTIAL_SCAN_MS = 60_000;
+const DAY_MS = 86_400_000;
 const BATCH = 10;
 /** The most an answer's body is read (it is discarded): a receiver cannot make the gateway read much. */
 const MAX_ANSWER_BYTES = 64 * 1024;
@@ -50,6 +57,7 @@ export function createWebhookDispatcher(
   let running: Promise<void> | undefined;
   let again = false;
   let closed = false;
+  let credentialsScannedAt = Number.NEGATIVE_INFINITY;
 
   function materials(endpoint: WebhookEndpoint, at: number): SigningMaterial[] {
     const open = (sealed: string) => sealer.open(endpoint.id, sealed) as unknown as SigningMaterial;
@@ -129,6 +137,11 @@ export function createWebhookDispatcher(
 
   async function pass(): Promise<void> {
     await outbox.enqueueNewVersions(new Date(now()));
+    const scanAt = now();
+    if (scanAt - credentialsScannedAt >= CREDENTIAL_SCAN_MS || scanAt < credentialsScannedAt) {
+      credentialsScannedAt = scanAt;
+      await outbox.enqueueCredentialsEnding(new Date(scanAt), new Date(scanAt + KEY_END_WARNING_DAYS * DAY_MS));
+    }
     for (let round = 0; round < 100 && !closed; round++) {
       const at = now();
       const due = await outbox.claim(instance, new Date(at), new Date(at + settings.timeoutMs + 30_000), BATCH);

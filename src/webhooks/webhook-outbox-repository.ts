@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { BankListChange } from '@partner-gateway/contract/admin-bank-versions';
-import { SBP_BANKS_UPDATED, type SbpBanksUpdatedEvent } from '@partner-gateway/contract/webhook-events';
+import { CREDENTIAL_EXPIRING, SBP_BANKS_UPDATED, type CredentialExpiringEvent, type SbpBanksUpdatedEvent } from '@partner-gateway/contract/webhook-events';
 import { column, fromColumns, toColumns, type Entity } from '../db/field-map.js';
 import type { Database } from '../db/schema.js';
 
@@ -56,6 +56,12 @@ export interface WebhookOutboxRepository {
    * for each enabled endpoint, once across all instances (the cursor row is locked). Seed versions announce nothing.
    */
   enqueueNewVersions(now: Date): Promise<number>;
+  /**
+   * Makes every partner credential ending after `now` and at or before `until` (a key's `expiresAt`, a certificate's
+   * notAfter) into a `credential.expiring` event for its partner, with a delivery for each of the partner's enabled
+   * endpoints: once per credential and end across all instances (the event id is derived from them). How many new.
+   */
+  enqueueCredentialsEnding(now: Date, until: Date): Promise<number>;
   /** Leases up to `limit` due deliveries for `instance` until `leaseUntil` (rows another instance holds are skipped). */
   claim(instance: string, now: Date, leaseUntil: Date, limit: number): Promise<WebhookDelivery[]>;
   event(id: string): Promise<WebhookEvent | undefined>;
@@ -63,7 +69,10 @@ export interface WebhookOutboxRepository {
   settle(delivery: WebhookDelivery, instance: string, attempt: WebhookAttempt, result: AttemptResult): Promise<boolean>;
   /** The endpoint's last `limit` attempts, newest first. */
   attempts(endpointId: string, limit: number): Promise<WebhookAttempt[]>;
-  /** Queues `eventId` (or every event created at or after `since`) for the endpoint again; how many were queued. */
+  /**
+   * Queues `eventId` (or every event created at or after `since`) for the endpoint again; how many were queued. Only
+   * events for every partner and those for the endpoint's own partner: another partner's event is as unknown.
+   */
   replay(endpointId: string, which: { eventId: string } | { since: Date }, now: Date): Promise<number>;
   /** Drops the endpoint's pending deliveries as failed (it was disabled). */
   abandonPending(endpointId: string, now: Date, reason: string): Promise<void>;
@@ -122,6 +131,45 @@ export function createWebhookOutboxRepository(database: Kysely<Database>): Webho
         return made;
       });
     },
+    async enqueueCredentialsEnding(now, until) {
+      const { rows } = await sql<{ partner_id: string; credential: 'key' | 'certificate'; id: string; expires_at: string }>`
+        select partners.id as partner_id, 'key' as credential, key->>'kid' as id, key->>'expiresAt' as expires_at
+        from partners, jsonb_array_elements(partners.jwks) as key
+        where partners.jwks is not null and partners.jwks_uri is null and key ? 'expiresAt'
+          and (key->>'expiresAt')::timestamptz > ${now.toISOString()}::timestamptz and (key->>'expiresAt')::timestamptz <= ${until.toISOString()}::timestamptz
+        union all
+        select partners.id, 'certificate', certificate->>'thumbprint', certificate->>'notAfter'
+        from partners, jsonb_array_elements(partners.certificates) as certificate
+        where partners.certificates is not null
+          and (certificate->>'notAfter')::timestamptz > ${now.toISOString()}::timestamptz and (certificate->>'notAfter')::timestamptz <= ${until.toISOString()}::timestamptz
+      `.execute(database);
+      let made = 0;
+      for (const row of rows) {
+        const expiresAt = new Date(row.expires_at).toISOString();
+        const event: CredentialExpiringEvent = { type: CREDENTIAL_EXPIRING, timestamp: now.toISOString(), data: { credential: row.credential, id: String(row.id), expiresAt } };
+        // The id is the credential's and its end's: every instance derives the same one, and the second insert is a no-op.
+        const id = `msg_${createHash('sha256').update(`${CREDENTIAL_EXPIRING}\n${row.partner_id}\n${row.credential}\n${row.id}\n${expiresAt}`).digest('hex').slice(0, 32)}`;
+        made += await database.transaction().execute(async (trx) => {
+          const tx = trx.withTables<Tables>();
+          const inserted = await tx
+            .insertInto('webhook_events')
+            .values({ id, type: CREDENTIAL_EXPIRING, partner_id: row.partner_id, body: JSON.stringify(event), created_at: now })
+            .onConflict((conflict) => conflict.column('id').doNothing())
+            .returning('id')
+            .executeTakeFirst();
+          if (!inserted) return 0;
+          const endpoints = await tx.selectFrom('webhook_endpoints').select('id').where('partner_id', '=', row.partner_id).where('status', '=', 'enabled').execute();
+          if (endpoints.length > 0) {
+            await tx
+              .insertInto('webhook_deliveries')
+              .values(endpoints.map(({ id: endpointId }) => ({ id: randomUUID(), event_id: id, endpoint_id: endpointId, next_attempt_at: now, created_at: now })))
+              .execute();
+          }
+          return 1;
+        });
+      }
+      return made;
+    },
     async claim(instance, now, leaseUntil, limit) {
       // FOR UPDATE SKIP LOCKED keeps two instances' claims from waiting on each other; the lease (not the row lock,
       // which ends with this statement) is what keeps a claimed row from being sent twice while it is attempted.
@@ -169,6 +217,7 @@ export function createWebhookOutboxRepository(database: Kysely<Database>): Webho
     async replay(endpointId, which, now) {
       let events = db.selectFrom('webhook_events').select('id');
       events = 'eventId' in which ? events.where('id', '=', which.eventId) : events.where('created_at', '>=', which.since);
+      events = events.where((eb) => eb.or([eb('partner_id', 'is', null), eb('partner_id', '=', eb.selectFrom('webhook_endpoints').select('partner_id').where('id', '=', endpointId))]));
       const ids = await events.orderBy('created_at').limit(1000).execute();
       if (ids.length === 0) return 0;
       await db

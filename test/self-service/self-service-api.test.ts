@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { SELF_CALLS_PATH, SELF_KEYS_PATH, SELF_USAGE_PATH } from '@partner-gateway/contract/paths';
 import type { RotateKeyResponse, SelfCallsResponse, SelfKeysResponse, SelfUsageResponse } from '@partner-gateway/contract/self-service';
-import { CLIENT_ASSERTION_TYPE, FORM_HEADERS, clientAssertion, dpopProof, form, registerKeys, testKey, type TestKey } from '../support/oauth-client.js';
+import { FORM_HEADERS, dpopProof, form, registerKeys, testKey, type TestKey } from '../support/oauth-client.js';
+import { selfServiceCaller } from '../support/self-service-caller.js';
 import { startListeningGateway } from '../support/key-partner.js';
 import { testBackends } from '../support/test-databases.js';
 import { TEST_ADMIN_TOKEN, type TestGateway } from '../support/test-gateway.js';
@@ -32,27 +33,13 @@ for (const backend of testBackends()) {
     });
     after(() => t.close());
 
-    const tokenRequest = async (login: string, key: TestKey, fields: Record<string, string> = {}, headers: Record<string, string> = {}) =>
-      fetch(`${t.url}/api/v1/oauth/token`, {
-        method: 'POST',
-        headers: { ...FORM_HEADERS, ...headers },
-        body: form({ grant_type: 'client_credentials', client_assertion_type: CLIENT_ASSERTION_TYPE, client_assertion: await clientAssertion(key, login, t.url, { now: clock }), ...fields }),
-      });
-    const selfToken = async (login: string, key: TestKey) => {
-      const response = await tokenRequest(login, key, { scope: 'self' });
-      assert.equal(response.status, 200, await response.clone().text());
-      const body = (await response.json()) as { access_token: string; scope?: string };
-      assert.equal(body.scope, 'self');
-      return body.access_token;
-    };
-    /** A token of scope self bound to `dpopKey` (RFC 9449): what a credential change needs. */
-    const boundSelfToken = async (login: string, key: TestKey, dpopKey: TestKey) => {
-      const response = await tokenRequest(login, key, { scope: 'self' }, { dpop: await dpopProof(dpopKey, 'POST', `${t.url}/api/v1/oauth/token`, { now: clock }) });
-      assert.equal(response.status, 200, await response.clone().text());
-      const body = (await response.json()) as { access_token: string; token_type: string };
-      assert.equal(body.token_type, 'DPoP');
-      return body.access_token;
-    };
+    let caller: ReturnType<typeof selfServiceCaller>;
+    before(() => {
+      caller = selfServiceCaller(t.url, () => clock);
+    });
+    const tokenRequest: ReturnType<typeof selfServiceCaller>['tokenRequest'] = (...args) => caller.tokenRequest(...args);
+    const selfToken = (login: string, key: TestKey) => caller.token(login, key);
+    const boundSelfToken = (login: string, key: TestKey, dpopKey: TestKey) => caller.boundToken(login, key, dpopKey);
     /** POST /api/v1/self/keys with a bound token and its proof. */
     const rotate = async (token: string, dpopKey: TestKey, body: unknown) =>
       fetch(`${t.url}${SELF_KEYS_PATH}`, {

@@ -28,7 +28,7 @@ export interface DpopKeyPair {
  * ```
  */
 export interface ProofTarget {
-  htm: 'GET' | 'POST';
+  htm: 'GET' | 'POST' | 'DELETE';
   url: URL;
   accessToken?: string | undefined;
 }
@@ -105,7 +105,7 @@ export class DpopProofs {
   }
 
   /** `Authorization: DPoP <token>` and a proof for a request (`htm`, POST unless named) to `url` carrying it (`ath`). */
-  async present(token: AccessToken, url: URL, htm: 'GET' | 'POST' = 'POST'): Promise<Record<string, string>> {
+  async present(token: AccessToken, url: URL, htm: 'GET' | 'POST' | 'DELETE' = 'POST'): Promise<Record<string, string>> {
     return { authorization: `DPoP ${token.accessToken}`, dpop: await this.proof({ htm, url, accessToken: token.accessToken }) };
   }
 

@@ -65,5 +65,25 @@ for (const backend of testBackends()) {
       const client = new PartnerClient({ authUrl: t.url, apiUrl: t.url, login: 'acme', password: 'secret' });
       assert.throws(() => client.self, /privateKeyJwt/);
     });
+
+    it('when a partner manages its webhook endpoints through the SDK, then it registers, rotates, reads the log and removes one (DELETE with a DPoP proof), and sees only its own', async () => {
+      const partner = await addKeyPartner(t);
+      const other = await addKeyPartner(t);
+      const { client, calls } = testClient(t.url, { login: partner.login }, { auth: { privateKeyJwt: { privateKey: partner.key.privateKey, kid: partner.key.kid } }, dpop: true });
+      const created = await client.self.createWebhook({ url: 'http://127.0.0.1:9/hooks', scheme: 'v1' });
+      assert.match(String(created.secret), /^whsec_/);
+      const theirs = new PartnerClient({ authUrl: t.url, apiUrl: t.url, login: other.login, auth: { privateKeyJwt: { privateKey: other.key.privateKey, kid: other.key.kid } }, dpop: true });
+      assert.deepEqual((await theirs.self.webhooks()).endpoints, []);
+      await assert.rejects(theirs.self.removeWebhook(created.endpoint.id), (error: unknown) => error instanceof PartnerApiError && error.status === 404);
+
+      const rotated = await client.self.rotateWebhook(created.endpoint.id, { overlapHours: 1 });
+      assert.notEqual(rotated.secret, created.secret);
+      assert.ok(rotated.endpoint.previousUntil, 'the old secret signs for the overlap');
+      assert.deepEqual((await client.self.webhookAttempts(created.endpoint.id, 10)).attempts, []);
+      await client.self.removeWebhook(created.endpoint.id);
+      assert.deepEqual((await client.self.webhooks()).endpoints, []);
+      const removal = calls.find((call) => call.method === 'DELETE');
+      assert.ok(removal && /^DPoP /.test(removal.headers.authorization!) && removal.headers.dpop, 'the removal presented a bound token with its proof');
+    });
   });
 }

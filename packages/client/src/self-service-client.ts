@@ -1,4 +1,15 @@
-import { SELF_CALLS_PATH, SELF_KEYS_PATH, SELF_USAGE_PATH } from '@partner-gateway/contract/paths';
+import type { CreateWebhookBody, ReplayWebhooksBody, ReplayWebhooksResult, RotateWebhookBody, WebhookAttemptList, WebhookEndpointCreated, WebhookEndpointList } from '@partner-gateway/contract/admin-webhooks';
+import {
+  SELF_CALLS_PATH,
+  SELF_KEYS_PATH,
+  SELF_USAGE_PATH,
+  SELF_WEBHOOK_ATTEMPTS_PATH,
+  SELF_WEBHOOK_PATH,
+  SELF_WEBHOOK_REPLAY_PATH,
+  SELF_WEBHOOK_ROTATE_PATH,
+  SELF_WEBHOOKS_PATH,
+  selfWebhookPath,
+} from '@partner-gateway/contract/paths';
 import type { RotateKeyRequest, RotateKeyResponse, SelfCallsQuery, SelfCallsResponse, SelfKeysResponse, SelfUsageResponse } from '@partner-gateway/contract/self-service';
 import { PartnerApiError } from './partner-api-error.js';
 import type { CallOptions } from './partner-client-options.js';
@@ -11,14 +22,14 @@ export interface SelfServiceTransport {
   /** A client-credentials token of scope `self` (bound to the client's DPoP key when it has one). */
   selfToken(): Promise<Session>;
   /** The headers presenting `token` on a `method` request to `url` (with a fresh DPoP proof for a bound token). */
-  present(token: AccessToken, method: 'GET' | 'POST', url: URL): Promise<Record<string, string>>;
+  present(token: AccessToken, method: 'GET' | 'POST' | 'DELETE', url: URL): Promise<Record<string, string>>;
   /** Sends with the client's retries (only those `retryable` allows), DPoP nonce handling and time limits. */
   send(request: () => Promise<GatewayRequest>, options: CallOptions, retryable?: (error: PartnerApiError) => boolean): Promise<unknown>;
 }
 
 /**
  * The self-service API (`/api/v1/self/…`) for a partner's own automation: its keys, their rotation with an overlap
- * window, its request log and its usage. It holds a token of scope `self` of its own, apart from the one
+ * window, its request log, its usage and its webhook endpoints. It holds a token of scope `self` of its own, apart from the one
  * `banks()` uses, taken by client credentials with the partner's key or certificate; a rotation needs the client
  * built with `dpop: true` (or a certificate), since the gateway refuses a credential change with a bearer token.
  *
@@ -27,16 +38,20 @@ export interface SelfServiceTransport {
  * const client = new PartnerClient({ authUrl, apiUrl, login: 'acme', auth: { privateKeyJwt: { privateKey: pem, kid: 'acme-2026' } }, dpop: true });
  * await client.self.rotateKey({ key: newPublicJwk, overlapSeconds: 3600 });
  * const { calls } = await client.self.calls({ requestId: '5f0c…' });
+ * const { endpoint, publicKey } = await client.self.createWebhook({ url: 'https://acme.example/hooks' });
  * ```
  */
 export class SelfServiceClient {
   readonly #transport: SelfServiceTransport;
-  readonly #urls: { keys: URL; calls: URL; usage: URL };
+  readonly #base: URL;
+  readonly #urls: { keys: URL; calls: URL; usage: URL; webhooks: URL };
   readonly #tokens: TokenManager;
 
   constructor(transport: SelfServiceTransport, base: URL, now: () => number) {
     this.#transport = transport;
-    this.#urls = { keys: new URL(SELF_KEYS_PATH.slice(1), base), calls: new URL(SELF_CALLS_PATH.slice(1), base), usage: new URL(SELF_USAGE_PATH.slice(1), base) };
+    this.#base = base;
+    const url = (path: string) => new URL(path.slice(1), base);
+    this.#urls = { keys: url(SELF_KEYS_PATH), calls: url(SELF_CALLS_PATH), usage: url(SELF_USAGE_PATH), webhooks: url(SELF_WEBHOOKS_PATH) };
     // Client credentials give no refresh token: every renewal takes a new token.
     this.#tokens = new TokenManager({ logIn: () => transport.selfToken(), refresh: () => transport.selfToken() }, now);
   }
@@ -67,7 +82,46 @@ export class SelfServiceClient {
     return (await this.#call('GET', this.#urls.usage, undefined, options)) as SelfUsageResponse;
   }
 
-  async #call(method: 'GET' | 'POST', url: URL, body: unknown, options: CallOptions, retryable?: (error: PartnerApiError) => boolean): Promise<unknown> {
+  /** The partner's webhook endpoints (never their secrets). */
+  async webhooks(options: CallOptions = {}): Promise<WebhookEndpointList> {
+    return (await this.#call('GET', this.#urls.webhooks, undefined, options)) as WebhookEndpointList;
+  }
+
+  /**
+   * Registers an endpoint; the answer carries its `whsec_` secret (scheme `v1`) or `whpk_` public key (`v1a`, the
+   * default), the secret this once. Not retried after a failure whose outcome is unknown (list the endpoints then).
+   */
+  async createWebhook(body: CreateWebhookBody, options: CallOptions = {}): Promise<WebhookEndpointCreated> {
+    return (await this.#call('POST', this.#urls.webhooks, body, options, (error) => error.retryable && !outcomeUnknown(error))) as WebhookEndpointCreated;
+  }
+
+  /** Removes an endpoint with its queued deliveries and log. */
+  async removeWebhook(id: string, options: CallOptions = {}): Promise<void> {
+    await this.#call('DELETE', this.#webhookUrl(SELF_WEBHOOK_PATH, id), undefined, options);
+  }
+
+  /** New signing material; the previous one signs beside it for `overlapHours` (default 24). Not retried when the outcome is unknown. */
+  async rotateWebhook(id: string, body: RotateWebhookBody = {}, options: CallOptions = {}): Promise<WebhookEndpointCreated> {
+    return (await this.#call('POST', this.#webhookUrl(SELF_WEBHOOK_ROTATE_PATH, id), body, options, (error) => error.retryable && !outcomeUnknown(error))) as WebhookEndpointCreated;
+  }
+
+  /** The endpoint's delivery log, newest first (at most `limit`, default 100). */
+  async webhookAttempts(id: string, limit?: number, options: CallOptions = {}): Promise<WebhookAttemptList> {
+    const url = this.#webhookUrl(SELF_WEBHOOK_ATTEMPTS_PATH, id);
+    if (limit !== undefined) url.searchParams.set('limit', String(limit));
+    return (await this.#call('GET', url, undefined, options)) as WebhookAttemptList;
+  }
+
+  /** Sends one event again (`{ eventId }`) or every event since a time (`{ since }`); how many were queued. */
+  async replayWebhooks(id: string, body: ReplayWebhooksBody, options: CallOptions = {}): Promise<ReplayWebhooksResult> {
+    return (await this.#call('POST', this.#webhookUrl(SELF_WEBHOOK_REPLAY_PATH, id), body, options)) as ReplayWebhooksResult;
+  }
+
+  #webhookUrl(template: Parameters<typeof selfWebhookPath>[0], id: string): URL {
+    return new URL(selfWebhookPath(template, id).slice(1), this.#base);
+  }
+
+  async #call(method: 'GET' | 'POST' | 'DELETE', url: URL, body: unknown, options: CallOptions, retryable?: (error: PartnerApiError) => boolean): Promise<unknown> {
     const attempt = (token: AccessToken) =>
       this.#transport.send(
         async () => ({

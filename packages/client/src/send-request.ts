@@ -10,7 +10,7 @@ import { kindOfResponse, parseRetryAfter, PartnerApiError, type PartnerApiOperat
  */
 export interface GatewayRequest {
   operation: PartnerApiOperation;
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   url: URL;
   headers?: Record<string, string>;
   body?: string;

@@ -8,9 +8,20 @@ export const PARTNER_CALL_ACTIONS = ['login', 'refresh', 'logout', 'banks', 'tok
 
 /**
  * The self-service API's calls (a partner's own automation, `/api/v1/self/…`): reads and the changes a partner
- * makes to its own credentials, audited under the partner as its other calls are.
+ * makes to its own credentials and webhook endpoints, audited under the partner as its other calls are.
  */
-export const SELF_SERVICE_ACTIONS = ['self.keys', 'self.keys.rotate', 'self.calls', 'self.usage'] as const;
+export const SELF_SERVICE_ACTIONS = [
+  'self.keys',
+  'self.keys.rotate',
+  'self.calls',
+  'self.usage',
+  'self.webhooks',
+  'self.webhooks.create',
+  'self.webhooks.delete',
+  'self.webhooks.rotate',
+  'self.webhooks.attempts',
+  'self.webhooks.replay',
+] as const;
 
 /** What the admin API changes. */
 export const ADMIN_ACTIONS = [

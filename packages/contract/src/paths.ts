@@ -8,6 +8,23 @@ export const JWKS_PATH = '/.well-known/jwks.json';
 export const SELF_KEYS_PATH = '/api/v1/self/keys';
 export const SELF_CALLS_PATH = '/api/v1/self/calls';
 export const SELF_USAGE_PATH = '/api/v1/self/usage';
+export const SELF_WEBHOOKS_PATH = '/api/v1/self/webhooks';
+export const SELF_WEBHOOK_PATH = '/api/v1/self/webhooks/:id';
+export const SELF_WEBHOOK_ROTATE_PATH = '/api/v1/self/webhooks/:id/rotate';
+export const SELF_WEBHOOK_ATTEMPTS_PATH = '/api/v1/self/webhooks/:id/attempts';
+export const SELF_WEBHOOK_REPLAY_PATH = '/api/v1/self/webhooks/:id/replay';
+
+/**
+ * A self-service webhook path with its endpoint's id filled in.
+ *
+ * @example
+ * ```ts
+ * selfWebhookPath(SELF_WEBHOOK_ROTATE_PATH, '0b6f…'); // '/api/v1/self/webhooks/0b6f…/rotate'
+ * ```
+ */
+export function selfWebhookPath(template: typeof SELF_WEBHOOK_PATH | typeof SELF_WEBHOOK_ROTATE_PATH | typeof SELF_WEBHOOK_ATTEMPTS_PATH | typeof SELF_WEBHOOK_REPLAY_PATH, id: string): string {
+  return template.replace(':id', encodeURIComponent(id));
+}
 export const HEALTH_PATH = '/healthz';
 export const READY_PATH = '/readyz';
 export const OPENAPI_PATH = '/openapi.json';

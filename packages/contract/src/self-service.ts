@@ -12,7 +12,7 @@ export const SELF_HISTORY_DAYS = 30;
 /** A rotation's overlap window: the default, and the longest a partner may choose. */
 export const DEFAULT_OVERLAP_SECONDS = 24 * 3600;
 export const MAX_OVERLAP_SECONDS = 30 * 24 * 3600;
-/** How long before a key's overlap window ends it is counted as ending (`partner_gateway_partner_keys_ending`). */
+/** How long before a credential ends it is counted as ending (`partner_gateway_partner_keys_ending`) and announced (`credential.expiring`). */
 export const KEY_END_WARNING_DAYS = 7;
 /** Entries a page of the request log holds at most. */
 export const MAX_SELF_CALLS = 200;
@@ -145,3 +145,10 @@ export const SelfUsageResponse = Type.Object(
   { title: 'SelfUsageResponse' },
 );
 export type SelfUsageResponse = Static<typeof SelfUsageResponse>;
+
+/**
+ * The endpoint a self-service webhook operation names (`/api/v1/self/webhooks/{id}/…`): one of the calling partner's
+ * own; another partner's id answers exactly as an unknown one (404 `webhook_not_found`).
+ */
+export const SelfWebhookParams = Type.Object({ id: Type.String({ format: 'uuid' }) }, { additionalProperties: false, title: 'SelfWebhookParams' });
+export type SelfWebhookParams = Static<typeof SelfWebhookParams>;

@@ -10,7 +10,7 @@ import { Type, type Static } from 'typebox';
 /** The headers every delivery carries. */
 export const WEBHOOK_HEADERS = { id: 'webhook-id', timestamp: 'webhook-timestamp', signature: 'webhook-signature' } as const;
 
-/** The one event type: a new version of the bank list was published. */
+/** A new version of the bank list was published (sent to every partner's endpoints). */
 export const SBP_BANKS_UPDATED = 'sbp_banks.updated';
 
 /**
@@ -39,3 +39,34 @@ export const SbpBanksUpdatedEvent = Type.Object(
   { additionalProperties: false, title: 'SbpBanksUpdatedEvent' },
 );
 export type SbpBanksUpdatedEvent = Static<typeof SbpBanksUpdatedEvent>;
+
+/** A partner's own credential ends within 7 days: a key's overlap window after a rotation, or a certificate's notAfter. */
+export const CREDENTIAL_EXPIRING = 'credential.expiring';
+
+/**
+ * `credential.expiring`: one of the partner's credentials stops working at `expiresAt`, 7 days or less from now.
+ * Sent to the partner's own endpoints only, once per credential and end (a later rotation that moves the end
+ * announces the new one). A key ends when the overlap window a rotation chose ends; a certificate at its notAfter.
+ *
+ * @example
+ * ```json
+ * { "type": "credential.expiring", "timestamp": "2026-11-28T09:00:00.000Z",
+ *   "data": { "credential": "key", "id": "acme-2026", "expiresAt": "2026-11-29T09:00:00.000Z" } }
+ * ```
+ */
+export const CredentialExpiringEvent = Type.Object(
+  {
+    type: Type.Literal(CREDENTIAL_EXPIRING),
+    timestamp: Type.String({ format: 'date-time', description: 'When the gateway noticed the end coming' }),
+    data: Type.Object(
+      {
+        credential: Type.Union([Type.Literal('key'), Type.Literal('certificate')], { description: 'A private_key_jwt key, or a registered client certificate' }),
+        id: Type.String({ description: "The key's kid, or the certificate's x5t#S256 thumbprint" }),
+        expiresAt: Type.String({ format: 'date-time', description: 'When it stops being accepted' }),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false, title: 'CredentialExpiringEvent' },
+);
+export type CredentialExpiringEvent = Static<typeof CredentialExpiringEvent>;

@@ -11,8 +11,8 @@ import { readAccessToken } from './read-banks-credentials.js';
 /**
  * Who calls the self-service API, in these steps: an access token (Bearer, or DPoP with its proof for this
  * method and path; 401 otherwise, counted like any refused token), of scope `self` (403 `insufficient_scope`:
- * a password login's token never has it), bound to a DPoP key or a certificate when the call changes a credential
- * (403 `bound_token_required`: a leaked bearer token must not become a key of the finder's own), for a partner
+ * a password login's token never has it), bound to a DPoP key or a certificate when the call changes anything
+ * (403 `bound_token_required`: a leaked bearer token must not become a key or a webhook secret of the finder's own), for a partner
  * neither blocked nor outside its allowlist (403). The partner is the token's alone: no self-service call names a
  * partner, so none can reach another's.
  *
@@ -23,17 +23,17 @@ import { readAccessToken } from './read-banks-credentials.js';
  */
 export async function authenticateSelf(
   context: RequestContext,
-  method: 'GET' | 'POST',
+  method: 'GET' | 'POST' | 'DELETE',
   path: string,
   deps: Pick<AuthDependencies, 'tokens' | 'partners' | 'families' | 'dpop' | 'guard'>,
-  options: { changesCredential?: boolean } = {},
+  options: { changes?: boolean } = {},
 ): Promise<Partner> {
   const presented = context.authorization === undefined ? undefined : readAccessToken(context.authorization);
   if (!presented) return deps.guard.failCheap(errors.unauthorized(context.authorization === undefined ? 'invalid_token' : 'malformed_authorization', invalidTokenHeader), context.clientAddress);
   const holder = await authenticateCountedToken(presented.token, undefined, tokenPresentation(presented.scheme, context, path, method), context.clientAddress, deps);
   context.audit.partner = holder.partner.login;
   if (!holder.claims.self) throw errors.insufficientScope();
-  if (options.changesCredential && holder.claims.jkt === undefined && holder.claims.x5t === undefined) throw errors.boundTokenRequired();
+  if (options.changes && holder.claims.jkt === undefined && holder.claims.x5t === undefined) throw errors.boundTokenRequired();
   checkPartnerAccess(holder.partner, context.clientAddress);
   return holder.partner;
 }

@@ -2,19 +2,10 @@ import { SELF_CALLS_PATH, SELF_KEYS_PATH, SELF_USAGE_PATH } from '@partner-gatew
 import { RotateKeyRequest, RotateKeyResponse, SelfCallsQuery, SelfCallsResponse, SelfKeysResponse, SelfUsageResponse } from '@partner-gateway/contract/self-service';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { errors, texts } from '../../errors.js';
+import { errors } from '../../errors.js';
 import type { Gateway } from '../../gateway.js';
 import { partnerCallErrors } from './error-body.js';
-
-const SECURITY: Array<Record<string, string[]>> = [{ bearerAuth: [] }, { dpopAuth: [] }];
-const AUTH_TEXT =
-  'Authenticate with an access token of scope `self`: client credentials (`POST /api/v1/oauth/token`, `scope=self`) with private_key_jwt or a client certificate. ' +
-  "A password login's token, or a token without the scope, is refused (403 `insufficient_scope`). The partner is always the token's: nothing here names a partner.";
-const AUTH_ERRORS = {
-  401: [texts.unauthorized],
-  403: [errors.insufficientScope().description, texts.blocked, texts.ipNotAllowed],
-  429: [errors.throttled(60).description],
-};
+import { AUTH_ERRORS, AUTH_TEXT, CHANGE_ERRORS, CHANGE_TEXT, SECURITY } from './self-service-security.js';
 
 /** GET and POST /api/v1/self/keys, GET /api/v1/self/calls and /api/v1/self/usage: a partner serving itself. */
 export async function selfServiceRoutes(untyped: FastifyInstance, { gateway }: { gateway: Gateway }): Promise<void> {
@@ -43,15 +34,14 @@ export async function selfServiceRoutes(untyped: FastifyInstance, { gateway }: {
         tags: ['Self-service'],
         summary: 'Rotate your private_key_jwt key: the new key works at once, the older ones until the overlap window ends',
         description:
-          `${AUTH_TEXT} The token must be bound to a DPoP key (send it as \`Authorization: DPoP\` with a proof) or to your client certificate: a bearer token is refused (403 \`bound_token_required\`). The keys registered so far keep working for \`overlapSeconds\` (default 24 hours, at most 30 days), then stop by themselves; ` +
+          `${AUTH_TEXT} ${CHANGE_TEXT} The keys registered so far keep working for \`overlapSeconds\` (default 24 hours, at most 30 days), then stop by themselves; ` +
           'no token or session ends at the rotation. Sign with the new key as soon as the answer comes. A partner publishing its keys at a jwksUri rotates them there (409).',
         security: SECURITY,
         body: RotateKeyRequest,
         response: {
           200: RotateKeyResponse,
           ...partnerCallErrors({
-            ...AUTH_ERRORS,
-            403: [...AUTH_ERRORS[403], errors.boundTokenRequired().description],
+            ...CHANGE_ERRORS,
             409: [errors.keysPublished().description, errors.keyAlreadyRegistered().description, errors.keysChangedMeanwhile().description],
             422: [errors.validationFailed([{ field: 'keys[0]', message: 'must be a JWK object' }]).description],
           }),
