@@ -245,6 +245,14 @@ export const errors = {
    */
   boundTokenRequired: () =>
     new AppError('bound_token_required', 403, 'A change needs a token bound to your DPoP key or client certificate; take the token with a DPoP proof (or over mutual TLS) and repeat the request'),
+  /** Two changes of one partner's settings at once: the other one won; nothing was changed by this one. */
+  settingsChangedMeanwhile: () => new AppError('settings_changed_meanwhile', 409, 'Your settings were changed by another request meanwhile; nothing was changed: read them and repeat the request'),
+  /** A partner changing its own allowlist without an operator's leave (`selfManagedAllowlist`). */
+  allowlistNotSelfManaged: () =>
+    new AppError('allowlist_not_self_managed', 403, 'Your IP allowlist is managed by the provider: ask your operator to change it, or to let you change it yourself'),
+  /** A partner's own new allowlist that would refuse the very address changing it: a lockout it could not undo. */
+  allowlistExcludesCaller: () =>
+    new AppError('allowlist_excludes_caller', 422, 'The new allowlist does not include the address this request came from; add it, or make the change from an address the new list includes'),
   /** A rotation by a partner whose keys are published at a jwksUri (it rotates them there). */
   keysPublished: () =>
     new AppError('keys_published', 409, 'Your keys are published at your jwksUri: rotate them there (publish the new key beside the old one, then remove the old one)'),

@@ -1,5 +1,5 @@
 import { SELF_CALLS_PATH, SELF_KEYS_PATH, SELF_USAGE_PATH } from '@partner-gateway/contract/paths';
-import type { RotateKeyRequest, RotateKeyResponse, SelfCallsQuery, SelfCallsResponse, SelfKeysResponse, SelfUsageResponse } from '@partner-gateway/contract/self-service';
+import type { RotateKeyRequest, RotateKeyResponse, RotatePasswordRequest, RotatePasswordResponse, SelfCallsQuery, SelfCallsResponse, SelfKeysResponse, SelfSettings, SelfUsageResponse, SetAllowlistRequest } from '@partner-gateway/contract/self-service';
 import type { PartnerRequestLog } from '../audit/partner-request-log.js';
 import type { AuthDependencies } from '../auth/auth-dependencies.js';
 import { authenticateSelf } from '../auth/steps/authenticate-self.js';
@@ -9,6 +9,8 @@ import { liveKeys } from '../partners/partner-keys.js';
 import type { PartnerRepository } from '../partners/partner-repository.js';
 import type { RequestContext } from '../request-context.js';
 import type { WebhookAdmin } from '../webhooks/webhook-admin.js';
+import { rotateOwnPassword } from './self-service-password.js';
+import { readSelfSettings, setOwnAllowlist } from './self-service-settings.js';
 import { createSelfWebhooksApi, type SelfWebhooksApi } from './self-service-webhooks.js';
 
 /**
@@ -24,6 +26,12 @@ export interface SelfServiceApi {
   calls(query: SelfCallsQuery, context: RequestContext): Promise<SelfCallsResponse>;
   /** The partner's calls per day, operation and outcome over 30 days. */
   usage(context: RequestContext): Promise<SelfUsageResponse>;
+  /** The partner's settings, read-only but for the allowlist when an operator allowed it. */
+  settings(context: RequestContext): Promise<SelfSettings>;
+  /** A new API password, answered once; the current one works until the overlap ends (rotateOwnPassword). */
+  rotatePassword(body: RotatePasswordRequest, context: RequestContext): Promise<RotatePasswordResponse>;
+  /** Replaces the partner's own IP allowlist (setOwnAllowlist). */
+  setAllowlist(body: SetAllowlistRequest, context: RequestContext): Promise<SelfSettings>;
   /** The partner's webhook endpoints: register, rotate the secret, see deliveries, replay. */
   webhooks: SelfWebhooksApi;
 }
@@ -65,6 +73,9 @@ export function createSelfServiceApi(deps: SelfServiceDependencies): SelfService
       const partner = await authenticateSelf(context, 'GET', SELF_USAGE_PATH, deps);
       return deps.requestLog.usage(partner.login);
     },
+    settings: (context) => readSelfSettings(context, deps),
+    setAllowlist: (body, context) => setOwnAllowlist(body, context, deps),
+    rotatePassword: (body, context) => rotateOwnPassword(body, context, deps),
     webhooks: createSelfWebhooksApi(deps),
   };
 }

@@ -1,3 +1,4 @@
+import type { ErrorDetail } from '../errors.js';
 import ipaddr from 'ipaddr.js';
 
 /**
@@ -165,4 +166,23 @@ function parsedCidr(text: string): [Address, number] | null {
       return null;
     }
   });
+}
+
+/**
+ * An allowlist as stored: each entry normalized (normalizeCidr), duplicates dropped; each bad entry's problem noted
+ * in `problems` under `ipAllowlist[i]`.
+ *
+ * @example
+ * ```ts
+ * normalizeAllowlist(['10.0.0.1', '10.0.0.1/32'], problems); // ['10.0.0.1/32']
+ * ```
+ */
+export function normalizeAllowlist(entries: readonly string[], problems: ErrorDetail[]): string[] {
+  const normalized = new Set<string>();
+  entries.forEach((entry, index) => {
+    const result = normalizeCidr(entry);
+    if ('error' in result) problems.push({ field: `ipAllowlist[${index}]`, message: result.error });
+    else normalized.add(result.cidr);
+  });
+  return [...normalized];
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { errors, type ErrorDetail } from '../errors.js';
-import { normalizeCidr } from './ip-allowlist.js';
+import { normalizeAllowlist } from './ip-allowlist.js';
 import { MIN_PASSWORD_LENGTH, type CreatePartnerBody, type PartnerView, type UpdatePartnerBody } from '@partner-gateway/contract/admin-partners';
 import { toPartnerView as toView, unknownRewardTypes, type Partner } from './partner.js';
 import type { PartnerChanges, PartnerRepository } from './partner-repository.js';
@@ -166,25 +166,18 @@ function planUpdate(before: Partner, input: PartnerUpdate, catalogue: ReadonlySe
   if (requireSenderConstrainedTokens !== undefined) changes.requireBoundTokens = requireSenderConstrainedTokens;
   if (problems.length > 0) throw errors.validationFailed(problems);
   if (passwordHash !== undefined) changes.passwordHash = passwordHash;
+  // An operator's new password, or an overlap ended by hand, leaves no previous password working: the case is a leak.
+  const overlapEnded = passwordHash !== undefined || password !== undefined || input.previousPasswordUntil === null;
+  if (overlapEnded) Object.assign(changes, { previousPasswordHash: null, previousPasswordUntil: null });
   const passwordWithdrawn = changes.authMethods !== undefined && before.authMethods.includes('password') && !changes.authMethods.includes('password');
   const bindingRequired = changes.requireBoundTokens === true && !before.requireBoundTokens;
-  if (input.status === 'blocked' || password !== undefined || passwordHash !== undefined || passwordWithdrawn || bindingRequired) changes.revokeTokens = true;
+  if (input.status === 'blocked' || overlapEnded || passwordWithdrawn || bindingRequired) changes.revokeTokens = true;
   return changes;
 }
 function checkRewardTypes(types: readonly string[], catalogue: ReadonlySet<string>, problems: ErrorDetail[]): void {
   types.forEach((type, index) => {
     if (!catalogue.has(type)) problems.push({ field: `rewardTypes[${index}]`, message: `must be one of: ${[...catalogue].join(', ')}` });
   });
-}
-
-function normalizeAllowlist(entries: readonly string[], problems: ErrorDetail[]): string[] {
-  const normalized = new Set<string>();
-  entries.forEach((entry, index) => {
-    const result = normalizeCidr(entry);
-    if ('error' in result) problems.push({ field: `ipAllowlist[${index}]`, message: result.error });
-    else normalized.add(result.cidr);
-  });
-  return [...normalized];
 }
 
 /** A new partner's settings as stored: active unless it says otherwise, the allowlist and reward types normalized, their problems noted. */

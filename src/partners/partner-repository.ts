@@ -15,10 +15,15 @@ export const partnerFields = {
   id: column<string>('id').immutable(),
   login: column<string>('login').immutable(),
   passwordHash: column<string>('password_hash'),
+  /** The API password before the partner's last rotation, accepted beside the new one until `previousPasswordUntil`. */
+  previousPasswordHash: column<string | null>('previous_password_hash').defaulted(null),
+  previousPasswordUntil: column<Date | null>('previous_password_until').defaulted(null),
   status: column<PartnerStatus>('status'),
   /** Normalized CIDRs (`10.0.0.0/24`, `2001:db8::/32`); an empty list allows no address. */
   ipAllowlist: json<string[]>('ip_allowlist'),
   rewardTypes: json<string[]>('reward_types'),
+  /** An operator lets the partner change `ipAllowlist` itself (`PUT /api/v1/self/allowlist`). */
+  selfManagedAllowlist: column<boolean>('self_managed_allowlist').defaulted(false),
   /** Moves on when the partner is blocked or gets a new password (`revokeTokens`): every token issued before stops working. */
   tokenGeneration: column<number>('token_generation').defaulted(0).immutable(),
   /** How the partner may authenticate; without `password`, its password is refused everywhere. */

@@ -32,6 +32,10 @@ export interface PasswordVerifierOptions {
  * Runs argon2 off the event loop with a bound, and remembers recent successes. What is remembered is a keyed
  * HMAC of (partner id, password hash, password) under a random per-process key: never the password itself,
  * and a new password (a new hash) or a restart forgets it. Failures are never remembered.
+ *
+ * After a partner rotated its password, the previous one is accepted too until `previousPasswordUntil`: checked
+ * second (a wrong password then costs two verifications, for that partner only) and remembered under its own
+ * hash and end, so that an operator ending the overlap, or its end passing, forgets it at once.
  */
 export function createPasswordVerifier(options: PasswordVerifierOptions): PasswordVerifier {
   const key = randomBytes(32);
@@ -55,18 +59,32 @@ export function createPasswordVerifier(options: PasswordVerifierOptions): Passwo
     }
   }
 
-  const digest = (partner: Partner, password: string) =>
-    createHmac('sha256', key).update(partner.id).update('\0').update(partner.passwordHash).update('\0').update(password).digest('base64url');
+  const digest = (partner: Partner, hash: string, password: string, until = '') =>
+    createHmac('sha256', key).update(partner.id).update('\0').update(hash).update('\0').update(until).update('\0').update(password).digest('base64url');
+  /** The previous password's hash and end while its overlap runs; undefined otherwise. */
+  const previousOf = (partner: Partner | undefined) =>
+    partner?.previousPasswordHash && partner.previousPasswordUntil && partner.previousPasswordUntil.getTime() > options.now()
+      ? { hash: partner.previousPasswordHash, until: partner.previousPasswordUntil.toISOString() }
+      : undefined;
+  const memos = (partner: Partner, password: string) => {
+    const previous = previousOf(partner);
+    return [digest(partner, partner.passwordHash, password), ...(previous ? [digest(partner, previous.hash, password, previous.until)] : [])];
+  };
 
   return {
     stats: () => ({ running, waiting: waiting.length, remembered: { hits: remembered.hits, misses: remembered.misses } }),
-    recall: (partner, password) => options.rememberMs > 0 && remembered.get(digest(partner, password)) === true,
+    recall: (partner, password) => options.rememberMs > 0 && memos(partner, password).some((memo) => remembered.get(memo) === true),
     async verify(partner, password, { remember = false } = {}) {
-      const memo = remember && partner && options.rememberMs > 0 ? digest(partner, password) : undefined;
-      if (memo !== undefined && remembered.get(memo)) return true;
-      const valid = await bounded(() => verifyPassword(partner?.passwordHash, password));
-      if (valid && memo !== undefined) remembered.set(memo, true);
-      return valid;
+      const remembering = remember && partner !== undefined && options.rememberMs > 0;
+      if (remembering && memos(partner, password).some((memo) => remembered.get(memo) === true)) return true;
+      if (await bounded(() => verifyPassword(partner?.passwordHash, password))) {
+        if (remembering) remembered.set(digest(partner, partner.passwordHash, password), true);
+        return true;
+      }
+      const previous = previousOf(partner);
+      if (!partner || !previous || !(await bounded(() => verifyPassword(previous.hash, password)))) return false;
+      if (remembering) remembered.set(digest(partner, previous.hash, password, previous.until), true);
+      return true;
     },
   };
 }

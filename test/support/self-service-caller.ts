@@ -38,7 +38,7 @@ export function selfServiceCaller(url: string, now: () => number) {
       return body.access_token;
     },
     /** `method path` with `token`: as DPoP with a fresh proof when `dpopKey` is given, as a bearer token otherwise. */
-    async call(token: string, method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown, dpopKey?: TestKey): Promise<Response> {
+    async call(token: string, method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown, dpopKey?: TestKey): Promise<Response> {
       const authorization: Record<string, string> = dpopKey
         ? { authorization: `DPoP ${token}`, dpop: await dpopProof(dpopKey, method, `${url}${path.split('?')[0]}`, { accessToken: token, now: now() }) }
         : { authorization: `Bearer ${token}` };

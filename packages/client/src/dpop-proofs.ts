@@ -3,6 +3,7 @@ import { calculateJwkThumbprint, exportJWK, generateKeyPair, SignJWT, type Crypt
 import { PartnerApiError } from './partner-api-error.js';
 import { signingKey, type SigningKey } from './signing-key.js';
 import type { AccessToken } from './read-answers.js';
+import type { HttpMethod } from './send-request.js';
 
 /**
  * A DPoP key pair the caller brings (to keep the same binding across restarts, or a key in an HSM-backed
@@ -28,7 +29,7 @@ export interface DpopKeyPair {
  * ```
  */
 export interface ProofTarget {
-  htm: 'GET' | 'POST' | 'DELETE';
+  htm: HttpMethod;
   url: URL;
   accessToken?: string | undefined;
 }
@@ -105,7 +106,7 @@ export class DpopProofs {
   }
 
   /** `Authorization: DPoP <token>` and a proof for a request (`htm`, POST unless named) to `url` carrying it (`ath`). */
-  async present(token: AccessToken, url: URL, htm: 'GET' | 'POST' | 'DELETE' = 'POST'): Promise<Record<string, string>> {
+  async present(token: AccessToken, url: URL, htm: HttpMethod = 'POST'): Promise<Record<string, string>> {
     return { authorization: `DPoP ${token.accessToken}`, dpop: await this.proof({ htm, url, accessToken: token.accessToken }) };
   }
 

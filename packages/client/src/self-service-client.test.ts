@@ -85,5 +85,16 @@ for (const backend of testBackends()) {
       const removal = calls.find((call) => call.method === 'DELETE');
       assert.ok(removal && /^DPoP /.test(removal.headers.authorization!) && removal.headers.dpop, 'the removal presented a bound token with its proof');
     });
+
+    it('when a partner reads its settings and changes its allowlist through the SDK, then the change needs the provider\'s leave and applies once given', async () => {
+      const partner = await addKeyPartner(t);
+      const client = new PartnerClient({ authUrl: t.url, apiUrl: t.url, login: partner.login, auth: { privateKeyJwt: { privateKey: partner.key.privateKey, kid: partner.key.kid } }, dpop: true });
+      assert.equal((await client.self.settings()).selfManagedAllowlist, false);
+      await assert.rejects(client.self.setAllowlist(['127.0.0.1']), (error: unknown) => error instanceof PartnerApiError && error.status === 403);
+      await t.gateway.admin.partners.update(partner.login, { selfManagedAllowlist: true });
+      const settings = await client.self.setAllowlist(['127.0.0.1', '::1', '192.0.2.0/24']);
+      assert.deepEqual(settings.ipAllowlist, ['127.0.0.1/32', '::1/128', '192.0.2.0/24']);
+      assert.ok((await client.banks()).length > 0, 'still allowed from here');
+    });
   });
 }

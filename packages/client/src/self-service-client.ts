@@ -1,7 +1,10 @@
 import type { CreateWebhookBody, ReplayWebhooksBody, ReplayWebhooksResult, RotateWebhookBody, WebhookAttemptList, WebhookEndpointCreated, WebhookEndpointList } from '@partner-gateway/contract/admin-webhooks';
 import {
+  SELF_ALLOWLIST_PATH,
   SELF_CALLS_PATH,
   SELF_KEYS_PATH,
+  SELF_PASSWORD_PATH,
+  SELF_SETTINGS_PATH,
   SELF_USAGE_PATH,
   SELF_WEBHOOK_ATTEMPTS_PATH,
   SELF_WEBHOOK_PATH,
@@ -10,11 +13,11 @@ import {
   SELF_WEBHOOKS_PATH,
   selfWebhookPath,
 } from '@partner-gateway/contract/paths';
-import type { RotateKeyRequest, RotateKeyResponse, SelfCallsQuery, SelfCallsResponse, SelfKeysResponse, SelfUsageResponse } from '@partner-gateway/contract/self-service';
+import type { RotateKeyRequest, RotateKeyResponse, RotatePasswordRequest, RotatePasswordResponse, SelfCallsQuery, SelfCallsResponse, SelfKeysResponse, SelfSettings, SelfUsageResponse } from '@partner-gateway/contract/self-service';
 import { PartnerApiError } from './partner-api-error.js';
 import type { CallOptions } from './partner-client-options.js';
 import type { AccessToken, Session } from './read-answers.js';
-import { outcomeUnknown, type GatewayRequest } from './send-request.js';
+import { outcomeUnknown, type GatewayRequest, type HttpMethod } from './send-request.js';
 import { TokenManager } from './token-manager.js';
 
 /** What the self-service client needs of the partner client: its token requests, its way of presenting a token, its sending. */
@@ -22,7 +25,7 @@ export interface SelfServiceTransport {
   /** A client-credentials token of scope `self` (bound to the client's DPoP key when it has one). */
   selfToken(): Promise<Session>;
   /** The headers presenting `token` on a `method` request to `url` (with a fresh DPoP proof for a bound token). */
-  present(token: AccessToken, method: 'GET' | 'POST' | 'DELETE', url: URL): Promise<Record<string, string>>;
+  present(token: AccessToken, method: HttpMethod, url: URL): Promise<Record<string, string>>;
   /** Sends with the client's retries (only those `retryable` allows), DPoP nonce handling and time limits. */
   send(request: () => Promise<GatewayRequest>, options: CallOptions, retryable?: (error: PartnerApiError) => boolean): Promise<unknown>;
 }
@@ -44,14 +47,14 @@ export interface SelfServiceTransport {
 export class SelfServiceClient {
   readonly #transport: SelfServiceTransport;
   readonly #base: URL;
-  readonly #urls: { keys: URL; calls: URL; usage: URL; webhooks: URL };
+  readonly #urls: { keys: URL; password: URL; calls: URL; usage: URL; settings: URL; allowlist: URL; webhooks: URL };
   readonly #tokens: TokenManager;
 
   constructor(transport: SelfServiceTransport, base: URL, now: () => number) {
     this.#transport = transport;
     this.#base = base;
     const url = (path: string) => new URL(path.slice(1), base);
-    this.#urls = { keys: url(SELF_KEYS_PATH), calls: url(SELF_CALLS_PATH), usage: url(SELF_USAGE_PATH), webhooks: url(SELF_WEBHOOKS_PATH) };
+    this.#urls = { keys: url(SELF_KEYS_PATH), password: url(SELF_PASSWORD_PATH), calls: url(SELF_CALLS_PATH), usage: url(SELF_USAGE_PATH), settings: url(SELF_SETTINGS_PATH), allowlist: url(SELF_ALLOWLIST_PATH), webhooks: url(SELF_WEBHOOKS_PATH) };
     // Client credentials give no refresh token: every renewal takes a new token.
     this.#tokens = new TokenManager({ logIn: () => transport.selfToken(), refresh: () => transport.selfToken() }, now);
   }
@@ -70,6 +73,15 @@ export class SelfServiceClient {
     return (await this.#call('POST', this.#urls.keys, body, options, (error) => error.retryable && !outcomeUnknown(error))) as RotateKeyResponse;
   }
 
+  /**
+   * A new API password made by the gateway, answered this once; the current one keeps working for `overlapSeconds`
+   * (default 24 hours). Not retried after a failure whose outcome is unknown: the rotation may have been made and
+   * its answer lost, in which case the current password still works until the overlap ends; rotate again.
+   */
+  async rotatePassword(body: RotatePasswordRequest = {}, options: CallOptions = {}): Promise<RotatePasswordResponse> {
+    return (await this.#call('POST', this.#urls.password, body, options, (error) => error.retryable && !outcomeUnknown(error))) as RotatePasswordResponse;
+  }
+
   /** The partner's calls of the last 30 days, newest first; `requestId` finds the call answered with that X-Request-Id. */
   async calls(query: SelfCallsQuery = {}, options: CallOptions = {}): Promise<SelfCallsResponse> {
     const url = new URL(this.#urls.calls);
@@ -80,6 +92,19 @@ export class SelfServiceClient {
   /** Calls per UTC day, operation and outcome over the last 30 days. */
   async usage(options: CallOptions = {}): Promise<SelfUsageResponse> {
     return (await this.#call('GET', this.#urls.usage, undefined, options)) as SelfUsageResponse;
+  }
+
+  /** The partner's settings as the provider set them (allowlist, reward types, methods). */
+  async settings(options: CallOptions = {}): Promise<SelfSettings> {
+    return (await this.#call('GET', this.#urls.settings, undefined, options)) as SelfSettings;
+  }
+
+  /**
+   * Replaces the partner's IP allowlist, when the provider lets it (`selfManagedAllowlist`); the list must include
+   * the address the call comes from. Repeating it is harmless (the same list again).
+   */
+  async setAllowlist(ipAllowlist: string[], options: CallOptions = {}): Promise<SelfSettings> {
+    return (await this.#call('PUT', this.#urls.allowlist, { ipAllowlist }, options)) as SelfSettings;
   }
 
   /** The partner's webhook endpoints (never their secrets). */
@@ -121,7 +146,7 @@ export class SelfServiceClient {
     return new URL(selfWebhookPath(template, id).slice(1), this.#base);
   }
 
-  async #call(method: 'GET' | 'POST' | 'DELETE', url: URL, body: unknown, options: CallOptions, retryable?: (error: PartnerApiError) => boolean): Promise<unknown> {
+  async #call(method: HttpMethod, url: URL, body: unknown, options: CallOptions, retryable?: (error: PartnerApiError) => boolean): Promise<unknown> {
     const attempt = (token: AccessToken) =>
       this.#transport.send(
         async () => ({

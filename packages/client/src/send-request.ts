@@ -1,5 +1,8 @@
 import { kindOfResponse, parseRetryAfter, PartnerApiError, type PartnerApiOperation } from './partner-api-error.js';
 
+/** The methods the SDK sends. */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
 /**
  * One HTTP exchange with the gateway.
  *
@@ -10,7 +13,7 @@ import { kindOfResponse, parseRetryAfter, PartnerApiError, type PartnerApiOperat
  */
 export interface GatewayRequest {
   operation: PartnerApiOperation;
-  method: 'GET' | 'POST' | 'DELETE';
+  method: HttpMethod;
   url: URL;
   headers?: Record<string, string>;
   body?: string;

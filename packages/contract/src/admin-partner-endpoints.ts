@@ -54,8 +54,14 @@ export const PARTNER_ENDPOINTS = {
     status: 200,
     answer: PartnerView,
     permission: 'partners.write',
-    // A partner's credentials and how it may use them are the security role's.
-    fieldPermissions: { password: 'partners.credentials', authMethods: 'partners.credentials', requireSenderConstrainedTokens: 'partners.credentials' },
+    // A partner's credentials and how it may use them are the security role's; so is letting it set its own allowlist.
+    fieldPermissions: {
+      password: 'partners.credentials',
+      authMethods: 'partners.credentials',
+      requireSenderConstrainedTokens: 'partners.credentials',
+      selfManagedAllowlist: 'partners.credentials',
+      previousPasswordUntil: 'partners.credentials',
+    },
     audit: 'partner.update',
     checked: 'partner.update',
     cli: 'partner set-ips',

@@ -16,9 +16,10 @@ const Password = Type.String({
   maxLength: 256,
   description: `API password, at least ${MIN_PASSWORD_LENGTH} characters; stored only as an argon2id hash`,
 });
-const IpAllowlist = Type.Array(Type.String({ maxLength: CIDR_MAX_LENGTH }), {
+export const IpAllowlist = Type.Array(Type.String({ maxLength: CIDR_MAX_LENGTH }), {
   maxItems: 1000,
   description: 'IPv4/IPv6 addresses or CIDRs; an empty list allows no address',
+  title: 'IpAllowlist',
 });
 /**
  * A partner's reward types: any reward type name, or, for a gateway's catalogue (REWARD_TYPES), one of its types
@@ -78,6 +79,12 @@ const createPartnerBody = (catalogue?: readonly string[]) =>
 export const CreatePartnerBody = createPartnerBody();
 export type CreatePartnerBody = Static<typeof CreatePartnerBody>;
 
+/** Whether the partner may change its own IP allowlist through the self-service API. */
+export const SelfManagedAllowlist = Type.Boolean({
+  title: 'SelfManagedAllowlist',
+  description: 'The partner may change its own ipAllowlist (PUT /api/v1/self/allowlist, with a bound token of scope self); false unless an operator allows it',
+});
+
 /** PATCH /admin/v1/partners/{login} body: the settings to change, at least one. */
 const updatePartnerBody = (catalogue?: readonly string[]) =>
   Type.Object(
@@ -88,6 +95,10 @@ const updatePartnerBody = (catalogue?: readonly string[]) =>
       rewardTypes: Type.Optional(rewardTypesOf(catalogue)),
       authMethods: Type.Optional(AuthMethods),
       requireSenderConstrainedTokens: Type.Optional(RequireSenderConstrainedTokens),
+      selfManagedAllowlist: Type.Optional(SelfManagedAllowlist),
+      previousPasswordUntil: Type.Optional(
+        Type.Null({ description: "null ends the overlap of the API password the partner rotated away from, now, and ends the partner's sessions" }),
+      ),
     },
     { title: 'UpdatePartnerBody', additionalProperties: false, minProperties: 1 },
   );
@@ -120,6 +131,10 @@ export const PartnerView = Type.Object({
   }),
   authMethods: Type.Array(AuthMethod),
   requireSenderConstrainedTokens: Type.Boolean(),
+  selfManagedAllowlist: SelfManagedAllowlist,
+  previousPasswordUntil: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+    description: 'After the partner rotated its API password (POST /api/v1/self/password): until when the previous one is still accepted; null when none is',
+  }),
   /** The partner's public keys for private_key_jwt (registered, or published at its jwksUri); null when none. */
   jwks: Type.Union([PartnerJwksView, Type.Null()]),
   /** The partner's client certificates and subject DN (mutual TLS); null when it has neither. */

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { PartnerKeyView } from './admin-partner-keys.js';
+import { IpAllowlist, PartnerView } from './admin-partners.js';
 import { PARTNER_CALL_ACTIONS, SELF_SERVICE_ACTIONS } from './audit-names.js';
 
 /**
@@ -152,3 +153,68 @@ export type SelfUsageResponse = Static<typeof SelfUsageResponse>;
  */
 export const SelfWebhookParams = Type.Object({ id: Type.String({ format: 'uuid' }) }, { additionalProperties: false, title: 'SelfWebhookParams' });
 export type SelfWebhookParams = Static<typeof SelfWebhookParams>;
+
+/**
+ * GET /api/v1/self/settings answer: the partner's settings as operators set them, read-only but for the allowlist
+ * when `selfManagedAllowlist` is true.
+ *
+ * @example
+ * ```json
+ * { "login": "acme", "status": "active", "ipAllowlist": ["203.0.113.0/24"], "rewardTypes": ["sbp"],
+ *   "authMethods": ["private_key_jwt"], "requireSenderConstrainedTokens": true, "selfManagedAllowlist": false }
+ * ```
+ */
+export const SelfSettings = Type.Pick(PartnerView, ['login', 'status', 'ipAllowlist', 'rewardTypes', 'authMethods', 'requireSenderConstrainedTokens', 'selfManagedAllowlist'], {
+  title: 'SelfSettings',
+  additionalProperties: false,
+});
+export type SelfSettings = Static<typeof SelfSettings>;
+
+/**
+ * PUT /api/v1/self/allowlist body: the partner's whole new IP allowlist (allowed only when an operator turned on
+ * `selfManagedAllowlist`). It must include the address the request comes from.
+ *
+ * @example
+ * ```json
+ * { "ipAllowlist": ["203.0.113.0/24", "2001:db8::/48"] }
+ * ```
+ */
+export const SetAllowlistRequest = Type.Object({ ipAllowlist: IpAllowlist }, { title: 'SetAllowlistRequest', additionalProperties: false });
+export type SetAllowlistRequest = Static<typeof SetAllowlistRequest>;
+
+/**
+ * POST /api/v1/self/password body: how long the current API password keeps working beside the new one the gateway
+ * makes (default 24 hours, at most 30 days; 0 ends it at once).
+ *
+ * @example
+ * ```json
+ * { "overlapSeconds": 3600 }
+ * ```
+ */
+export const RotatePasswordRequest = Type.Object(
+  {
+    overlapSeconds: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: MAX_OVERLAP_SECONDS, default: DEFAULT_OVERLAP_SECONDS, description: 'How long the current password stays accepted (default 24 hours, at most 30 days)' }),
+    ),
+  },
+  { title: 'RotatePasswordRequest', additionalProperties: false },
+);
+export type RotatePasswordRequest = Static<typeof RotatePasswordRequest>;
+
+/**
+ * POST /api/v1/self/password answer: the new API password, shown this once (the gateway keeps only its argon2id
+ * hash), and until when the previous one is still accepted.
+ *
+ * @example
+ * ```json
+ * { "password": "pgw_4bW…", "previousPasswordUntil": "2026-11-29T10:00:00.000Z" }
+ * ```
+ */
+export const RotatePasswordResponse = Type.Object(
+  {
+    password: Type.String({ description: 'The new API password: store it now, it is never shown again' }),
+    previousPasswordUntil: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'Until when the previous password is accepted; null when it ended at once' }),
+  },
+  { title: 'RotatePasswordResponse' },
+);
+export type RotatePasswordResponse = Static<typeof RotatePasswordResponse>;

@@ -23,7 +23,7 @@ import { readAccessToken } from './read-banks-credentials.js';
  */
 export async function authenticateSelf(
   context: RequestContext,
-  method: 'GET' | 'POST' | 'DELETE',
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
   path: string,
   deps: Pick<AuthDependencies, 'tokens' | 'partners' | 'families' | 'dpop' | 'guard'>,
   options: { changes?: boolean } = {},

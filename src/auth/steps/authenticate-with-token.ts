@@ -74,7 +74,7 @@ export function tokenPresentation(
   scheme: 'bearer' | 'dpop',
   context: Pick<RequestContext, 'dpop' | 'certificate' | 'baseUrl' | 'baseUrlAliases'>,
   path: string,
-  method: 'GET' | 'POST' | 'DELETE' = 'POST',
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE' = 'POST',
 ): TokenPresentation {
   const certificate = context.certificate?.thumbprint;
   return scheme === 'bearer' ? { scheme, certificate } : { scheme, proof: context.dpop, method, ...listenerUrls(context, path), certificate };

@@ -1,5 +1,5 @@
-import { SELF_CALLS_PATH, SELF_KEYS_PATH, SELF_USAGE_PATH } from '@partner-gateway/contract/paths';
-import { RotateKeyRequest, RotateKeyResponse, SelfCallsQuery, SelfCallsResponse, SelfKeysResponse, SelfUsageResponse } from '@partner-gateway/contract/self-service';
+import { SELF_ALLOWLIST_PATH, SELF_CALLS_PATH, SELF_KEYS_PATH, SELF_PASSWORD_PATH, SELF_SETTINGS_PATH, SELF_USAGE_PATH } from '@partner-gateway/contract/paths';
+import { RotateKeyRequest, RotateKeyResponse, RotatePasswordRequest, RotatePasswordResponse, SelfCallsQuery, SelfCallsResponse, SelfKeysResponse, SelfSettings, SelfUsageResponse, SetAllowlistRequest } from '@partner-gateway/contract/self-service';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { errors } from '../../errors.js';
@@ -7,7 +7,7 @@ import type { Gateway } from '../../gateway.js';
 import { partnerCallErrors } from './error-body.js';
 import { AUTH_ERRORS, AUTH_TEXT, CHANGE_ERRORS, CHANGE_TEXT, SECURITY } from './self-service-security.js';
 
-/** GET and POST /api/v1/self/keys, GET /api/v1/self/calls and /api/v1/self/usage: a partner serving itself. */
+/** GET and POST /api/v1/self/keys, POST /password, GET /calls, /usage and /settings, PUT /allowlist: a partner serving itself. */
 export async function selfServiceRoutes(untyped: FastifyInstance, { gateway }: { gateway: Gateway }): Promise<void> {
   const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
   app.get(
@@ -82,5 +82,64 @@ export async function selfServiceRoutes(untyped: FastifyInstance, { gateway }: {
       },
     },
     async (request) => gateway.selfService.usage(request.requestContext),
+  );
+  app.get(
+    SELF_SETTINGS_PATH,
+    {
+      config: { audit: 'self.settings' },
+      schema: {
+        operationId: 'selfSettings',
+        tags: ['Self-service'],
+        summary: 'Your settings as the provider set them: allowlist, reward types, methods',
+        description: `${AUTH_TEXT} Read-only, but for the allowlist when \`selfManagedAllowlist\` is true (PUT ${SELF_ALLOWLIST_PATH}).`,
+        security: SECURITY,
+        response: { 200: SelfSettings, ...partnerCallErrors(AUTH_ERRORS) },
+      },
+    },
+    async (request) => gateway.selfService.settings(request.requestContext),
+  );
+  app.put(
+    SELF_ALLOWLIST_PATH,
+    {
+      config: { audit: 'self.allowlist.set' },
+      schema: {
+        operationId: 'selfSetAllowlist',
+        tags: ['Self-service'],
+        summary: 'Replace your IP allowlist, when the provider lets you (selfManagedAllowlist)',
+        description:
+          `${AUTH_TEXT} ${CHANGE_TEXT} Without the provider's leave, 403 \`allowlist_not_self_managed\`. The new list must include the address this request comes from (422 \`allowlist_excludes_caller\`). ` +
+          'It applies to every call from the answer on; no token or session ends.',
+        security: SECURITY,
+        body: SetAllowlistRequest,
+        response: {
+          200: SelfSettings,
+          ...partnerCallErrors({
+            ...CHANGE_ERRORS,
+            403: [...CHANGE_ERRORS[403], errors.allowlistNotSelfManaged().description],
+            409: [errors.settingsChangedMeanwhile().description],
+            422: [errors.validationFailed([{ field: 'ipAllowlist[0]', message: 'is not an IP address or CIDR' }]).description, errors.allowlistExcludesCaller().description],
+          }),
+        },
+      },
+    },
+    async (request) => gateway.selfService.setAllowlist(request.body, request.requestContext),
+  );
+  app.post(
+    SELF_PASSWORD_PATH,
+    {
+      config: { audit: 'self.password.rotate' },
+      schema: {
+        operationId: 'selfRotatePassword',
+        tags: ['Self-service'],
+        summary: 'A new API password, shown once; the current one keeps working until the overlap window ends',
+        description:
+          `${AUTH_TEXT} ${CHANGE_TEXT} The gateway makes the password (you cannot choose it) and keeps only its hash. The current password keeps working for \`overlapSeconds\` (default 24 hours, at most 30 days), then stops by itself; ` +
+          'a second rotation ends the first one\'s overlap. No token or session ends. Encrypt the new password for the banks call with the same public key as before.',
+        security: SECURITY,
+        body: RotatePasswordRequest,
+        response: { 200: RotatePasswordResponse, ...partnerCallErrors({ ...CHANGE_ERRORS, 409: [errors.settingsChangedMeanwhile().description], 422: [errors.validationFailed([{ field: 'overlapSeconds', message: 'must be <= 2592000' }]).description] }) },
+      },
+    },
+    async (request) => gateway.selfService.rotatePassword(request.body, request.requestContext),
   );
 }

@@ -8,7 +8,7 @@ import type { PartnerCertificateAdmin } from '../../partners/partner-certificate
 import type { PartnerKeyAdmin } from '../../partners/partner-key-admin.js';
 
 /** The fields of a partner change that only the security role's partners.credentials may make (or approve). */
-const CREDENTIAL_FIELDS = ['passwordHash', 'authMethods', 'requireSenderConstrainedTokens'] as const;
+const CREDENTIAL_FIELDS = ['passwordHash', 'authMethods', 'requireSenderConstrainedTokens', 'selfManagedAllowlist', 'previousPasswordUntil'] as const;
 
 /** A partner's state as a proposal depends on it: any change to the partner moves it. */
 const baseOf = (partner: PartnerView) => `${partner.id}@${partner.updatedAt}`;
