@@ -5,8 +5,7 @@ import { ADMIN_AUDIT_PATH, SELF_PASSWORD_PATH } from '@partner-gateway/contract/
 import type { RotatePasswordResponse } from '@partner-gateway/contract/self-service';
 import { encryptPassword } from '../support/encrypt-password.js';
 import { startListeningGateway } from '../support/key-partner.js';
-import { registerKeys, testKey } from '../support/oauth-client.js';
-import { selfServiceCaller } from '../support/self-service-caller.js';
+import { selfServiceCaller, selfServicePartner } from '../support/self-service-caller.js';
 import { testBackends } from '../support/test-databases.js';
 import { TEST_ADMIN_TOKEN, type TestGateway } from '../support/test-gateway.js';
 import { waitFor } from '../support/wait-for.js';
@@ -30,13 +29,7 @@ for (const backend of testBackends()) {
     });
     after(() => t.close());
 
-    const passwordPartner = async () => {
-      const partner = await t.addPartner();
-      const key = await testKey();
-      await registerKeys(t.gateway, partner.login, [key], { authMethods: ['password', 'private_key_jwt'] });
-      const dpopKey = await testKey();
-      return { ...partner, key, dpopKey, token: await caller.boundToken(partner.login, key, dpopKey) };
-    };
+    const passwordPartner = () => selfServicePartner(t, caller, ['password', 'private_key_jwt']);
     type PasswordPartner = Awaited<ReturnType<typeof passwordPartner>>;
     const rotate = async (partner: PasswordPartner, body: unknown) => {
       const response = await caller.call(partner.token, 'POST', SELF_PASSWORD_PATH, body, partner.dpopKey);

@@ -3,8 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { ADMIN_AUDIT_PATH, SELF_ALLOWLIST_PATH, SELF_SETTINGS_PATH } from '@partner-gateway/contract/paths';
 import type { SelfSettings } from '@partner-gateway/contract/self-service';
 import { startListeningGateway } from '../support/key-partner.js';
-import { registerKeys, testKey } from '../support/oauth-client.js';
-import { selfServiceCaller } from '../support/self-service-caller.js';
+import { selfServiceCaller, selfServicePartner } from '../support/self-service-caller.js';
 import { testBackends } from '../support/test-databases.js';
 import { TEST_ADMIN_TOKEN, type TestGateway } from '../support/test-gateway.js';
 import { waitFor } from '../support/wait-for.js';
@@ -23,13 +22,7 @@ for (const backend of testBackends()) {
     });
     after(() => t.close());
 
-    const keyPartner = async () => {
-      const partner = await t.addPartner();
-      const key = await testKey();
-      await registerKeys(t.gateway, partner.login, [key]);
-      const dpopKey = await testKey();
-      return { ...partner, key, dpopKey, token: await caller.boundToken(partner.login, key, dpopKey) };
-    };
+    const keyPartner = () => selfServicePartner(t, caller);
     const admin = (method: 'GET' | 'PATCH', url: string, payload?: unknown) =>
       t.admin.inject({ method, url, headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` }, ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }) });
     const setAllowlist = (partner: Awaited<ReturnType<typeof keyPartner>>, ipAllowlist: unknown) => caller.call(partner.token, 'PUT', SELF_ALLOWLIST_PATH, { ipAllowlist }, partner.dpopKey);

@@ -14,8 +14,8 @@ import {
 } from '@partner-gateway/contract/paths';
 import type { CredentialExpiringEvent } from '@partner-gateway/contract/webhook-events';
 import { startListeningGateway } from '../support/key-partner.js';
-import { registerKeys, testKey, type TestKey } from '../support/oauth-client.js';
-import { selfServiceCaller } from '../support/self-service-caller.js';
+import { testKey } from '../support/oauth-client.js';
+import { selfServiceCaller, selfServicePartner } from '../support/self-service-caller.js';
 import { testBackends } from '../support/test-databases.js';
 import { TEST_ADMIN_TOKEN, type TestGateway } from '../support/test-gateway.js';
 import { waitFor } from '../support/wait-for.js';
@@ -44,14 +44,7 @@ for (const backend of testBackends()) {
       await hooks.close();
     });
 
-    /** A partner on a registered key, with a DPoP key and a bound token of scope self. */
-    const keyPartner = async () => {
-      const partner = await t.addPartner();
-      const key = await testKey();
-      await registerKeys(t.gateway, partner.login, [key]);
-      const dpopKey = await testKey();
-      return { ...partner, key, dpopKey, token: await caller.boundToken(partner.login, key, dpopKey) };
-    };
+    const keyPartner = () => selfServicePartner(t, caller);
     type KeyPartner = Awaited<ReturnType<typeof keyPartner>>;
     const as = (partner: KeyPartner, method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown) => caller.call(partner.token, method, path, body, partner.dpopKey);
     const createEndpoint = async (partner: KeyPartner) => {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { CLIENT_ASSERTION_TYPE, FORM_HEADERS, clientAssertion, dpopProof, form, type TestKey } from './oauth-client.js';
+import { CLIENT_ASSERTION_TYPE, FORM_HEADERS, clientAssertion, dpopProof, form, registerKeys, testKey, type TestKey } from './oauth-client.js';
+import type { TestGateway } from './test-gateway.js';
 
 /**
  * Calls the self-service API as a partner's automation does, over HTTP: tokens of scope `self` (bound to a DPoP key
@@ -46,4 +47,16 @@ export function selfServiceCaller(url: string, now: () => number) {
       return fetch(`${url}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
     },
   };
+}
+
+/**
+ * A partner on a registered key (and its password, when `authMethods` lets it use one), with a DPoP key and a
+ * token of scope self bound to it: what a self-service change needs.
+ */
+export async function selfServicePartner(t: TestGateway, caller: ReturnType<typeof selfServiceCaller>, authMethods?: Array<'password' | 'private_key_jwt'>) {
+  const partner = await t.addPartner();
+  const key = await testKey();
+  await registerKeys(t.gateway, partner.login, [key], authMethods ? { authMethods } : {});
+  const dpopKey = await testKey();
+  return { ...partner, key, dpopKey, token: await caller.boundToken(partner.login, key, dpopKey) };
 }
