@@ -80,8 +80,8 @@ for (const backend of testBackends()) {
       const change = entries.find((e) => e.partner === partner.login)!;
       assert.equal(change.outcome, 'success');
       assert.deepEqual(change.details, {
-        before: { status: 'active', ipAllowlist: ['127.0.0.1/32', '::1/128'], rewardTypes: ['sbp'], authMethods: ['password'], requireSenderConstrainedTokens: false },
-        after: { status: 'blocked', ipAllowlist: ['10.0.0.0/8'], rewardTypes: ['sbp'], authMethods: ['password'], requireSenderConstrainedTokens: false },
+        before: { status: 'active', ipAllowlist: ['127.0.0.1/32', '::1/128'], rewardTypes: ['sbp'], authMethods: ['password'], requireSenderConstrainedTokens: false, selfManagedAllowlist: false, previousPasswordUntil: null },
+        after: { status: 'blocked', ipAllowlist: ['10.0.0.0/8'], rewardTypes: ['sbp'], authMethods: ['password'], requireSenderConstrainedTokens: false, selfManagedAllowlist: false, previousPasswordUntil: null },
         passwordChanged: true,
         sessionsEnded: true,
       });
