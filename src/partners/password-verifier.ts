@@ -66,17 +66,20 @@ export function createPasswordVerifier(options: PasswordVerifierOptions): Passwo
     partner?.previousPasswordHash && partner.previousPasswordUntil && partner.previousPasswordUntil.getTime() > options.now()
       ? { hash: partner.previousPasswordHash, until: partner.previousPasswordUntil.toISOString() }
       : undefined;
-  const memos = (partner: Partner, password: string) => {
+  /** A remembered success for the current password, or for the previous one while its overlap runs. */
+  const recall = (partner: Partner, password: string) => {
+    if (options.rememberMs <= 0) return false;
+    if (remembered.get(digest(partner, partner.passwordHash, password)) === true) return true;
     const previous = previousOf(partner);
-    return [digest(partner, partner.passwordHash, password), ...(previous ? [digest(partner, previous.hash, password, previous.until)] : [])];
+    return previous !== undefined && remembered.get(digest(partner, previous.hash, password, previous.until)) === true;
   };
 
   return {
     stats: () => ({ running, waiting: waiting.length, remembered: { hits: remembered.hits, misses: remembered.misses } }),
-    recall: (partner, password) => options.rememberMs > 0 && memos(partner, password).some((memo) => remembered.get(memo) === true),
+    recall,
     async verify(partner, password, { remember = false } = {}) {
       const remembering = remember && partner !== undefined && options.rememberMs > 0;
-      if (remembering && memos(partner, password).some((memo) => remembered.get(memo) === true)) return true;
+      if (remembering && recall(partner, password)) return true;
       if (await bounded(() => verifyPassword(partner?.passwordHash, password))) {
         if (remembering) remembered.set(digest(partner, partner.passwordHash, password), true);
         return true;
