@@ -4,6 +4,7 @@ import type { BankListChange } from '@partner-gateway/contract/admin-bank-versio
 import { CREDENTIAL_EXPIRING, SBP_BANKS_UPDATED, type CredentialExpiringEvent, type SbpBanksUpdatedEvent } from '@partner-gateway/contract/webhook-events';
 import { column, fromColumns, toColumns, type Entity } from '../db/field-map.js';
 import type { Database } from '../db/schema.js';
+import { keysEndingBetween } from '../partners/partner-key-expiry.js';
 
 /** An outbox row's fields (migration 0033): one event to one endpoint (a replay is a row of its own). */
 export const webhookDeliveryFields = {
@@ -133,10 +134,7 @@ export function createWebhookOutboxRepository(database: Kysely<Database>): Webho
     },
     async enqueueCredentialsEnding(now, until) {
       const { rows } = await sql<{ partner_id: string; credential: 'key' | 'certificate'; id: string; expires_at: string }>`
-        select partners.id as partner_id, 'key' as credential, key->>'kid' as id, key->>'expiresAt' as expires_at
-        from partners, jsonb_array_elements(partners.jwks) as key
-        where partners.jwks is not null and partners.jwks_uri is null and key ? 'expiresAt'
-          and (key->>'expiresAt')::timestamptz > ${now.toISOString()}::timestamptz and (key->>'expiresAt')::timestamptz <= ${until.toISOString()}::timestamptz
+        select partner_id, 'key' as credential, kid as id, expires_at from (${keysEndingBetween(now, until)}) as keys
         union all
         select partners.id, 'certificate', certificate->>'thumbprint', certificate->>'notAfter'
         from partners, jsonb_array_elements(partners.certificates) as certificate
