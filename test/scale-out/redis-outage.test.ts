@@ -22,9 +22,15 @@ for (const backend of testBackends()) {
     /** Every status the gateway answered in this suite: none may be a 5xx. */
     const statuses: number[] = [];
 
+    /**
+     * Above the four refused JWEs this suite sends from the loopback address: whether the gateway counts the last
+     * two in memory or in the restarted Redis depends on when its client reconnects, and neither may lock it.
+     */
+    const maxFailures = 5;
+
     before(async () => {
       server = await createRedisServer();
-      t = await startTestGateway(backend, { env: { REDIS_URL: server.url, REDIS_KEY_PREFIX: prefix, THROTTLE_MAX_FAILURES: '3' } });
+      t = await startTestGateway(backend, { env: { REDIS_URL: server.url, REDIS_KEY_PREFIX: prefix, THROTTLE_MAX_FAILURES: String(maxFailures) } });
       partner = await t.addPartner();
       watcher = new Redis(server.url, { maxRetriesPerRequest: 0, enableOfflineQueue: false });
       watcher.on('error', () => {});
@@ -68,7 +74,7 @@ for (const backend of testBackends()) {
       assert.equal(login.statusCode, 200);
       assert.equal((await call({ method: 'POST', url: BANKS, headers: { authorization: `Bearer ${login.json().access_token}` } })).statusCode, 200);
       const attacker = `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
-      for (let i = 0; i < 3; i++) {
+      for (let i = 0; i < maxFailures; i++) {
         assert.equal((await call({ method: 'POST', url: LOGIN, payload: { login: partner.login, password: `wrong ${i}` }, remoteAddress: attacker })).statusCode, 401);
       }
       assert.equal((await call({ method: 'POST', url: LOGIN, payload: partner, remoteAddress: attacker })).statusCode, 429);
