@@ -260,6 +260,11 @@ export const errors = {
   keyAlreadyRegistered: () => new AppError('key_already_registered', 409, 'A key with this kid or thumbprint is already registered; rotate to a new key'),
   /** Two rotations of one partner at once: the other one won; nothing was changed by this one. */
   keysChangedMeanwhile: () => new AppError('keys_changed_meanwhile', 409, 'Your keys were changed by another request meanwhile; nothing was changed: read them and repeat the request'),
+  /** A certificate rotation whose new certificate is one already registered (same thumbprint). */
+  certificateAlreadyRegistered: () => new AppError('certificate_already_registered', 409, 'This certificate is already registered; rotate to a new certificate'),
+  /** Two certificate rotations of one partner at once: the other one won; nothing was changed by this one. */
+  certificatesChangedMeanwhile: () =>
+    new AppError('certificates_changed_meanwhile', 409, 'Your certificates were changed by another request meanwhile; nothing was changed: read them and repeat the request'),
   /** A grant type other than client_credentials (RFC 6749 `unsupported_grant_type`, 400). */
   unsupportedGrantType: () =>
     new AppError('unsupported_grant_type', 400, 'Only grant_type client_credentials is supported; repeat the request with correct data', {

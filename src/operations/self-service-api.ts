@@ -1,6 +1,7 @@
 import { SELF_CALLS_PATH, SELF_KEYS_PATH, SELF_USAGE_PATH } from '@partner-gateway/contract/paths';
 import type { RotateKeyRequest, RotateKeyResponse, RotatePasswordRequest, RotatePasswordResponse, SelfCallsQuery, SelfCallsResponse, SelfKeysResponse, SelfSettings, SelfUsageResponse, SetAllowlistRequest } from '@partner-gateway/contract/self-service';
 import type { PartnerRequestLog } from '../audit/partner-request-log.js';
+import type { RotateCertificateRequest, RotateCertificateResponse, SelfCertificatesResponse } from '@partner-gateway/contract/self-service-certificates';
 import type { AuthDependencies } from '../auth/auth-dependencies.js';
 import { authenticateSelf } from '../auth/steps/authenticate-self.js';
 import { toPartnerKeyView } from '../partners/partner.js';
@@ -9,6 +10,7 @@ import { liveKeys } from '../partners/partner-keys.js';
 import type { PartnerRepository } from '../partners/partner-repository.js';
 import type { RequestContext } from '../request-context.js';
 import type { WebhookAdmin } from '../webhooks/webhook-admin.js';
+import { readOwnCertificates, rotateOwnCertificate } from './self-service-certificates.js';
 import { rotateOwnPassword } from './self-service-password.js';
 import { readSelfSettings, setOwnAllowlist } from './self-service-settings.js';
 import { createSelfWebhooksApi, type SelfWebhooksApi } from './self-service-webhooks.js';
@@ -30,6 +32,10 @@ export interface SelfServiceApi {
   settings(context: RequestContext): Promise<SelfSettings>;
   /** A new API password, answered once; the current one works until the overlap ends (rotateOwnPassword). */
   rotatePassword(body: RotatePasswordRequest, context: RequestContext): Promise<RotatePasswordResponse>;
+  /** The partner's client certificates still accepted, each with its end when a rotation set one. */
+  certificates(context: RequestContext): Promise<SelfCertificatesResponse>;
+  /** Adds a client certificate; the older ones keep working for the overlap window (rotateOwnCertificate). */
+  rotateCertificate(body: RotateCertificateRequest, context: RequestContext): Promise<RotateCertificateResponse>;
   /** Replaces the partner's own IP allowlist (setOwnAllowlist). */
   setAllowlist(body: SetAllowlistRequest, context: RequestContext): Promise<SelfSettings>;
   /** The partner's webhook endpoints: register, rotate the secret, see deliveries, replay. */
@@ -76,6 +82,8 @@ export function createSelfServiceApi(deps: SelfServiceDependencies): SelfService
     settings: (context) => readSelfSettings(context, deps),
     setAllowlist: (body, context) => setOwnAllowlist(body, context, deps),
     rotatePassword: (body, context) => rotateOwnPassword(body, context, deps),
+    certificates: (context) => readOwnCertificates(context, deps),
+    rotateCertificate: (body, context) => rotateOwnCertificate(body, context, deps),
     webhooks: createSelfWebhooksApi(deps),
   };
 }

@@ -1,5 +1,5 @@
 import type { PartnerCertificatesView, SetPartnerCertificatesBody } from '@partner-gateway/contract/admin-partner-certificates';
-import { validatePartnerCertificates, validateSubjectDn } from './partner-certificates.js';
+import { liveCertificates, validatePartnerCertificates, validateSubjectDn, type RegisteredCertificate } from './partner-certificates.js';
 import { toPartnerCertificatesView } from './partner-certificates-view.js';
 import type { PartnerRepository } from './partner-repository.js';
 import { createPartnerSubresourceAdmin, type PartnerSubresourceAdmin } from './partner-subresource-admin.js';
@@ -14,6 +14,19 @@ import { createPartnerSubresourceAdmin, type PartnerSubresourceAdmin } from './p
 export type PartnerCertificateAdmin = PartnerSubresourceAdmin<SetPartnerCertificatesBody, PartnerCertificatesView>;
 
 /**
+ * A certificate the operator lists again keeps the end a partner's rotation gave it: re-sending the list to add one
+ * certificate must not make a retiring one permanent. To end one sooner, leave it out; one whose end has passed
+ * is registered anew, without an end.
+ */
+function keepRetirements(certificates: RegisteredCertificate[], before: readonly RegisteredCertificate[], at: number): RegisteredCertificate[] {
+  const ends = new Map(liveCertificates(before, at).flatMap((certificate) => (certificate.retiresAt === undefined ? [] : [[certificate.thumbprint, certificate.retiresAt] as const])));
+  return certificates.map((certificate) => {
+    const retiresAt = ends.get(certificate.thumbprint);
+    return retiresAt === undefined ? certificate : { ...certificate, retiresAt };
+  });
+}
+
+/**
  * @example
  * ```ts
  * const certificates = createPartnerCertificateAdmin(partners);
@@ -23,9 +36,9 @@ export type PartnerCertificateAdmin = PartnerSubresourceAdmin<SetPartnerCertific
  */
 export function createPartnerCertificateAdmin(partners: PartnerRepository, now: () => number = Date.now): PartnerCertificateAdmin {
   return createPartnerSubresourceAdmin(partners, {
-    changesOf: (body) =>
+    changesOf: (body, before) =>
       'certificates' in body
-        ? { certificates: validatePartnerCertificates(body.certificates, new Date(now())) }
+        ? { certificates: keepRetirements(validatePartnerCertificates(body.certificates, new Date(now())), before.certificates ?? [], now()) }
         : { subjectDn: validateSubjectDn(body.subjectDn) },
     removal: { certificates: null, subjectDn: null },
     // A certificate taken away, or another subject, is one the operator no longer trusts (compromised, or retired):

@@ -14,6 +14,21 @@ export interface RegisteredCertificate {
   notAfter: string;
   /** The certificate re-encoded from its DER: one canonical PEM block, whatever the admin's text looked like. */
   pem: string;
+  /** ISO 8601: when a rotation's overlap window ends and the certificate stops being accepted; absent when none set one. */
+  retiresAt?: string;
+}
+
+/**
+ * The certificates still accepted at `at` (ms): those without an end, and those whose overlap window (`retiresAt`,
+ * set by a rotation) has not ended. Their own validity (notBefore, notAfter) is checked where one is presented.
+ *
+ * @example
+ * ```ts
+ * liveCertificates(partner.certificates ?? [], Date.now()).map((certificate) => certificate.thumbprint);
+ * ```
+ */
+export function liveCertificates(certificates: readonly RegisteredCertificate[], at: number): RegisteredCertificate[] {
+  return certificates.filter((certificate) => certificate.retiresAt === undefined || Date.parse(certificate.retiresAt) > at);
 }
 
 export const MAX_PARTNER_CERTIFICATES = 20;
@@ -27,6 +42,7 @@ const MAX_DN_LENGTH = 1024;
  * expired, a duplicate, more than 20. A PEM private key anywhere refuses the whole request with that one problem,
  * and its text is never echoed: whoever sent it has leaked it, and it must not reach the database or a log.
  * A certificate not valid yet is accepted, so that a partner can register its next certificate before it starts.
+ * `fieldOf` names an item in the problems (`certificates[i]` by default; a rotation's single `certificate`).
  *
  * @example
  * ```ts
@@ -34,14 +50,14 @@ const MAX_DN_LENGTH = 1024;
  * certificates[0].thumbprint; // 'bwcK0esc3ACC3DB2Y5_lESsXE8o9ltc05O89jdN-dg2'
  * ```
  */
-export function validatePartnerCertificates(input: unknown, now: Date = new Date()): RegisteredCertificate[] {
+export function validatePartnerCertificates(input: unknown, now: Date = new Date(), fieldOf: (index: number) => string = (index) => `certificates[${index}]`): RegisteredCertificate[] {
   if (!Array.isArray(input) || input.length === 0) {
     throw errors.validationFailed([{ field: 'certificates', message: 'must be a non-empty array of PEM certificates' }]);
   }
   const keyAt = input.findIndex((item) => typeof item === 'string' && readPemBlocks(item).privateKey);
   if (keyAt >= 0) {
     throw errors.validationFailed([
-      { field: `certificates[${keyAt}]`, message: 'contains a private key; nothing was stored. Send certificates only, and replace that key: it has left its owner' },
+      { field: fieldOf(keyAt), message: 'contains a private key; nothing was stored. Send certificates only, and replace that key: it has left its owner' },
     ]);
   }
   if (input.length > MAX_PARTNER_CERTIFICATES) {
@@ -51,14 +67,14 @@ export function validatePartnerCertificates(input: unknown, now: Date = new Date
   const accepted: RegisteredCertificate[] = [];
   const seen = new Map<string, number>();
   for (const [index, item] of input.entries()) {
-    const field = `certificates[${index}]`;
+    const field = fieldOf(index);
     const result = readItem(item, now);
     if (typeof result === 'string') {
       problems.push({ field, message: result });
       continue;
     }
     const first = seen.get(result.thumbprint);
-    if (first !== undefined) problems.push({ field, message: `the same certificate as certificates[${first}]` });
+    if (first !== undefined) problems.push({ field, message: `the same certificate as ${fieldOf(first)}` });
     else {
       seen.set(result.thumbprint, index);
       accepted.push(result);

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { exportJWK, generateKeyPair } from 'jose';
-import { AppError } from '../errors.js';
+import { refusalOf } from '../../test/support/refusal-of.js';
+import { rotationStore } from '../../test/support/rotation-store.js';
 import type { Partner } from './partner.js';
 import { rotatePartnerKey } from './partner-key-rotation.js';
 import { liveKeys, validatePartnerJwks, type PartnerKey } from './partner-keys.js';
-import type { PartnerChanges } from './partner-repository.js';
 
 const NOW = Date.parse('2026-11-28T12:00:00Z');
 const HOUR = 3600_000;
@@ -20,34 +20,10 @@ async function registered(kid: string, expiresAt?: number): Promise<PartnerKey> 
   return expiresAt === undefined ? key! : { ...key!, expiresAt: new Date(expiresAt).toISOString() };
 }
 
-/** One partner and the last update asked of its store; `overtaken` answers as a row changed meanwhile would. */
-function store(partner: Partner, overtaken = false) {
-  const writes: PartnerChanges[] = [];
-  return {
-    writes,
-    partners: {
-      async update(_login: string, changes: PartnerChanges, options?: { ifUpdatedAt?: Date }) {
-        assert.equal(options?.ifUpdatedAt, partner.updatedAt, 'every rotation is a compare-and-set on the partner it read');
-        if (overtaken) return undefined;
-        writes.push(changes);
-        return { ...partner, ...changes } as Partner;
-      },
-    },
-    now: () => NOW,
-  };
-}
+const store = (partner: Partner, overtaken = false) => rotationStore(partner, () => NOW, overtaken);
 
 const partnerWith = (jwks: PartnerKey[] | null, jwksUri: string | null = null) => ({ login: 'acme', jwks, jwksUri, updatedAt: new Date(NOW - HOUR) }) as Partner;
 
-const refusal = async (work: Promise<unknown>) => {
-  try {
-    await work;
-  } catch (error) {
-    assert.ok(error instanceof AppError);
-    return `${error.status} ${error.code}`;
-  }
-  return 'accepted';
-};
 
 describe('rotatePartnerKey', () => {
   it('when a key is rotated, then the older keys end with the overlap window and the new one has no end', async () => {
@@ -79,24 +55,24 @@ describe('rotatePartnerKey', () => {
   it('when the keys are published at a jwksUri, then the rotation is refused 409 and nothing is written', async () => {
     const partner = partnerWith(null, 'https://acme.example/jwks.json');
     const deps = store(partner);
-    assert.equal(await refusal(rotatePartnerKey(partner, { key: await publicJwk('new') }, deps)), '409 keys_published');
+    assert.equal(await refusalOf(rotatePartnerKey(partner, { key: await publicJwk('new') }, deps)), '409 keys_published');
     assert.equal(deps.writes.length, 0);
   });
 
   it('when the new key is already registered by kid, then 409', async () => {
     const partner = partnerWith([await registered('same')]);
-    assert.equal(await refusal(rotatePartnerKey(partner, { key: await publicJwk('same') }, store(partner))), '409 key_already_registered');
+    assert.equal(await refusalOf(rotatePartnerKey(partner, { key: await publicJwk('same') }, store(partner))), '409 key_already_registered');
   });
 
   it('when 20 keys are live, then a 21st is refused 422', async () => {
     const keys = await Promise.all(Array.from({ length: 20 }, (_, index) => registered(`k${index}`)));
     const partner = partnerWith(keys);
-    assert.equal(await refusal(rotatePartnerKey(partner, { key: await publicJwk('k20') }, store(partner))), '422 validation_failed');
+    assert.equal(await refusalOf(rotatePartnerKey(partner, { key: await publicJwk('k20') }, store(partner))), '422 validation_failed');
   });
 
   it('when another change overtook the rotation, then it is refused 409 keys_changed_meanwhile', async () => {
     const partner = partnerWith([await registered('old')]);
-    assert.equal(await refusal(rotatePartnerKey(partner, { key: await publicJwk('new') }, store(partner, true))), '409 keys_changed_meanwhile');
+    assert.equal(await refusalOf(rotatePartnerKey(partner, { key: await publicJwk('new') }, store(partner, true))), '409 keys_changed_meanwhile');
   });
 });
 

@@ -59,7 +59,7 @@ export interface WebhookOutboxRepository {
   enqueueNewVersions(now: Date): Promise<number>;
   /**
    * Makes every partner credential ending after `now` and at or before `until` (a key's `expiresAt`, a certificate's
-   * notAfter) into a `credential.expiring` event for its partner, with a delivery for each of the partner's enabled
+   * notAfter or `retiresAt`) into a `credential.expiring` event for its partner, with a delivery for each of the partner's enabled
    * endpoints: once per credential and end across all instances (the event id is derived from them). How many new.
    */
   enqueueCredentialsEnding(now: Date, until: Date): Promise<number>;
@@ -133,13 +133,17 @@ export function createWebhookOutboxRepository(database: Kysely<Database>): Webho
       });
     },
     async enqueueCredentialsEnding(now, until) {
-      const { rows } = await sql<{ partner_id: string; credential: 'key' | 'certificate'; id: string; expires_at: string }>`
-        select partner_id, 'key' as credential, kid as id, expires_at from (${keysEndingBetween(now, until)}) as keys
+      const { rows } = await sql<{ partner_id: string; credential: 'key' | 'certificate'; id: string; expires_at: Date | string }>`
+        select partner_id, 'key' as credential, kid as id, expires_at::timestamptz as expires_at from (${keysEndingBetween(now, until)}) as keys
         union all
-        select partners.id, 'certificate', certificate->>'thumbprint', certificate->>'notAfter'
-        from partners, jsonb_array_elements(partners.certificates) as certificate
-        where partners.certificates is not null
-          and (certificate->>'notAfter')::timestamptz > ${now.toISOString()}::timestamptz and (certificate->>'notAfter')::timestamptz <= ${until.toISOString()}::timestamptz
+        select partner_id, 'certificate', thumbprint, ends_at from (
+          -- A certificate ends at its notAfter or when a rotation retires it, whichever comes first (least skips a null).
+          select partners.id as partner_id, certificate->>'thumbprint' as thumbprint,
+            least((certificate->>'notAfter')::timestamptz, (certificate->>'retiresAt')::timestamptz) as ends_at
+          from partners, jsonb_array_elements(partners.certificates) as certificate
+          where partners.certificates is not null
+        ) as certificates
+        where ends_at > ${now.toISOString()}::timestamptz and ends_at <= ${until.toISOString()}::timestamptz
       `.execute(database);
       let made = 0;
       for (const row of rows) {

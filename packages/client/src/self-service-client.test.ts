@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { addKeyPartner, partnerKey, startListeningGateway } from '../../../test/support/key-partner.js';
+import { createTestPki } from '../../../test/support/openssl-certificates.js';
 import { testBackends } from '../../../test/support/test-databases.js';
 import type { TestGateway } from '../../../test/support/test-gateway.js';
 import { PartnerApiError } from './partner-api-error.js';
@@ -9,6 +10,8 @@ import { testClient } from '../test/test-client.js';
 
 const SELF = '/api/v1/self/';
 const TOKEN = '/api/v1/oauth/token';
+const pki = createTestPki();
+after(() => pki.remove());
 
 for (const backend of testBackends()) {
   describe(`client.self against a listening gateway on ${backend.name}`, () => {
@@ -95,6 +98,19 @@ for (const backend of testBackends()) {
       const settings = await client.self.setAllowlist(['127.0.0.1', '::1', '192.0.2.0/24']);
       assert.deepEqual(settings.ipAllowlist, ['127.0.0.1/32', '::1/128', '192.0.2.0/24']);
       assert.ok((await client.banks()).length > 0, 'still allowed from here');
+    });
+
+    it('when a partner registers and rotates a client certificate through the SDK, then certificates() lists both, the older with its end, and the same certificate again is refused 409', async () => {
+      const partner = await addKeyPartner(t);
+      const client = new PartnerClient({ authUrl: t.url, apiUrl: t.url, login: partner.login, auth: { privateKeyJwt: { privateKey: partner.key.privateKey, kid: partner.key.kid } }, dpop: true });
+      assert.deepEqual(await client.self.certificates(), { certificates: [] });
+      const first = pki.issue({ subject: '/O=Acme/CN=sdk-first' });
+      const registered = await client.self.rotateCertificate({ certificate: first.cert });
+      const rotated = await client.self.rotateCertificate({ certificate: pki.issue({ subject: '/O=Acme/CN=sdk-next' }).cert, overlapSeconds: 600 });
+      const listed = await client.self.certificates();
+      assert.deepEqual(listed.certificates.map((each) => each.thumbprint), [registered.added, rotated.added]);
+      assert.ok(listed.certificates[0]!.retiresAt, 'the older certificate has an end');
+      await assert.rejects(client.self.rotateCertificate({ certificate: first.cert }), (error: unknown) => error instanceof PartnerApiError && error.status === 409 && /already registered/.test(error.description));
     });
   });
 }

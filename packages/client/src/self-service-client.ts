@@ -2,6 +2,7 @@ import type { CreateWebhookBody, ReplayWebhooksBody, ReplayWebhooksResult, Rotat
 import {
   SELF_ALLOWLIST_PATH,
   SELF_CALLS_PATH,
+  SELF_CERTIFICATES_PATH,
   SELF_KEYS_PATH,
   SELF_PASSWORD_PATH,
   SELF_SETTINGS_PATH,
@@ -14,6 +15,7 @@ import {
   selfWebhookPath,
 } from '@partner-gateway/contract/paths';
 import type { RotateKeyRequest, RotateKeyResponse, RotatePasswordRequest, RotatePasswordResponse, SelfCallsQuery, SelfCallsResponse, SelfKeysResponse, SelfSettings, SelfUsageResponse } from '@partner-gateway/contract/self-service';
+import type { RotateCertificateRequest, RotateCertificateResponse, SelfCertificatesResponse } from '@partner-gateway/contract/self-service-certificates';
 import { PartnerApiError } from './partner-api-error.js';
 import type { CallOptions } from './partner-client-options.js';
 import type { AccessToken, Session } from './read-answers.js';
@@ -32,7 +34,7 @@ export interface SelfServiceTransport {
 
 /**
  * The self-service API (`/api/v1/self/…`) for a partner's own automation: its keys, their rotation with an overlap
- * window, its request log, its usage and its webhook endpoints. It holds a token of scope `self` of its own, apart from the one
+ * window, its client certificates and their rotation, its request log, its usage and its webhook endpoints. It holds a token of scope `self` of its own, apart from the one
  * `banks()` uses, taken by client credentials with the partner's key or certificate; a rotation needs the client
  * built with `dpop: true` (or a certificate), since the gateway refuses a credential change with a bearer token.
  *
@@ -47,14 +49,14 @@ export interface SelfServiceTransport {
 export class SelfServiceClient {
   readonly #transport: SelfServiceTransport;
   readonly #base: URL;
-  readonly #urls: { keys: URL; password: URL; calls: URL; usage: URL; settings: URL; allowlist: URL; webhooks: URL };
+  readonly #urls: { keys: URL; certificates: URL; password: URL; calls: URL; usage: URL; settings: URL; allowlist: URL; webhooks: URL };
   readonly #tokens: TokenManager;
 
   constructor(transport: SelfServiceTransport, base: URL, now: () => number) {
     this.#transport = transport;
     this.#base = base;
     const url = (path: string) => new URL(path.slice(1), base);
-    this.#urls = { keys: url(SELF_KEYS_PATH), password: url(SELF_PASSWORD_PATH), calls: url(SELF_CALLS_PATH), usage: url(SELF_USAGE_PATH), settings: url(SELF_SETTINGS_PATH), allowlist: url(SELF_ALLOWLIST_PATH), webhooks: url(SELF_WEBHOOKS_PATH) };
+    this.#urls = { keys: url(SELF_KEYS_PATH), certificates: url(SELF_CERTIFICATES_PATH), password: url(SELF_PASSWORD_PATH), calls: url(SELF_CALLS_PATH), usage: url(SELF_USAGE_PATH), settings: url(SELF_SETTINGS_PATH), allowlist: url(SELF_ALLOWLIST_PATH), webhooks: url(SELF_WEBHOOKS_PATH) };
     // Client credentials give no refresh token: every renewal takes a new token.
     this.#tokens = new TokenManager({ logIn: () => transport.selfToken(), refresh: () => transport.selfToken() }, now);
   }
@@ -80,6 +82,20 @@ export class SelfServiceClient {
    */
   async rotatePassword(body: RotatePasswordRequest = {}, options: CallOptions = {}): Promise<RotatePasswordResponse> {
     return (await this.#call('POST', this.#urls.password, body, options, (error) => error.retryable && !outcomeUnknown(error))) as RotatePasswordResponse;
+  }
+
+  /** The client certificates still accepted (self_signed_tls_client_auth), each with its end (`retiresAt`) when a rotation set one. */
+  async certificates(options: CallOptions = {}): Promise<SelfCertificatesResponse> {
+    return (await this.#call('GET', this.#urls.certificates, undefined, options)) as SelfCertificatesResponse;
+  }
+
+  /**
+   * Registers `body.certificate` (PEM, the certificate only); the certificates held so far keep working for
+   * `overlapSeconds` (default 24 hours). Present the new certificate once this resolves. Not retried after a
+   * failure whose outcome is unknown: a repeat would answer 409 certificate_already_registered; read `certificates()` then.
+   */
+  async rotateCertificate(body: RotateCertificateRequest, options: CallOptions = {}): Promise<RotateCertificateResponse> {
+    return (await this.#call('POST', this.#urls.certificates, body, options, (error) => error.retryable && !outcomeUnknown(error))) as RotateCertificateResponse;
   }
 
   /** The partner's calls of the last 30 days, newest first; `requestId` finds the call answered with that X-Request-Id. */

@@ -47,6 +47,8 @@ export const PartnerCertificateView = Type.Object({
   issuer: Type.String(),
   notBefore: Type.String({ format: 'date-time' }),
   notAfter: Type.String({ format: 'date-time' }),
+  /** When a rotation (POST /api/v1/self/certificates) ends this certificate's overlap window; absent when none did. */
+  retiresAt: Type.Optional(Type.String({ format: 'date-time' })),
 }, { title: 'PartnerCertificateView' });
 export type PartnerCertificateView = Static<typeof PartnerCertificateView>;
 

@@ -18,6 +18,8 @@ export const SELF_SERVICE_ACTIONS = [
   'self.settings',
   'self.allowlist.set',
   'self.password.rotate',
+  'self.certificates',
+  'self.certificates.rotate',
   'self.webhooks',
   'self.webhooks.create',
   'self.webhooks.delete',

@@ -11,6 +11,7 @@ export const SELF_USAGE_PATH = '/api/v1/self/usage';
 export const SELF_SETTINGS_PATH = '/api/v1/self/settings';
 export const SELF_ALLOWLIST_PATH = '/api/v1/self/allowlist';
 export const SELF_PASSWORD_PATH = '/api/v1/self/password';
+export const SELF_CERTIFICATES_PATH = '/api/v1/self/certificates';
 export const SELF_WEBHOOKS_PATH = '/api/v1/self/webhooks';
 export const SELF_WEBHOOK_PATH = '/api/v1/self/webhooks/:id';
 export const SELF_WEBHOOK_ROTATE_PATH = '/api/v1/self/webhooks/:id/rotate';

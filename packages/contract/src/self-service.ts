@@ -18,6 +18,13 @@ export const KEY_END_WARNING_DAYS = 7;
 /** Entries a page of the request log holds at most. */
 export const MAX_SELF_CALLS = 200;
 
+/**
+ * A rotation's `overlapSeconds` member (default 24 hours, at most 30 days, 0 ending the old credential at once):
+ * one schema for every credential a partner rotates, `description` naming which one keeps working.
+ */
+export const OverlapSeconds = (description: string) =>
+  Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_OVERLAP_SECONDS, default: DEFAULT_OVERLAP_SECONDS, description }));
+
 /** The actions the request log shows: the partner API's calls and the self-service API's own. */
 export const SELF_LOG_ACTIONS = [...PARTNER_CALL_ACTIONS, ...SELF_SERVICE_ACTIONS] as const;
 
@@ -45,14 +52,7 @@ export type SelfKeysResponse = Static<typeof SelfKeysResponse>;
 export const RotateKeyRequest = Type.Object(
   {
     key: Type.Object({}, { additionalProperties: true, description: 'The new public JWK: EC P-256 (ES256), Ed25519 (EdDSA) or RSA of at least 2048 bits (PS256); public members only' }),
-    overlapSeconds: Type.Optional(
-      Type.Integer({
-        minimum: 0,
-        maximum: MAX_OVERLAP_SECONDS,
-        default: DEFAULT_OVERLAP_SECONDS,
-        description: 'How long the keys registered so far stay accepted (default 24 hours, at most 30 days; 0 retires them at once)',
-      }),
-    ),
+    overlapSeconds: OverlapSeconds('How long the keys registered so far stay accepted (default 24 hours, at most 30 days; 0 retires them at once)'),
   },
   { title: 'RotateKeyRequest', additionalProperties: false },
 );
@@ -193,9 +193,7 @@ export type SetAllowlistRequest = Static<typeof SetAllowlistRequest>;
  */
 export const RotatePasswordRequest = Type.Object(
   {
-    overlapSeconds: Type.Optional(
-      Type.Integer({ minimum: 0, maximum: MAX_OVERLAP_SECONDS, default: DEFAULT_OVERLAP_SECONDS, description: 'How long the current password stays accepted (default 24 hours, at most 30 days)' }),
-    ),
+    overlapSeconds: OverlapSeconds('How long the current password stays accepted (default 24 hours, at most 30 days)'),
   },
   { title: 'RotatePasswordRequest', additionalProperties: false },
 );

@@ -2,6 +2,7 @@ import { AppError, errors } from '../../errors.js';
 import type { ClientCertificate } from '../../mtls/client-certificate.js';
 import { verifyClientCertificate, type ClientCertificateCheck, type ClientCertificateFailure } from './verify-client-certificate.js';
 import type { Partner } from '../../partners/partner.js';
+import { liveCertificates } from '../../partners/partner-certificates.js';
 import type { AuthDependencies, AuthenticatedClient } from '../auth-dependencies.js';
 
 /** RFC 8705 section 2's two methods. */
@@ -34,7 +35,8 @@ export async function authenticateWithCertificate(
     const now = new Date(deps.now());
     const selfSigned = verifyClientCertificate(certificate, {
       method: 'self_signed_tls_client_auth',
-      thumbprints: (partner.certificates ?? []).map((registered) => registered.thumbprint),
+      // A certificate whose rotation overlap has ended is no longer the partner's.
+      thumbprints: liveCertificates(partner.certificates ?? [], now.getTime()).map((registered) => registered.thumbprint),
     }, now);
     const issued = verifyClientCertificate(certificate, { method: 'tls_client_auth', subjectDn: partner.subjectDn ?? undefined, trustedCas: deps.trustedCas?.() ?? [] }, now);
     const matched = CERTIFICATE_AUTH_METHODS.filter((method) => (method === 'self_signed_tls_client_auth' ? selfSigned : issued).ok);

@@ -1,5 +1,6 @@
-import { SELF_ALLOWLIST_PATH, SELF_CALLS_PATH, SELF_KEYS_PATH, SELF_PASSWORD_PATH, SELF_SETTINGS_PATH, SELF_USAGE_PATH } from '@partner-gateway/contract/paths';
+import { SELF_ALLOWLIST_PATH, SELF_CALLS_PATH, SELF_CERTIFICATES_PATH, SELF_KEYS_PATH, SELF_PASSWORD_PATH, SELF_SETTINGS_PATH, SELF_USAGE_PATH } from '@partner-gateway/contract/paths';
 import { RotateKeyRequest, RotateKeyResponse, RotatePasswordRequest, RotatePasswordResponse, SelfCallsQuery, SelfCallsResponse, SelfKeysResponse, SelfSettings, SelfUsageResponse, SetAllowlistRequest } from '@partner-gateway/contract/self-service';
+import { RotateCertificateRequest, RotateCertificateResponse, SelfCertificatesResponse } from '@partner-gateway/contract/self-service-certificates';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { errors } from '../../errors.js';
@@ -7,7 +8,7 @@ import type { Gateway } from '../../gateway.js';
 import { partnerCallErrors } from './error-body.js';
 import { AUTH_ERRORS, AUTH_TEXT, CHANGE_ERRORS, CHANGE_TEXT, SECURITY } from './self-service-security.js';
 
-/** GET and POST /api/v1/self/keys, POST /password, GET /calls, /usage and /settings, PUT /allowlist: a partner serving itself. */
+/** GET and POST /api/v1/self/keys and /certificates, POST /password, GET /calls, /usage and /settings, PUT /allowlist: a partner serving itself. */
 export async function selfServiceRoutes(untyped: FastifyInstance, { gateway }: { gateway: Gateway }): Promise<void> {
   const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
   app.get(
@@ -49,6 +50,46 @@ export async function selfServiceRoutes(untyped: FastifyInstance, { gateway }: {
       },
     },
     async (request) => gateway.selfService.rotateKey(request.body, request.requestContext),
+  );
+  app.get(
+    SELF_CERTIFICATES_PATH,
+    {
+      config: { audit: 'self.certificates' },
+      schema: {
+        operationId: 'selfListCertificates',
+        tags: ['Self-service'],
+        summary: 'Your registered client certificates still accepted, each with its end when a rotation set one',
+        description: AUTH_TEXT,
+        security: SECURITY,
+        response: { 200: SelfCertificatesResponse, ...partnerCallErrors(AUTH_ERRORS) },
+      },
+    },
+    async (request) => gateway.selfService.certificates(request.requestContext),
+  );
+  app.post(
+    SELF_CERTIFICATES_PATH,
+    {
+      config: { audit: 'self.certificates.rotate' },
+      schema: {
+        operationId: 'selfRotateCertificate',
+        tags: ['Self-service'],
+        summary: 'Rotate your client certificate (self_signed_tls_client_auth): the new one works at once, the older ones until the overlap window ends',
+        description:
+          `${AUTH_TEXT} ${CHANGE_TEXT} Send the certificate only: a private key anywhere in the body is refused and never stored. The certificates registered so far keep working for \`overlapSeconds\` ` +
+          '(default 24 hours, at most 30 days), then stop by themselves; no token or session ends at the rotation. Present the new certificate as soon as the answer comes.',
+        security: SECURITY,
+        body: RotateCertificateRequest,
+        response: {
+          200: RotateCertificateResponse,
+          ...partnerCallErrors({
+            ...CHANGE_ERRORS,
+            409: [errors.certificateAlreadyRegistered().description, errors.certificatesChangedMeanwhile().description],
+            422: [errors.validationFailed([{ field: 'certificate', message: 'is not one PEM certificate' }]).description],
+          }),
+        },
+      },
+    },
+    async (request) => gateway.selfService.rotateCertificate(request.body, request.requestContext),
   );
   app.get(
     SELF_CALLS_PATH,
