@@ -8,7 +8,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { projectFile } from '../project-root.js';
-import { openDatabase } from './database.js';
+import { backupPglite, openDatabase } from './database.js';
 import { migrateToLatest } from './migrate.js';
 
 const url = process.env.TEST_DATABASE_URL;
@@ -104,6 +104,34 @@ describe('the embedded database in a DATA_DIR', () => {
       try {
         const { rows } = await sql<{ value: string }>`select value from kept`.execute(handle.db);
         assert.deepEqual(rows, [{ value: 'from before' }]);
+      } finally {
+        await handle.close();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('when a database on disk is backed up while a write waits, then PGlite opens the archive with every row committed before it and none after', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'pglite-backup-'));
+    try {
+      const handle = await openDatabase({ dataDir });
+      try {
+        await sql`create table kept (value text)`.execute(handle.db);
+        await sql`insert into kept select 'row ' || n from generate_series(1, 1000) as n`.execute(handle.db);
+        // Asked for after the backup: it waits for the backup's transaction slot, so the archive cannot hold it.
+        const backup = backupPglite(handle);
+        const later = sql`insert into kept values ('after')`.execute(handle.db);
+        const archive = (await backup)!;
+        await later;
+        assert.deepEqual([...new Uint8Array(await archive.slice(0, 2).arrayBuffer())], [0x1f, 0x8b], 'gzip');
+        const restored = new PGlite({ loadDataDir: archive });
+        try {
+          const { rows } = await restored.query<{ n: number; after: number }>(`select count(*)::int as n, count(*) filter (where value = 'after')::int as after from kept`);
+          assert.deepEqual(rows[0], { n: 1000, after: 0 });
+        } finally {
+          await restored.close();
+        }
       } finally {
         await handle.close();
       }

@@ -7,6 +7,7 @@ import pg from 'pg';
 import { withTimeout } from '../async/with-timeout.js';
 import { projectFile } from '../project-root.js';
 import { createLocalChangeFeedBus, createPostgresChangeFeed, type ChangeFeed } from './change-feed.js';
+import { packDataDir } from './pack-data-dir.js';
 import type { Database } from './schema.js';
 
 export type DatabaseKind = 'pglite' | 'postgres';
@@ -83,14 +84,18 @@ export async function dumpPglite(handle: DatabaseHandle): Promise<Blob> {
 export async function backupPglite(handle: DatabaseHandle): Promise<Blob | undefined> {
   const client = pgliteClients.get(handle.db);
   if (!client) return undefined;
+  const directory = pgliteDirectories.get(handle.db);
   return client.transaction(async (transaction) => {
     await transaction.exec('checkpoint');
-    return client.dumpDataDir('gzip');
+    // On disk (DATA_DIR), the files are read without holding the serving thread; in memory, PGlite packs them.
+    return directory === undefined ? client.dumpDataDir('gzip') : packDataDir(directory);
   });
 }
 
 const soleWriters = new WeakSet<Kysely<Database>>();
 const pgliteClients = new WeakMap<Kysely<Database>, PGlite>();
+/** The data directory on disk of a PGlite handle opened on one (DATA_DIR); absent for one in memory. */
+const pgliteDirectories = new WeakMap<Kysely<Database>, string>();
 
 /**
  * True when nothing but this process writes through `db`: PGlite, which one process alone may open (the data
@@ -127,10 +132,10 @@ function shippedCluster(): Blob | undefined {
 
 async function openPglite(dataDir: string | undefined, image: Blob | undefined): Promise<DatabaseHandle> {
   let client: PGlite;
-  if (dataDir === undefined) {
+  const directory = dataDir === undefined ? undefined : join(dataDir, 'pglite');
+  if (directory === undefined) {
     client = image ? new PGlite({ loadDataDir: image, startParams: PGLITE_START }) : new PGlite({ startParams: PGLITE_START });
   } else {
-    const directory = join(dataDir, 'pglite');
     mkdirSync(directory, { recursive: true });
     // A new directory starts from the image when one is given (a restore), else from the shipped empty cluster.
     const cluster = existsSync(join(directory, 'PG_VERSION')) ? undefined : (image ?? shippedCluster());
@@ -141,6 +146,7 @@ async function openPglite(dataDir: string | undefined, image: Blob | undefined):
   const db = new Kysely<Database>({ dialect: new PGliteDialect(client), log: observers.log });
   soleWriters.add(db);
   pgliteClients.set(db, client);
+  if (directory !== undefined) pgliteDirectories.set(db, directory);
   const bus = createLocalChangeFeedBus();
   return {
     kind: 'pglite',
