@@ -192,7 +192,7 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
     replayJournalDropped: () => stores.replayJournalDropped(),
     argon2: () => ({ ...partners.passwords.stats(), verifications: argon2Verifications() }),
     expiringCertificates: () => partners.expiringCertificates(),
-    endingKeys: () => partners.endingKeys(),
+    endingCredentials: () => partners.endingCredentials(),
     bankSync: () => banks.sync.figures(),
     dependencies: () => checkDependencies(dependencyChecks),
     webhooks: () => webhooks.figures(),

@@ -15,17 +15,31 @@ export function registerCertificateExpiryGauge(registry: Registry, count: () => 
 }
 
 /**
- * `partner_gateway_partner_keys_ending`: registered partner keys whose overlap window (a self-service rotation) ends
- * within 7 days, counted when scraped. Informational: a partner that rotated chose the end; one still signing with
- * the old key will be refused once it passes (the request log says `client_assertion_key_unknown`).
+ * `partner_gateway_partner_credentials_ending{credential}`: partner credentials that stop working within 7 days,
+ * by kind (`key`, `certificate`, `password`: the one a rotation replaced), counted when scraped: what
+ * `credential.expiring` announces to the partners. Informational: a partner that rotated chose the end; one still
+ * using the old credential will be refused once it passes (its request log says why). A failed count leaves the
+ * last values.
  *
  * @example
  * ```ts
- * registerKeyEndGauge(registry, () => countKeysEndingBetween(db, new Date(), new Date(Date.now() + 7 * DAY)));
+ * registerCredentialEndGauge(registry, () => countCredentialsEndingBetween(db, new Date(), new Date(Date.now() + 7 * DAY)));
  * ```
  */
-export function registerKeyEndGauge(registry: Registry, count: () => Promise<number>): void {
-  registerCountedAtScrape(registry, 'partner_gateway_partner_keys_ending', 'Registered partner private_key_jwt keys whose rotation overlap window ends within 7 days, counted at scrape.', count);
+export function registerCredentialEndGauge(registry: Registry, count: () => Promise<Record<string, number>>): void {
+  new Gauge({
+    name: 'partner_gateway_partner_credentials_ending',
+    help: 'Partner credentials (a rotated key or API password, a certificate) that stop working within 7 days, by kind, counted at scrape.',
+    labelNames: ['credential'],
+    registers: [registry],
+    async collect() {
+      try {
+        for (const [credential, value] of Object.entries(await count())) this.set({ credential }, value);
+      } catch {
+        // As registerCountedAtScrape: the last values stay.
+      }
+    },
+  });
 }
 
 /** A gauge set from `count` at each scrape; a failed count leaves the last value, so the scrape still answers. */

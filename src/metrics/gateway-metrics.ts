@@ -1,7 +1,7 @@
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import type { AuthFailureReason } from '@partner-gateway/contract/audit-names';
 import { registerBankSyncGauges, type BankSyncFigures } from './bank-sync-gauges.js';
-import { registerCertificateExpiryGauge, registerKeyEndGauge } from './certificate-expiry-gauge.js';
+import { registerCertificateExpiryGauge, registerCredentialEndGauge } from './certificate-expiry-gauge.js';
 import { registerDependencyMetrics, type DependencyMetrics } from './dependency-metrics.js';
 import { registerRequestMetrics, registerTokenRequestCounter } from './request-metrics.js';
 import type { DependencyStates } from '../health/dependency-health.js';
@@ -30,8 +30,8 @@ export interface MetricSources {
   argon2: () => { verifications: number; running: number; waiting: number };
   /** Registered partner certificates expiring within 30 days (mutual TLS; see certificate-expiry-gauge.ts). */
   expiringCertificates?: () => Promise<number>;
-  /** Registered partner keys whose rotation overlap window ends within 7 days (see registerKeyEndGauge). */
-  endingKeys?: () => Promise<number>;
+  /** Partner credentials of each kind that stop working within 7 days (see registerCredentialEndGauge). */
+  endingCredentials?: () => Promise<Record<string, number>>;
   /** The bank registry sync's last runs and held run (see bank-sync-gauges.ts). */
   bankSync?: () => Promise<BankSyncFigures>;
   /** The database's and Redis's states, asked at scrape time (see checkDependencies); the database alone, up, when absent. */
@@ -199,7 +199,7 @@ export function createGatewayMetrics(sources: MetricSources): GatewayMetrics {
   });
 
   if (sources.expiringCertificates) registerCertificateExpiryGauge(registry, sources.expiringCertificates);
-  if (sources.endingKeys) registerKeyEndGauge(registry, sources.endingKeys);
+  if (sources.endingCredentials) registerCredentialEndGauge(registry, sources.endingCredentials);
   if (sources.bankSync) registerBankSyncGauges(registry, sources.bankSync, Date.now);
   const dependencies = registerDependencyMetrics(registry, sources.dependencies ?? (async () => ({ database: 'up' })));
   if (sources.webhooks) registerWebhookMetrics(registry, sources.webhooks);

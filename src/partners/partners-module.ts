@@ -9,7 +9,7 @@ import { createPartnerAdmin, type PartnerAdmin } from './partner-admin.js';
 import { createPartnerCertificateAdmin, type PartnerCertificateAdmin } from './partner-certificate-admin.js';
 import { createPartnerKeyAdmin, type PartnerKeyAdmin } from './partner-key-admin.js';
 import { countCertificatesExpiringBefore } from './partner-certificate-expiry.js';
-import { countKeysEndingBetween } from './partner-key-expiry.js';
+import { countCredentialsEndingBetween, type EndingCredential } from './partner-credential-ends.js';
 import { KEY_END_WARNING_DAYS } from '@partner-gateway/contract/self-service';
 import { createPartnerRepository } from './partner-repository.js';
 import { createPasswordVerifier, type PasswordVerifier } from './password-verifier.js';
@@ -30,8 +30,8 @@ export interface PartnersModule {
   certificateAdmin: PartnerCertificateAdmin;
   /** For /metrics: registered certificates expiring within CERTIFICATE_EXPIRY_WARNING_DAYS, or expired. */
   expiringCertificates(): Promise<number>;
-  /** For /metrics: registered keys whose rotation overlap window ends within 7 days. */
-  endingKeys(): Promise<number>;
+  /** For /metrics: credentials of each kind that stop working within 7 days (credentialsEndingBetween). */
+  endingCredentials(): Promise<Record<EndingCredential, number>>;
 }
 
 /**
@@ -61,6 +61,6 @@ export function createPartners(db: Kysely<Database>, feed: ChangeFeed, config: C
     keyAdmin: createPartnerKeyAdmin(repository, { production: config.NODE_ENV === 'production', remoteJwks, now }),
     certificateAdmin: createPartnerCertificateAdmin(repository, now),
     expiringCertificates: () => countCertificatesExpiringBefore(db, new Date(now() + CERTIFICATE_EXPIRY_WARNING_DAYS * 86_400_000)),
-    endingKeys: () => countKeysEndingBetween(db, new Date(now()), new Date(now() + KEY_END_WARNING_DAYS * 86_400_000)),
+    endingCredentials: () => countCredentialsEndingBetween(db, new Date(now()), new Date(now() + KEY_END_WARNING_DAYS * 86_400_000)),
   };
 }

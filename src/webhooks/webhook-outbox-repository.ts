@@ -4,7 +4,7 @@ import type { BankListChange } from '@partner-gateway/contract/admin-bank-versio
 import { CREDENTIAL_EXPIRING, SBP_BANKS_UPDATED, type CredentialExpiringEvent, type SbpBanksUpdatedEvent } from '@partner-gateway/contract/webhook-events';
 import { column, fromColumns, toColumns, type Entity } from '../db/field-map.js';
 import type { Database } from '../db/schema.js';
-import { keysEndingBetween } from '../partners/partner-key-expiry.js';
+import { credentialsEndingBetween, type CredentialEnd } from '../partners/partner-credential-ends.js';
 
 /** An outbox row's fields (migration 0033): one event to one endpoint (a replay is a row of its own). */
 export const webhookDeliveryFields = {
@@ -58,8 +58,8 @@ export interface WebhookOutboxRepository {
    */
   enqueueNewVersions(now: Date): Promise<number>;
   /**
-   * Makes every partner credential ending after `now` and at or before `until` (a key's `expiresAt`, a certificate's
-   * notAfter or `retiresAt`) into a `credential.expiring` event for its partner, with a delivery for each of the partner's enabled
+   * Makes every partner credential ending after `now` and at or before `until` (credentialsEndingBetween: a key, a
+   * certificate, the API password a rotation replaced) into a `credential.expiring` event for its partner, with a delivery for each of the partner's enabled
    * endpoints: once per credential and end across all instances (the event id is derived from them). How many new.
    */
   enqueueCredentialsEnding(now: Date, until: Date): Promise<number>;
@@ -133,21 +133,10 @@ export function createWebhookOutboxRepository(database: Kysely<Database>): Webho
       });
     },
     async enqueueCredentialsEnding(now, until) {
-      const { rows } = await sql<{ partner_id: string; credential: 'key' | 'certificate'; id: string; expires_at: Date | string }>`
-        select partner_id, 'key' as credential, kid as id, expires_at::timestamptz as expires_at from (${keysEndingBetween(now, until)}) as keys
-        union all
-        select partner_id, 'certificate', thumbprint, ends_at from (
-          -- A certificate ends at its notAfter or when a rotation retires it, whichever comes first (least skips a null).
-          select partners.id as partner_id, certificate->>'thumbprint' as thumbprint,
-            least((certificate->>'notAfter')::timestamptz, (certificate->>'retiresAt')::timestamptz) as ends_at
-          from partners, jsonb_array_elements(partners.certificates) as certificate
-          where partners.certificates is not null
-        ) as certificates
-        where ends_at > ${now.toISOString()}::timestamptz and ends_at <= ${until.toISOString()}::timestamptz
-      `.execute(database);
+      const { rows } = await sql<CredentialEnd>`${credentialsEndingBetween(now, until)}`.execute(database);
       let made = 0;
       for (const row of rows) {
-        const expiresAt = new Date(row.expires_at).toISOString();
+        const expiresAt = new Date(row.ends_at).toISOString();
         const event: CredentialExpiringEvent = { type: CREDENTIAL_EXPIRING, timestamp: now.toISOString(), data: { credential: row.credential, id: String(row.id), expiresAt } };
         // The id is the credential's and its end's: every instance derives the same one, and the second insert is a no-op.
         const id = `msg_${createHash('sha256').update(`${CREDENTIAL_EXPIRING}\n${row.partner_id}\n${row.credential}\n${row.id}\n${expiresAt}`).digest('hex').slice(0, 32)}`;

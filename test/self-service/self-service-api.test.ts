@@ -51,10 +51,10 @@ for (const backend of testBackends()) {
         },
         body: JSON.stringify(body),
       });
-    /** partner_gateway_partner_keys_ending, as /metrics reports it. */
+    /** partner_gateway_partner_credentials_ending{credential="key"}, as /metrics reports it. */
     const endingKeys = async () => {
       const text = (await t.admin.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } })).body;
-      return Number(/^partner_gateway_partner_keys_ending (\d+)$/m.exec(text)?.[1] ?? Number.NaN);
+      return Number(/^partner_gateway_partner_credentials_ending\{credential="key"\} (\d+)$/m.exec(text)?.[1] ?? Number.NaN);
     };
     const self = (token: string, path: string, init: RequestInit = {}) =>
       fetch(`${t.url}${path}`, { ...init, headers: { authorization: `Bearer ${token}`, ...(init.body ? { 'content-type': 'application/json' } : {}), ...init.headers } });
@@ -110,7 +110,7 @@ for (const backend of testBackends()) {
       const retiring = answer.keys.find((key) => key.kid === old.kid)!;
       assert.equal(Date.parse(retiring.expiresAt!), clock + HOUR);
       assert.equal(answer.keys.find((key) => key.kid === next.kid)!.expiresAt, undefined);
-      assert.equal(await endingKeys(), endingBefore + 1, 'the old key counted in partner_gateway_partner_keys_ending');
+      assert.equal(await endingKeys(), endingBefore + 1, 'the old key counted in partner_gateway_partner_credentials_ending');
 
       // The token taken before the rotation still works: no session ended.
       assert.equal((await self(before, SELF_KEYS_PATH)).status, 200);

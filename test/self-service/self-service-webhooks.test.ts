@@ -5,6 +5,7 @@ import type { WebhookAttemptList, WebhookEndpointCreated, WebhookEndpointList } 
 import {
   ADMIN_AUDIT_PATH,
   SELF_KEYS_PATH,
+  SELF_PASSWORD_PATH,
   SELF_WEBHOOK_ATTEMPTS_PATH,
   SELF_WEBHOOK_PATH,
   SELF_WEBHOOK_REPLAY_PATH,
@@ -112,6 +113,25 @@ for (const backend of testBackends()) {
       clock += 3 * DAY;
       await waitFor(() => eventsFor(partner.login).length === 1);
       assert.equal(eventsFor(partner.login)[0]!.event.data.id, partner.key.kid);
+    });
+
+    it('when a partner rotates its API password with a one-hour overlap, then its endpoint gets credential.expiring for the previous password, and the credentials-ending gauge counts it until the hour has passed', async () => {
+      const partner = await keyPartner();
+      await createEndpoint(partner);
+      const ending = async () => {
+        const text = (await t.admin.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } })).body;
+        return Number(/^partner_gateway_partner_credentials_ending\{credential="password"\} (\d+)$/m.exec(text)?.[1] ?? Number.NaN);
+      };
+      const before = await ending();
+      const rotated = await as(partner, 'POST', SELF_PASSWORD_PATH, { overlapSeconds: 3600 });
+      assert.equal(rotated.status, 200, await rotated.clone().text());
+      const { previousPasswordUntil } = (await rotated.json()) as { previousPasswordUntil: string };
+      assert.equal(await ending(), before + 1);
+      clock += 61_000;
+      const [{ event }] = (await waitFor(() => (eventsFor(partner.login).length > 0 ? eventsFor(partner.login) : undefined))) as [ReturnType<typeof eventsFor>[number]];
+      assert.deepEqual(event.data, { credential: 'password', id: 'previous', expiresAt: previousPasswordUntil });
+      clock += 3600_000;
+      assert.equal(await ending(), before, 'ended: no longer counted');
     });
 
     it("when a partner calls every webhook route with another partner's endpoint id, then each answers exactly as for an unknown id, and the other's endpoint is unchanged", async () => {

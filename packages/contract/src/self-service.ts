@@ -13,7 +13,7 @@ export const SELF_HISTORY_DAYS = 30;
 /** A rotation's overlap window: the default, and the longest a partner may choose. */
 export const DEFAULT_OVERLAP_SECONDS = 24 * 3600;
 export const MAX_OVERLAP_SECONDS = 30 * 24 * 3600;
-/** How long before a credential ends it is counted as ending (`partner_gateway_partner_keys_ending`) and announced (`credential.expiring`). */
+/** How long before a credential ends it is counted as ending (`partner_gateway_partner_credentials_ending`) and announced (`credential.expiring`). */
 export const KEY_END_WARNING_DAYS = 7;
 /** Entries a page of the request log holds at most. */
 export const MAX_SELF_CALLS = 200;

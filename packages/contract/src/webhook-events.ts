@@ -40,13 +40,14 @@ export const SbpBanksUpdatedEvent = Type.Object(
 );
 export type SbpBanksUpdatedEvent = Static<typeof SbpBanksUpdatedEvent>;
 
-/** A partner's own credential ends within 7 days: a key's overlap window after a rotation, or a certificate's notAfter. */
+/** A partner's own credential ends within 7 days: a rotation's overlap window (key, certificate, API password), or a certificate's notAfter. */
 export const CREDENTIAL_EXPIRING = 'credential.expiring';
 
 /**
  * `credential.expiring`: one of the partner's credentials stops working at `expiresAt`, 7 days or less from now.
  * Sent to the partner's own endpoints only, once per credential and end (a later rotation that moves the end
- * announces the new one). A key ends when the overlap window a rotation chose ends; a certificate at its notAfter.
+ * announces the new one). A key, or the API password a rotation replaced, ends when the overlap window the rotation
+ * chose ends; a certificate at its notAfter or its rotation's end, whichever comes first.
  *
  * @example
  * ```json
@@ -60,8 +61,10 @@ export const CredentialExpiringEvent = Type.Object(
     timestamp: Type.String({ format: 'date-time', description: 'When the gateway noticed the end coming' }),
     data: Type.Object(
       {
-        credential: Type.Union([Type.Literal('key'), Type.Literal('certificate')], { description: 'A private_key_jwt key, or a registered client certificate' }),
-        id: Type.String({ description: "The key's kid, or the certificate's x5t#S256 thumbprint" }),
+        credential: Type.Union([Type.Literal('key'), Type.Literal('certificate'), Type.Literal('password')], {
+          description: 'A private_key_jwt key, a registered client certificate, or the API password a rotation replaced',
+        }),
+        id: Type.String({ description: "The key's kid, the certificate's x5t#S256 thumbprint, or `previous` (the API password a rotation replaced)" }),
         expiresAt: Type.String({ format: 'date-time', description: 'When it stops being accepted' }),
       },
       { additionalProperties: false },
