@@ -68,6 +68,7 @@ export function createSelfServiceApi(deps: SelfServiceDependencies): SelfService
         added: rotation.added.kid,
         retiring: rotation.after.filter((key) => key !== rotation.added).map((key) => ({ kid: key.kid, expiresAt: key.expiresAt })),
         before: rotation.before.map((key) => key.kid),
+        sessionsEnded: body.endSessions === true,
       };
       return { keys: rotation.after.map(toPartnerKeyView), added: rotation.added.kid };
     },

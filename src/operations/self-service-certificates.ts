@@ -41,6 +41,7 @@ export async function rotateOwnCertificate(body: RotateCertificateRequest, conte
     added: rotation.added.thumbprint,
     retiring: rotation.after.filter((certificate) => certificate !== rotation.added).map((certificate) => ({ thumbprint: certificate.thumbprint, retiresAt: certificate.retiresAt })),
     before: rotation.before.map((certificate) => certificate.thumbprint),
+    sessionsEnded: body.endSessions === true,
   };
   return { certificates: rotation.after.map(toPartnerCertificateView), added: rotation.added.thumbprint };
 }

@@ -14,7 +14,7 @@ const PASSWORD_BYTES = 32;
  * POST /api/v1/self/password: the gateway makes the partner a new API password (never one the partner chose: no
  * weak or reused password) and answers it once; the current one keeps working for the overlap (default 24 hours),
  * then stops by itself (the password check skips it after `previousPasswordUntil`). Only the password just
- * replaced overlaps: a second rotation ends the first one's. No token or session ends; a compare-and-set on the
+ * replaced overlaps: a second rotation ends the first one's. No token or session ends unless `endSessions` asks; a compare-and-set on the
  * partner (409 `settings_changed_meanwhile`). The audit entry keeps the end, never a password or hash.
  *
  * @example
@@ -29,10 +29,10 @@ export async function rotateOwnPassword(body: RotatePasswordRequest, context: Re
   const previousPasswordUntil = overlapMs > 0 ? new Date(deps.now() + overlapMs) : null;
   const updated = await deps.partners.update(
     partner.login,
-    { passwordHash: await hashPassword(password), previousPasswordHash: previousPasswordUntil ? partner.passwordHash : null, previousPasswordUntil },
+    { passwordHash: await hashPassword(password), previousPasswordHash: previousPasswordUntil ? partner.passwordHash : null, previousPasswordUntil, ...(body.endSessions ? { revokeTokens: true } : {}) },
     { ifUpdatedAt: partner.updatedAt },
   );
   if (!updated) throw errors.settingsChangedMeanwhile();
-  context.audit.details = { previousPasswordUntil: previousPasswordUntil?.toISOString() ?? null };
+  context.audit.details = { previousPasswordUntil: previousPasswordUntil?.toISOString() ?? null, sessionsEnded: body.endSessions === true };
   return { password, previousPasswordUntil: previousPasswordUntil?.toISOString() ?? null };
 }

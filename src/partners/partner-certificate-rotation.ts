@@ -17,7 +17,7 @@ export interface CertificateRotation {
 /**
  * A partner rotates its own client certificate (self_signed_tls_client_auth): the new certificate is accepted at
  * once, the ones it had keep working until the overlap window ends (`retiresAt`; one that already ends sooner keeps
- * its end), then stop by themselves, with no session ended. Certificates already past their end are dropped.
+ * its end), then stop by themselves, with no session ended unless `endSessions` asks. Certificates already past their end are dropped.
  * Refused: a certificate validatePartnerCertificates refuses (422: not one PEM certificate, expired, a private key
  * anywhere, never echoed), one already registered (409), a 21st (422), and a rotation another change overtook
  * (409: two at once never lose a certificate, one is refused). A subject DN (tls_client_auth) is left as it is: a
@@ -47,7 +47,7 @@ export async function rotatePartnerCertificate(
   const ends = (certificate: RegisteredCertificate) => Math.min(retireAt, certificate.retiresAt === undefined ? retireAt : Date.parse(certificate.retiresAt));
   const retiring = kept.map((certificate) => ({ ...certificate, retiresAt: new Date(ends(certificate)).toISOString() }));
   const after = [...retiring, added!];
-  const updated = await deps.partners.update(partner.login, { certificates: after }, { ifUpdatedAt: partner.updatedAt });
+  const updated = await deps.partners.update(partner.login, { certificates: after, ...(body.endSessions ? { revokeTokens: true } : {}) }, { ifUpdatedAt: partner.updatedAt });
   if (!updated) throw errors.certificatesChangedMeanwhile();
   return { before, after, added: added!, retireAt: new Date(retireAt).toISOString() };
 }

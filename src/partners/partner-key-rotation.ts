@@ -19,7 +19,8 @@ const MAX_KEYS = 20;
 /**
  * A partner rotates its own private_key_jwt key: the new key is accepted at once, the keys it had keep working
  * until the overlap window ends (`expiresAt`; a key that already ends sooner keeps its end), then stop by
- * themselves, with no session ended. Keys already past their end are dropped. Refused: a partner whose keys are
+ * themselves, with no session ended unless `endSessions` asks (every token issued before stops working). Keys
+ * already past their end are dropped. Refused: a partner whose keys are
  * published at a jwksUri (409, it rotates there), a key refused by validatePartnerJwks (422), a key already
  * registered by kid or thumbprint (409), a 21st key (422), and a rotation another change overtook (409: two
  * rotations at once never lose a key, one of them is refused).
@@ -46,7 +47,7 @@ export async function rotatePartnerKey(
   const retireAt = now + (body.overlapSeconds ?? DEFAULT_OVERLAP_SECONDS) * 1000;
   const retiring = kept.map((key) => ({ ...key, expiresAt: new Date(Math.min(retireAt, key.expiresAt === undefined ? retireAt : Date.parse(key.expiresAt))).toISOString() }));
   const after = [...retiring, added!];
-  const updated = await deps.partners.update(partner.login, { jwks: after }, { ifUpdatedAt: partner.updatedAt });
+  const updated = await deps.partners.update(partner.login, { jwks: after, ...(body.endSessions ? { revokeTokens: true } : {}) }, { ifUpdatedAt: partner.updatedAt });
   if (!updated) throw errors.keysChangedMeanwhile();
   return { before, after, added: added!, retireAt: new Date(retireAt).toISOString() };
 }

@@ -136,6 +136,23 @@ for (const backend of testBackends()) {
       clock = Date.now();
     });
 
+    it('when a partner rotates a leaked key with no overlap and asks to end its sessions, then every token issued before is refused at once, the old key takes none, and the new key works', async () => {
+      const partner = await t.addPartner();
+      const old = await testKey();
+      await registerKeys(t.gateway, partner.login, [old]);
+      const before = await selfToken(partner.login, old);
+      const dpopKey = await testKey();
+      const next = await testKey();
+      const rotated = await rotate(await boundSelfToken(partner.login, old, dpopKey), dpopKey, { key: next.publicJwk, overlapSeconds: 0, endSessions: true });
+      assert.equal(rotated.status, 200, await rotated.clone().text());
+      assert.equal((await self(before, SELF_KEYS_PATH)).status, 401, 'a token from before the rotation');
+      assert.equal((await tokenRequest(partner.login, old)).status, 401, 'the old key');
+      assert.equal((await self(await selfToken(partner.login, next), SELF_KEYS_PATH)).status, 200);
+      await t.gateway.admin.audit.flush();
+      const [entry] = await t.gateway.admin.audit.query({ partner: partner.login, action: 'self.keys.rotate', limit: 1 });
+      assert.equal(entry?.details?.sessionsEnded, true);
+    });
+
     it('when two rotations of one partner arrive at once, then no key is lost: every key an answer added is registered, and a refused one changed nothing', async () => {
       const partner = await t.addPartner();
       const old = await testKey();

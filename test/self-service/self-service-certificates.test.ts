@@ -121,6 +121,17 @@ for (const backend of testBackends()) {
       clock = Date.now();
     });
 
+    it('when a partner rotates its certificate asking to end its sessions, then the token bound to the old certificate is refused at once', async () => {
+      const old = certificate();
+      const next = certificate();
+      const login = await certificatePartner(old.cert);
+      const token = await selfToken(login, old.cert);
+      const rotated = await withCertificate(token, old.cert, 'POST', { certificate: next.cert, overlapSeconds: 600, endSessions: true });
+      assert.equal(rotated.status, 200, await rotated.clone().text());
+      assert.equal((await withCertificate(token, old.cert, 'GET')).status, 401, 'the token from before the rotation');
+      assert.equal((await tokenRequest(login, old.cert)).status, 200, 'the old certificate still takes new tokens for its overlap');
+    });
+
     it('when a rotation sends a private key, no certificate, an expired or a registered certificate, or comes with an unbound token, then it is refused and the certificates stay as they were', async () => {
       const partner = await selfServicePartner(t, caller);
       const first = certificate();

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { JWK } from 'jose';
-import { ADMIN_AUDIT_PATH, SELF_PASSWORD_PATH } from '@partner-gateway/contract/paths';
+import { ADMIN_AUDIT_PATH, SELF_PASSWORD_PATH, SELF_SETTINGS_PATH } from '@partner-gateway/contract/paths';
 import type { RotatePasswordResponse } from '@partner-gateway/contract/self-service';
 import { encryptPassword } from '../support/encrypt-password.js';
 import { startListeningGateway } from '../support/key-partner.js';
@@ -68,9 +68,22 @@ for (const backend of testBackends()) {
       assert.equal(await login(partner.login, rotated.password), 200);
 
       const entry = await waitFor(async () => ((await admin('GET', `${ADMIN_AUDIT_PATH}?partner=${partner.login}&action=self.password.rotate&outcome=success`)).json() as { entries: Array<{ details: unknown }> }).entries[0]);
-      assert.deepEqual(entry.details, { previousPasswordUntil: rotated.previousPasswordUntil });
+      assert.deepEqual(entry.details, { previousPasswordUntil: rotated.previousPasswordUntil, sessionsEnded: false });
       const trail = (await admin('GET', `${ADMIN_AUDIT_PATH}?partner=${partner.login}`)).body;
       assert.ok(!trail.includes(rotated.password) && !trail.includes(partner.password), 'no password in the audit trail');
+    });
+
+    it('when a partner rotates its password asking to end its sessions, then every token issued before is refused, its own self token too, and new ones work', async () => {
+      const partner = await passwordPartner();
+      const session = (await (await fetch(`${t.url}/api/v1/login/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login: partner.login, password: partner.password }) })).json()) as { access_token: string };
+      const bearerBanks = (token: string) => fetch(`${t.url}/partner/provider/sbp/banks/`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+      assert.equal((await bearerBanks(session.access_token)).status, 200);
+      const rotated = await rotate(partner, { overlapSeconds: 0, endSessions: true });
+      assert.equal((await bearerBanks(session.access_token)).status, 401, 'the session from before the rotation');
+      assert.equal((await caller.call(partner.token, 'GET', SELF_SETTINGS_PATH, undefined, partner.dpopKey)).status, 401, 'the self token that asked');
+      assert.equal(await login(partner.login, partner.password), 401, 'the old password, with no overlap');
+      const fresh = (await (await fetch(`${t.url}/api/v1/login/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login: partner.login, password: rotated.password }) })).json()) as { access_token: string };
+      assert.equal((await bearerBanks(fresh.access_token)).status, 200);
     });
 
     it('when an operator ends the overlap, or sets a new password, then the old password stops at once', async () => {

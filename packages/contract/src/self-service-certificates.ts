@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { PartnerCertificateView } from './admin-partner-certificates.js';
-import { OverlapSeconds } from './self-service.js';
+import { EndSessions, OverlapSeconds } from './self-service.js';
 
 /**
  * GET /api/v1/self/certificates answer: the client certificates the partner may present
@@ -29,6 +29,7 @@ export const RotateCertificateRequest = Type.Object(
   {
     certificate: Type.String({ minLength: 1, maxLength: 16384, description: 'The new PEM certificate (one certificate, no private key)' }),
     overlapSeconds: OverlapSeconds('How long the certificates registered so far stay accepted (default 24 hours, at most 30 days; 0 retires them at once)'),
+    endSessions: EndSessions(),
   },
   { title: 'RotateCertificateRequest', additionalProperties: false },
 );

@@ -25,6 +25,18 @@ export const MAX_SELF_CALLS = 200;
 export const OverlapSeconds = (description: string) =>
   Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_OVERLAP_SECONDS, default: DEFAULT_OVERLAP_SECONDS, description }));
 
+/**
+ * A rotation's `endSessions` member: whether every token of the partner issued before the rotation stops working
+ * (the old credential leaked); by default none does, and the clients keep their tokens.
+ */
+export const EndSessions = () =>
+  Type.Optional(
+    Type.Boolean({
+      default: false,
+      description: 'End every access and refresh token issued to you before this rotation (a leaked credential): your clients must take new ones. Default false: no token ends',
+    }),
+  );
+
 /** The actions the request log shows: the partner API's calls and the self-service API's own. */
 export const SELF_LOG_ACTIONS = [...PARTNER_CALL_ACTIONS, ...SELF_SERVICE_ACTIONS] as const;
 
@@ -53,6 +65,7 @@ export const RotateKeyRequest = Type.Object(
   {
     key: Type.Object({}, { additionalProperties: true, description: 'The new public JWK: EC P-256 (ES256), Ed25519 (EdDSA) or RSA of at least 2048 bits (PS256); public members only' }),
     overlapSeconds: OverlapSeconds('How long the keys registered so far stay accepted (default 24 hours, at most 30 days; 0 retires them at once)'),
+    endSessions: EndSessions(),
   },
   { title: 'RotateKeyRequest', additionalProperties: false },
 );
@@ -194,6 +207,7 @@ export type SetAllowlistRequest = Static<typeof SetAllowlistRequest>;
 export const RotatePasswordRequest = Type.Object(
   {
     overlapSeconds: OverlapSeconds('How long the current password stays accepted (default 24 hours, at most 30 days)'),
+    endSessions: EndSessions(),
   },
   { title: 'RotatePasswordRequest', additionalProperties: false },
 );

@@ -36,7 +36,7 @@ export async function selfServiceRoutes(untyped: FastifyInstance, { gateway }: {
         summary: 'Rotate your private_key_jwt key: the new key works at once, the older ones until the overlap window ends',
         description:
           `${AUTH_TEXT} ${CHANGE_TEXT} The keys registered so far keep working for \`overlapSeconds\` (default 24 hours, at most 30 days), then stop by themselves; ` +
-          'no token or session ends at the rotation. Sign with the new key as soon as the answer comes. A partner publishing its keys at a jwksUri rotates them there (409).',
+          'no token or session ends at the rotation unless `endSessions` is true (a leaked key). Sign with the new key as soon as the answer comes. A partner publishing its keys at a jwksUri rotates them there (409).',
         security: SECURITY,
         body: RotateKeyRequest,
         response: {
@@ -76,7 +76,7 @@ export async function selfServiceRoutes(untyped: FastifyInstance, { gateway }: {
         summary: 'Rotate your client certificate (self_signed_tls_client_auth): the new one works at once, the older ones until the overlap window ends',
         description:
           `${AUTH_TEXT} ${CHANGE_TEXT} Send the certificate only: a private key anywhere in the body is refused and never stored. The certificates registered so far keep working for \`overlapSeconds\` ` +
-          '(default 24 hours, at most 30 days), then stop by themselves; no token or session ends at the rotation. Present the new certificate as soon as the answer comes.',
+          '(default 24 hours, at most 30 days), then stop by themselves; no token or session ends at the rotation unless `endSessions` is true. Present the new certificate as soon as the answer comes.',
         security: SECURITY,
         body: RotateCertificateRequest,
         response: {
@@ -175,7 +175,7 @@ export async function selfServiceRoutes(untyped: FastifyInstance, { gateway }: {
         summary: 'A new API password, shown once; the current one keeps working until the overlap window ends',
         description:
           `${AUTH_TEXT} ${CHANGE_TEXT} The gateway makes the password (you cannot choose it) and keeps only its hash. The current password keeps working for \`overlapSeconds\` (default 24 hours, at most 30 days), then stops by itself; ` +
-          'a second rotation ends the first one\'s overlap. No token or session ends. Encrypt the new password for the banks call with the same public key as before.',
+          'a second rotation ends the first one\'s overlap. No token or session ends unless `endSessions` is true. Encrypt the new password for the banks call with the same public key as before.',
         security: SECURITY,
         body: RotatePasswordRequest,
         response: { 200: RotatePasswordResponse, ...partnerCallErrors({ ...CHANGE_ERRORS, 409: [errors.settingsChangedMeanwhile().description], 422: [errors.validationFailed([{ field: 'overlapSeconds', message: 'must be <= 2592000' }]).description] }) },
