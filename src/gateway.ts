@@ -48,7 +48,7 @@ import type { PartnerAdmin } from './partners/partner-admin.js';
 import type { PartnerCertificateAdmin } from './partners/partner-certificate-admin.js';
 import type { PartnerKeyAdmin } from './partners/partner-key-admin.js';
 import { argon2Verifications } from './partners/password-hasher.js';
-import { createPartners } from './partners/partners-module.js';
+import { createPartners, type PartnersModule } from './partners/partners-module.js';
 import { createSharedStores } from './stores/shared-stores.js';
 import { throttlePolicyOf } from './stores/throttle/throttle-policy.js';
 import type { WebhookAdmin } from './webhooks/webhook-admin.js';
@@ -83,6 +83,8 @@ export interface AdminOperations {
   partnerKeys: PartnerKeyAdmin;
   /** A partner's client certificates and subject DN (mutual TLS; a partner sub-resource: set, remove). */
   partnerCertificates: PartnerCertificateAdmin;
+  /** The partners' credentials that stop working by themselves soon (keys, certificates, replaced passwords). */
+  credentialEnds: PartnersModule['credentialEnds'];
   banks: BankAdmin;
   /** The bank registry sync: run now, preview, status, approve or reject a held run. */
   bankSync: BankSync;
@@ -241,6 +243,7 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
       partners: partners.admin,
       partnerKeys: partners.keyAdmin,
       partnerCertificates: partners.certificateAdmin,
+      credentialEnds: (query) => partners.credentialEnds(query),
       banks: banks.admin,
       bankSync: banks.sync,
       bankAdmissions: { queue: () => banks.admissions.queue(), exclusions: () => banks.admissions.exclusions() },

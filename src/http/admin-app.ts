@@ -22,6 +22,7 @@ import { adminBankAdmissionRoutes } from './routes/admin/bank-admissions.js';
 import { adminBankParticipantRoutes } from './routes/admin/bank-participants.js';
 import { adminKeyRoutes } from './routes/admin/keys.js';
 import { adminMetricsRoutes } from './routes/admin/metrics.js';
+import { adminCredentialEndsRoutes } from './routes/admin/credential-ends.js';
 import { adminPartnerActivityRoutes } from './routes/admin/partner-activity.js';
 import { adminPartnerJwksRoutes } from './routes/admin/partner-jwks.js';
 import { adminPartnerCertificatesRoutes } from './routes/admin/partner-certificates.js';
@@ -99,6 +100,7 @@ export async function buildAdminApp({ gateway, logger, adminToken, metricsToken,
   await app.register(adminAuditRoutes, { gateway });
   await app.register(adminBackupRoutes, { gateway });
   await app.register(adminPartnerActivityRoutes, { gateway });
+  await app.register(adminCredentialEndsRoutes, { gateway });
   await app.register(adminOperatorRoutes, { gateway });
   await app.register(adminApprovalRoutes, { gateway });
   await app.register(adminSessionRoutes, { gateway });

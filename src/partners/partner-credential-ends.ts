@@ -1,9 +1,8 @@
 import { sql, type Kysely } from 'kysely';
-import type { CredentialExpiringEvent } from '@partner-gateway/contract/webhook-events';
+import type { CredentialEndsQuery, CredentialEndsResponse } from '@partner-gateway/contract/admin-credential-ends';
+import type { EndingCredential } from '@partner-gateway/contract/webhook-events';
 import type { Database } from '../db/schema.js';
 
-/** A kind of partner credential that can end by itself. */
-export type EndingCredential = CredentialExpiringEvent['data']['credential'];
 export const ENDING_CREDENTIALS: readonly EndingCredential[] = ['key', 'certificate', 'password'];
 
 /** One credential's end, as the query below answers it. */
@@ -60,4 +59,29 @@ export async function countCredentialsEndingBetween(db: Kysely<Database>, from: 
   const counts = Object.fromEntries(ENDING_CREDENTIALS.map((credential) => [credential, 0])) as Record<EndingCredential, number>;
   for (const row of rows) counts[row.credential] = Number(row.count);
   return counts;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The partners' credentials that end after `now` and within `query.days` (default 30), soonest first, at most
+ * `query.limit` (default 200); `more` when some were left out. GET /admin/v1/credential-ends.
+ *
+ * @example
+ * ```ts
+ * const { ends } = await listCredentialEnds(db, Date.now(), { days: '7' });
+ * ```
+ */
+export async function listCredentialEnds(db: Kysely<Database>, now: number, query: CredentialEndsQuery): Promise<CredentialEndsResponse> {
+  const limit = Number(query.limit ?? 200);
+  const { rows } = await sql<{ login: string; credential: EndingCredential; id: string; ends_at: Date | string }>`
+    select partners.login, ending.credential, ending.id, ending.ends_at
+    from (${credentialsEndingBetween(new Date(now), new Date(now + Number(query.days ?? 30) * DAY_MS))}) as ending
+    join partners on partners.id = ending.partner_id
+    order by ending.ends_at, partners.login, ending.id
+    limit ${limit + 1}`.execute(db);
+  return {
+    ends: rows.slice(0, limit).map((row) => ({ partner: row.login, credential: row.credential, id: row.id, endsAt: new Date(row.ends_at).toISOString() })),
+    more: rows.length > limit,
+  };
 }

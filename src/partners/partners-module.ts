@@ -9,7 +9,9 @@ import { createPartnerAdmin, type PartnerAdmin } from './partner-admin.js';
 import { createPartnerCertificateAdmin, type PartnerCertificateAdmin } from './partner-certificate-admin.js';
 import { createPartnerKeyAdmin, type PartnerKeyAdmin } from './partner-key-admin.js';
 import { countCertificatesExpiringBefore } from './partner-certificate-expiry.js';
-import { countCredentialsEndingBetween, type EndingCredential } from './partner-credential-ends.js';
+import type { CredentialEndsQuery, CredentialEndsResponse } from '@partner-gateway/contract/admin-credential-ends';
+import type { EndingCredential } from '@partner-gateway/contract/webhook-events';
+import { countCredentialsEndingBetween, listCredentialEnds } from './partner-credential-ends.js';
 import { KEY_END_WARNING_DAYS } from '@partner-gateway/contract/self-service';
 import { createPartnerRepository } from './partner-repository.js';
 import { createPasswordVerifier, type PasswordVerifier } from './password-verifier.js';
@@ -32,6 +34,8 @@ export interface PartnersModule {
   expiringCertificates(): Promise<number>;
   /** For /metrics: credentials of each kind that stop working within 7 days (credentialsEndingBetween). */
   endingCredentials(): Promise<Record<EndingCredential, number>>;
+  /** For the admin API: the partners' credentials ending within the query's days (listCredentialEnds). */
+  credentialEnds(query: CredentialEndsQuery): Promise<CredentialEndsResponse>;
 }
 
 /**
@@ -62,5 +66,6 @@ export function createPartners(db: Kysely<Database>, feed: ChangeFeed, config: C
     certificateAdmin: createPartnerCertificateAdmin(repository, now),
     expiringCertificates: () => countCertificatesExpiringBefore(db, new Date(now() + CERTIFICATE_EXPIRY_WARNING_DAYS * 86_400_000)),
     endingCredentials: () => countCredentialsEndingBetween(db, new Date(now()), new Date(now() + KEY_END_WARNING_DAYS * 86_400_000)),
+    credentialEnds: (query) => listCredentialEnds(db, now(), query),
   };
 }

@@ -1,7 +1,8 @@
+import { CredentialEndsQuery, CredentialEndsResponse } from './admin-credential-ends.js';
 import { adminEndpoint } from './admin-endpoint.js';
 import { PARTNER_CREDENTIAL_ENDPOINTS } from './admin-partner-credential-endpoints.js';
 import { ActivityQuery, ActivityResponse, CreatePartnerBody, LoginParams, PartnerList, PartnerView, RewardTypeCatalogue, UpdatePartnerBody } from './admin-partners.js';
-import { ADMIN_PARTNER_ACTIVITY_PATH, ADMIN_PARTNERS_PATH, ADMIN_REWARD_TYPES_PATH } from './paths.js';
+import { ADMIN_CREDENTIAL_ENDS_PATH, ADMIN_PARTNER_ACTIVITY_PATH, ADMIN_PARTNERS_PATH, ADMIN_REWARD_TYPES_PATH } from './paths.js';
 
 const tags = ['Partners'];
 const PARTNER_PATH = `${ADMIN_PARTNERS_PATH}/:login`;
@@ -96,6 +97,31 @@ export const PARTNER_ENDPOINTS = {
     answer: ActivityResponse,
     permission: 'read',
     send: (logins: readonly string[]) => ({ query: { logins: logins.join(',') } }),
+  }),
+  /**
+   * The partners' credentials that stop working by themselves within `days` (GET /admin/v1/credential-ends): keys
+   * and API passwords at the end of a rotation's overlap window, certificates at their notAfter or rotation end.
+   * An operator cuts one short by setting the partner's keys or certificates without it, or with
+   * `PATCH /admin/v1/partners/{login}` `{"previousPasswordUntil": null}` for a password.
+   *
+   * @example
+   * ```ts
+   * const { ends } = await admin.partners.credentialEnds({ days: '7' });
+   * ```
+   */
+  credentialEnds: adminEndpoint({
+    method: 'GET',
+    path: ADMIN_CREDENTIAL_ENDS_PATH,
+    operationId: 'listCredentialEnds',
+    tags,
+    summary: "Partners' credentials that stop working by themselves within the next days, soonest first",
+    description: 'Keys and replaced API passwords at the end of a rotation\'s overlap window, certificates at their notAfter or rotation end; ones already ended are left out.',
+    querystring: CredentialEndsQuery,
+    status: 200,
+    answer: CredentialEndsResponse,
+    permission: 'read',
+    cli: 'partner credential-ends',
+    send: (query: CredentialEndsQuery = {}) => ({ query }),
   }),
   /** The reward types a partner may be given (GET /admin/v1/reward-types): the catalogue REWARD_TYPES sets. */
   rewardTypes: adminEndpoint({

@@ -75,6 +75,7 @@ export const ADMIN_KEY_ROTATE_PATH = '/admin/v1/keys/rotate';
 export const ADMIN_KEY_REVOKE_PATH = '/admin/v1/keys/:kid/revoke';
 export const ADMIN_AUDIT_PATH = '/admin/v1/audit';
 export const ADMIN_PARTNER_ACTIVITY_PATH = '/admin/v1/partner-activity';
+export const ADMIN_CREDENTIAL_ENDS_PATH = '/admin/v1/credential-ends';
 export const ADMIN_REWARD_TYPES_PATH = '/admin/v1/reward-types';
 export const ADMIN_PARTNER_JWKS_PATH = '/admin/v1/partners/:login/jwks';
 export const ADMIN_PARTNER_CERTIFICATES_PATH = '/admin/v1/partners/:login/certificates';

@@ -43,6 +43,13 @@ export type SbpBanksUpdatedEvent = Static<typeof SbpBanksUpdatedEvent>;
 /** A partner's own credential ends within 7 days: a rotation's overlap window (key, certificate, API password), or a certificate's notAfter. */
 export const CREDENTIAL_EXPIRING = 'credential.expiring';
 
+/** A kind of partner credential that stops working by itself: a private_key_jwt key, a registered client certificate, or the API password a rotation replaced. */
+export const EndingCredential = Type.Union([Type.Literal('key'), Type.Literal('certificate'), Type.Literal('password')], {
+  title: 'EndingCredential',
+  description: 'A private_key_jwt key, a registered client certificate, or the API password a rotation replaced',
+});
+export type EndingCredential = Static<typeof EndingCredential>;
+
 /**
  * `credential.expiring`: one of the partner's credentials stops working at `expiresAt`, 7 days or less from now.
  * Sent to the partner's own endpoints only, once per credential and end (a later rotation that moves the end
@@ -61,9 +68,7 @@ export const CredentialExpiringEvent = Type.Object(
     timestamp: Type.String({ format: 'date-time', description: 'When the gateway noticed the end coming' }),
     data: Type.Object(
       {
-        credential: Type.Union([Type.Literal('key'), Type.Literal('certificate'), Type.Literal('password')], {
-          description: 'A private_key_jwt key, a registered client certificate, or the API password a rotation replaced',
-        }),
+        credential: EndingCredential,
         id: Type.String({ description: "The key's kid, the certificate's x5t#S256 thumbprint, or `previous` (the API password a rotation replaced)" }),
         expiresAt: Type.String({ format: 'date-time', description: 'When it stops being accepted' }),
       },

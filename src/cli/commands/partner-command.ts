@@ -104,6 +104,20 @@ export const partnerCommands: CommandGroup<AdminApi> = {
         return print(io, (await admin.partners.rewardTypes()).rewardTypes.join('\n'));
       },
     },
+    'credential-ends': {
+      synopsis: '[--days <n>] [--limit <n>] [--wide]',
+      changes: false,
+      summary: 'list the partners\' keys, certificates and replaced passwords that stop working within --days (default 30), soonest first',
+      run: async (args, io, admin, usage) => {
+        const { values } = parseCommand(args, { days: { type: 'string' }, limit: { type: 'string' }, wide: { type: 'boolean' } }, [], usage);
+        if (values.help) return print(io, usage);
+        const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+        const { ends, more } = await admin.partners.credentialEnds({ days: text(values.days), limit: text(values.limit) });
+        if (ends.length === 0) return print(io, 'No credential ends within that time.');
+        const rows = ends.map((end) => [end.endsAt, end.partner, end.credential, end.id]);
+        return print(io, `${table(['ENDS AT', 'PARTNER', 'CREDENTIAL', 'ID'], rows, { wide: values.wide === true, cutLast: ['ID'] })}${more ? '\n(more: raise --limit)' : ''}`);
+      },
+    },
     'set-rewards': {
       synopsis: '<login> <type>...',
       changes: true,
