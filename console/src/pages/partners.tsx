@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { PartnerActivity, PartnerView as Partner } from '@partner-gateway/contract/admin-partners';
 import { admin } from '../api';
+import { CredentialEnds } from '../components/credential-ends';
 import { LoadState, PageTitle, useLoad } from '../components/page';
 import { Time } from '../components/time';
 import { useCan } from '../identity';
@@ -8,7 +9,7 @@ import { partnerHref } from '../router';
 
 const PAGE_SIZE = 20;
 
-/** The partner registry: searched and filtered in the page, 20 at a time, with each one's last call. */
+/** The partner registry: searched and filtered in the page, 20 at a time, with each one's last call; below it, the credentials ending soon. */
 export function PartnersPage() {
   const canCreate = useCan('partners.write');
   const loaded = useLoad(() => admin.partners.list().then((body) => body.partners), 'partners');
@@ -157,6 +158,7 @@ export function PartnersPage() {
           )}
         </>
       )}
+      <CredentialEnds />
     </>
   );
 }
