@@ -1,14 +1,20 @@
 import { auditablePartner, type PartnerView } from '@partner-gateway/contract/admin-partners';
 import type { SetPartnerJwksBody } from '@partner-gateway/contract/admin-partner-keys';
 import type { SetPartnerCertificatesBody } from '@partner-gateway/contract/admin-partner-certificates';
+import { PARTNER_ENDPOINTS } from '@partner-gateway/contract/admin-partner-endpoints';
 import type { Permission } from '@partner-gateway/contract/admin-permissions';
 import type { CheckedAction } from '../../approvals/checked-action.js';
 import type { PartnerAdmin, PartnerCreation, PartnerUpdate } from '../../partners/partner-admin.js';
 import type { PartnerCertificateAdmin } from '../../partners/partner-certificate-admin.js';
 import type { PartnerKeyAdmin } from '../../partners/partner-key-admin.js';
 
-/** The fields of a partner change that only the security role's partners.credentials may make (or approve). */
-const CREDENTIAL_FIELDS = ['passwordHash', 'authMethods', 'requireSenderConstrainedTokens', 'selfManagedAllowlist', 'previousPasswordUntil'] as const;
+/**
+ * The permission each field of a partner change needs to be made or approved: the route's own declaration
+ * (PARTNER_ENDPOINTS.update.fieldPermissions, a credential field the security role's), its permission for any
+ * other field. The stored change holds the password as `passwordHash`: the body's `password`, hashed.
+ */
+const UPDATE_FIELD_PERMISSIONS: Readonly<Partial<Record<string, Permission>>> = PARTNER_ENDPOINTS.update.fieldPermissions;
+const fieldPermission = (field: string): Permission => UPDATE_FIELD_PERMISSIONS[field === 'passwordHash' ? 'password' : field] ?? PARTNER_ENDPOINTS.update.permission;
 
 /** A partner's state as a proposal depends on it: any change to the partner moves it. */
 const baseOf = (partner: PartnerView) => `${partner.id}@${partner.updatedAt}`;
@@ -40,10 +46,7 @@ export function partnerActions(partners: PartnerAdmin, keys: PartnerKeyAdmin, ce
     action: 'partner.update',
     permission: 'partners.write',
     description: "Change a partner: status, IP allowlist, reward types, password, methods (a block or a new password ends its sessions)",
-    // As the route's field permissions: a credential field is the security role's, any other field partners.write.
-    permissionsFor: ({ body }) => [
-      ...new Set(Object.keys(body).map((field): Permission => ((CREDENTIAL_FIELDS as readonly string[]).includes(field) ? 'partners.credentials' : 'partners.write'))),
-    ],
+    permissionsFor: ({ body }) => [...new Set(Object.keys(body).map(fieldPermission))],
     shownRequest: ({ login, body: { passwordHash, ...body } }) => ({ login, body: passwordHash === undefined ? body : { ...body, password: '(a new password, kept hashed)' } }),
     // The change as update would make it, checked now: a proposal that would be refused is refused when proposed.
     async preview({ login, body }) {
