@@ -219,15 +219,7 @@ export class PartnerClient {
       const answer = await this.#banksWithToken(token, options);
       return conditional ? banksAnswer(answer, options.fields ?? []) : readBanks(answer.body);
     };
-    const token = await this.#tokens.get(options.signal);
-    try {
-      return await call(token);
-    } catch (error) {
-      if (!isUnauthorized(error)) throw error;
-      // Refused though unexpired by our clock: revoked, a skewed clock, a rotated signing key. Once more.
-      this.#tokens.reject(token);
-      return call(await this.#tokens.get(options.signal));
-    }
+    return this.#tokens.withToken(call, options.signal);
   }
 
   /**

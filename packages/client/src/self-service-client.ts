@@ -16,7 +16,7 @@ import {
 } from '@partner-gateway/contract/paths';
 import type { RotateKeyRequest, RotateKeyResponse, RotatePasswordRequest, RotatePasswordResponse, SelfCallsQuery, SelfCallsResponse, SelfKeysResponse, SelfSettings, SelfUsageResponse } from '@partner-gateway/contract/self-service';
 import type { RotateCertificateRequest, RotateCertificateResponse, SelfCertificatesResponse } from '@partner-gateway/contract/self-service-certificates';
-import { PartnerApiError } from './partner-api-error.js';
+import type { PartnerApiError } from './partner-api-error.js';
 import type { CallOptions } from './partner-client-options.js';
 import type { AccessToken, Session } from './read-answers.js';
 import { outcomeUnknown, type GatewayRequest, type HttpMethod } from './send-request.js';
@@ -175,14 +175,6 @@ export class SelfServiceClient {
         options,
         retryable,
       );
-    const token = await this.#tokens.get(options.signal);
-    try {
-      return await attempt(token);
-    } catch (error) {
-      if (!(error instanceof PartnerApiError) || error.kind !== 'unauthorized') throw error;
-      // Refused though unexpired by our clock (revoked, a rotated signing key): once more with a new token.
-      this.#tokens.reject(token);
-      return attempt(await this.#tokens.get(options.signal));
-    }
+    return this.#tokens.withToken(attempt, options.signal);
   }
 }

@@ -85,6 +85,27 @@ export class TokenManager {
     if (this.#current === token) this.#current = undefined;
   }
 
+  /**
+   * Runs `call` with a token; when the gateway refuses it as unauthorized although our clock says it is alive
+   * (revoked, a skewed clock, a rotated signing key, sessions ended by a rotation), forgets it and runs `call` once
+   * more with a renewed one. Any other failure, and a second refusal, are thrown as they are.
+   *
+   * @example
+   * ```ts
+   * const body = await tokens.withToken((token) => send(token), options.signal);
+   * ```
+   */
+  async withToken<T>(call: (token: AccessToken) => Promise<T>, signal?: AbortSignal): Promise<T> {
+    const token = await this.get(signal);
+    try {
+      return await call(token);
+    } catch (error) {
+      if (!(error instanceof PartnerApiError) || error.kind !== 'unauthorized') throw error;
+      this.reject(token);
+      return call(await this.get(signal));
+    }
+  }
+
   /** Resolves once no renewal is running, whatever its outcome. */
   async idle(): Promise<void> {
     await this.#renewal?.catch(() => {});
