@@ -72,6 +72,8 @@ describe('the README\'s quick start, as written, in a copy of the repository', (
     gateway = undefined;
     if (running.child.exitCode === null && running.child.signalCode === null) process.kill(-running.child.pid!, 'SIGTERM');
     await running.exited;
+    // npm can end before the gateway it started: the gateway has stopped (and logged so) once DATA_DIR is given back.
+    await waitFor(() => !existsSync(join(copy, 'data', 'gateway.pid')), { timeout: 30_000, interval: 100, message: 'the gateway to give DATA_DIR back' });
     return readFileSync(running.log, 'utf8');
   }
 
