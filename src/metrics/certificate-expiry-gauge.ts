@@ -27,30 +27,30 @@ export function registerCertificateExpiryGauge(registry: Registry, count: () => 
  * ```
  */
 export function registerCredentialEndGauge(registry: Registry, count: () => Promise<Record<string, number>>): void {
-  new Gauge({
-    name: 'partner_gateway_partner_credentials_ending',
-    help: 'Partner credentials (a rotated key or API password, a certificate) that stop working within 7 days, by kind, counted at scrape.',
-    labelNames: ['credential'],
-    registers: [registry],
-    async collect() {
-      try {
-        for (const [credential, value] of Object.entries(await count())) this.set({ credential }, value);
-      } catch {
-        // As registerCountedAtScrape: the last values stay.
-      }
-    },
-  });
+  registerCountedAtScrape(
+    registry,
+    'partner_gateway_partner_credentials_ending',
+    'Partner credentials (a rotated key or API password, a certificate) that stop working within 7 days, by kind, counted at scrape.',
+    count,
+    'credential',
+  );
 }
 
-/** A gauge set from `count` at each scrape; a failed count leaves the last value, so the scrape still answers. */
-function registerCountedAtScrape(registry: Registry, name: string, help: string, count: () => Promise<number>): void {
+/**
+ * A gauge set from `count` at each scrape: one value, or one per value of `label` when `count` answers them by it.
+ * A failed count leaves the last values, so the scrape still answers.
+ */
+function registerCountedAtScrape(registry: Registry, name: string, help: string, count: () => Promise<number | Record<string, number>>, label?: string): void {
   new Gauge({
     name,
     help,
+    labelNames: label === undefined ? [] : [label],
     registers: [registry],
     async collect() {
       try {
-        this.set(await count());
+        const counted = await count();
+        if (typeof counted === 'number') this.set(counted);
+        else for (const [value, number] of Object.entries(counted)) this.set({ [label!]: value }, number);
       } catch {
         // The database is unreachable: /readyz says so; the metrics page keeps answering with the last count.
       }
