@@ -1,14 +1,13 @@
 import { SELF_CERTIFICATES_PATH } from '@partner-gateway/contract/paths';
 import type { RotateCertificateRequest, RotateCertificateResponse, SelfCertificatesResponse } from '@partner-gateway/contract/self-service-certificates';
-import type { AuthDependencies } from '../auth/auth-dependencies.js';
 import { authenticateSelf } from '../auth/steps/authenticate-self.js';
 import { rotatePartnerCertificate } from '../partners/partner-certificate-rotation.js';
 import { liveCertificates } from '../partners/partner-certificates.js';
 import { toPartnerCertificateView } from '../partners/partner-certificates-view.js';
-import type { PartnerRepository } from '../partners/partner-repository.js';
 import type { RequestContext } from '../request-context.js';
+import type { SelfSettingsDependencies } from './self-service-settings.js';
 
-type Dependencies = Pick<AuthDependencies, 'tokens' | 'families' | 'dpop' | 'guard' | 'now'> & { partners: AuthDependencies['partners'] & Pick<PartnerRepository, 'update'> };
+type Dependencies = SelfSettingsDependencies & { now: () => number };
 
 /**
  * GET /api/v1/self/certificates: the partner's registered client certificates still accepted (public identities

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { SELF_PASSWORD_PATH } from '@partner-gateway/contract/paths';
-import { DEFAULT_OVERLAP_SECONDS, type RotatePasswordRequest, type RotatePasswordResponse } from '@partner-gateway/contract/self-service';
+import type { RotatePasswordRequest, RotatePasswordResponse } from '@partner-gateway/contract/self-service';
 import { authenticateSelf } from '../auth/steps/authenticate-self.js';
 import { errors } from '../errors.js';
+import { retirementOf } from '../partners/overlap-end.js';
 import { hashPassword } from '../partners/password-hasher.js';
 import type { RequestContext } from '../request-context.js';
 import type { SelfSettingsDependencies } from './self-service-settings.js';
@@ -25,8 +26,9 @@ const PASSWORD_BYTES = 32;
 export async function rotateOwnPassword(body: RotatePasswordRequest, context: RequestContext, deps: SelfSettingsDependencies & { now: () => number }): Promise<RotatePasswordResponse> {
   const partner = await authenticateSelf(context, 'POST', SELF_PASSWORD_PATH, deps, { changes: true });
   const password = `pgw_${randomBytes(PASSWORD_BYTES).toString('base64url')}`;
-  const overlapMs = (body.overlapSeconds ?? DEFAULT_OVERLAP_SECONDS) * 1000;
-  const previousPasswordUntil = overlapMs > 0 ? new Date(deps.now() + overlapMs) : null;
+  const now = deps.now();
+  const retireAt = retirementOf(now, body.overlapSeconds);
+  const previousPasswordUntil = retireAt > now ? new Date(retireAt) : null;
   const updated = await deps.partners.update(
     partner.login,
     { passwordHash: await hashPassword(password), previousPasswordHash: previousPasswordUntil ? partner.passwordHash : null, previousPasswordUntil, ...(body.endSessions ? { revokeTokens: true } : {}) },

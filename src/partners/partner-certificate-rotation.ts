@@ -1,6 +1,6 @@
-import { DEFAULT_OVERLAP_SECONDS } from '@partner-gateway/contract/self-service';
 import type { RotateCertificateRequest } from '@partner-gateway/contract/self-service-certificates';
 import { errors } from '../errors.js';
+import { overlapEnd, retirementOf } from './overlap-end.js';
 import type { Partner } from './partner.js';
 import { liveCertificates, MAX_PARTNER_CERTIFICATES, validatePartnerCertificates, type RegisteredCertificate } from './partner-certificates.js';
 import type { PartnerRepository } from './partner-repository.js';
@@ -43,9 +43,8 @@ export async function rotatePartnerCertificate(
       { field: 'certificate', message: `at most ${MAX_PARTNER_CERTIFICATES} certificates at once: wait for an overlap window to end, or ask the provider to remove a certificate` },
     ]);
   }
-  const retireAt = now + (body.overlapSeconds ?? DEFAULT_OVERLAP_SECONDS) * 1000;
-  const ends = (certificate: RegisteredCertificate) => Math.min(retireAt, certificate.retiresAt === undefined ? retireAt : Date.parse(certificate.retiresAt));
-  const retiring = kept.map((certificate) => ({ ...certificate, retiresAt: new Date(ends(certificate)).toISOString() }));
+  const retireAt = retirementOf(now, body.overlapSeconds);
+  const retiring = kept.map((certificate) => ({ ...certificate, retiresAt: overlapEnd(retireAt, certificate.retiresAt) }));
   const after = [...retiring, added!];
   const updated = await deps.partners.update(partner.login, { certificates: after, ...(body.endSessions ? { revokeTokens: true } : {}) }, { ifUpdatedAt: partner.updatedAt });
   if (!updated) throw errors.certificatesChangedMeanwhile();

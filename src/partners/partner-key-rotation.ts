@@ -1,5 +1,6 @@
-import { DEFAULT_OVERLAP_SECONDS, type RotateKeyRequest } from '@partner-gateway/contract/self-service';
+import type { RotateKeyRequest } from '@partner-gateway/contract/self-service';
 import { errors } from '../errors.js';
+import { overlapEnd, retirementOf } from './overlap-end.js';
 import type { Partner } from './partner.js';
 import { liveKeys, validatePartnerJwks, type PartnerKey } from './partner-keys.js';
 import type { PartnerRepository } from './partner-repository.js';
@@ -44,8 +45,8 @@ export async function rotatePartnerKey(
   if (kept.length + 1 > MAX_KEYS) {
     throw errors.validationFailed([{ field: 'key', message: `at most ${MAX_KEYS} keys at once: wait for an overlap window to end, or ask the provider to remove a key` }]);
   }
-  const retireAt = now + (body.overlapSeconds ?? DEFAULT_OVERLAP_SECONDS) * 1000;
-  const retiring = kept.map((key) => ({ ...key, expiresAt: new Date(Math.min(retireAt, key.expiresAt === undefined ? retireAt : Date.parse(key.expiresAt))).toISOString() }));
+  const retireAt = retirementOf(now, body.overlapSeconds);
+  const retiring = kept.map((key) => ({ ...key, expiresAt: overlapEnd(retireAt, key.expiresAt) }));
   const after = [...retiring, added!];
   const updated = await deps.partners.update(partner.login, { jwks: after, ...(body.endSessions ? { revokeTokens: true } : {}) }, { ifUpdatedAt: partner.updatedAt });
   if (!updated) throw errors.keysChangedMeanwhile();
