@@ -1,3 +1,4 @@
+import { MAX_PEM_CERTIFICATE_LENGTH } from '@partner-gateway/contract/admin-partner-certificates';
 import { errors, type ErrorDetail } from '../errors.js';
 import { CertificateReadError, readClientCertificate } from '../mtls/client-certificate.js';
 import { DistinguishedNameError, formatDistinguishedName, parseDistinguishedName } from '../mtls/distinguished-name.js';
@@ -32,8 +33,6 @@ export function liveCertificates(certificates: readonly RegisteredCertificate[],
 }
 
 export const MAX_PARTNER_CERTIFICATES = 20;
-/** Far above any real certificate (a few KiB), low enough that a request cannot make us parse megabytes. */
-const MAX_PEM_LENGTH = 16 * 1024;
 const MAX_DN_LENGTH = 1024;
 
 /**
@@ -108,7 +107,7 @@ export function validateSubjectDn(input: unknown): string {
 
 function readItem(item: unknown, now: Date): RegisteredCertificate | string {
   if (typeof item !== 'string') return 'must be a PEM certificate (a string)';
-  if (item.length > MAX_PEM_LENGTH) return `must be at most ${MAX_PEM_LENGTH} characters`;
+  if (item.length > MAX_PEM_CERTIFICATE_LENGTH) return `must be at most ${MAX_PEM_CERTIFICATE_LENGTH} characters`;
   try {
     const certificate = readClientCertificate(item);
     if (certificate.notAfter.getTime() <= now.getTime()) return `expired on ${certificate.notAfter.toISOString()}`;

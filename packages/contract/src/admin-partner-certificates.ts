@@ -2,6 +2,9 @@ import { Type, type Static } from 'typebox';
 
 /** The admin API's shapes for a partner's client certificates (mutual TLS, RFC 8705; issue 14). */
 
+/** The longest PEM certificate accepted: far above any real one (a few KiB), low enough that no request makes the gateway parse megabytes. */
+export const MAX_PEM_CERTIFICATE_LENGTH = 16 * 1024;
+
 /**
  * PUT /admin/v1/partners/{login}/certificates body, one of:
  * - `certificates`: the PEM certificates the partner may present (self_signed_tls_client_auth: matched by their
@@ -23,7 +26,7 @@ import { Type, type Static } from 'typebox';
 export const SetPartnerCertificatesBody = Type.Union([
   Type.Object(
     {
-      certificates: Type.Array(Type.String({ minLength: 1, maxLength: 16384 }), {
+      certificates: Type.Array(Type.String({ minLength: 1, maxLength: MAX_PEM_CERTIFICATE_LENGTH }), {
         minItems: 1,
         maxItems: 20,
         description: 'PEM certificates, one per item (certificates only: a private key is refused and never stored)',

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { PartnerCertificateView } from './admin-partner-certificates.js';
+import { MAX_PEM_CERTIFICATE_LENGTH, PartnerCertificateView } from './admin-partner-certificates.js';
 import { EndSessions, OverlapSeconds } from './self-service.js';
 
 /**
@@ -27,7 +27,7 @@ export type SelfCertificatesResponse = Static<typeof SelfCertificatesResponse>;
  */
 export const RotateCertificateRequest = Type.Object(
   {
-    certificate: Type.String({ minLength: 1, maxLength: 16384, description: 'The new PEM certificate (one certificate, no private key)' }),
+    certificate: Type.String({ minLength: 1, maxLength: MAX_PEM_CERTIFICATE_LENGTH, description: 'The new PEM certificate (one certificate, no private key)' }),
     overlapSeconds: OverlapSeconds('How long the certificates registered so far stay accepted (default 24 hours, at most 30 days; 0 retires them at once)'),
     endSessions: EndSessions(),
   },
