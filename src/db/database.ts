@@ -70,7 +70,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
 
 /** The whole data directory of the in-memory PGlite behind `handle`, as a tar image for `image`. */
 export async function dumpPglite(handle: DatabaseHandle): Promise<Blob> {
-  const client = pgliteClients.get(handle.db);
+  const client = pgliteClients.get(handle.db)?.client;
   if (!client) throw new Error('not a PGlite handle');
   return client.dumpDataDir('none');
 }
@@ -82,9 +82,9 @@ export async function dumpPglite(handle: DatabaseHandle): Promise<Blob> {
  * Undefined on PostgreSQL, whose backups are pg_dump's.
  */
 export async function backupPglite(handle: DatabaseHandle): Promise<Blob | undefined> {
-  const client = pgliteClients.get(handle.db);
-  if (!client) return undefined;
-  const directory = pgliteDirectories.get(handle.db);
+  const embedded = pgliteClients.get(handle.db);
+  if (!embedded) return undefined;
+  const { client, directory } = embedded;
   return client.transaction(async (transaction) => {
     await transaction.exec('checkpoint');
     // On disk (DATA_DIR), the files are read without holding the serving thread; in memory, PGlite packs them.
@@ -93,9 +93,8 @@ export async function backupPglite(handle: DatabaseHandle): Promise<Blob | undef
 }
 
 const soleWriters = new WeakSet<Kysely<Database>>();
-const pgliteClients = new WeakMap<Kysely<Database>, PGlite>();
-/** The data directory on disk of a PGlite handle opened on one (DATA_DIR); absent for one in memory. */
-const pgliteDirectories = new WeakMap<Kysely<Database>, string>();
+/** The PGlite behind a handle, and its data directory on disk when it has one (DATA_DIR; none in memory). */
+const pgliteClients = new WeakMap<Kysely<Database>, { client: PGlite; directory: string | undefined }>();
 
 /**
  * True when nothing but this process writes through `db`: PGlite, which one process alone may open (the data
@@ -145,8 +144,7 @@ async function openPglite(dataDir: string | undefined, image: Blob | undefined):
   const observers = queryObservers();
   const db = new Kysely<Database>({ dialect: new PGliteDialect(client), log: observers.log });
   soleWriters.add(db);
-  pgliteClients.set(db, client);
-  if (directory !== undefined) pgliteDirectories.set(db, directory);
+  pgliteClients.set(db, { client, directory });
   const bus = createLocalChangeFeedBus();
   return {
     kind: 'pglite',
