@@ -5,8 +5,8 @@ import type { Database } from '../db/schema.js';
 
 export const ENDING_CREDENTIALS: readonly EndingCredential[] = ['key', 'certificate', 'password'];
 
-/** One credential's end, as the query below answers it. */
-export interface CredentialEnd {
+/** One credential's end as the query below answers it (a database row; the admin API's shape is the contract's CredentialEnd). */
+export interface CredentialEndRow {
   partner_id: string;
   credential: EndingCredential;
   /** The key's kid, the certificate's thumbprint, or `previous` for the API password a rotation replaced. */
@@ -23,11 +23,11 @@ export interface CredentialEnd {
  *
  * @example
  * ```ts
- * const { rows } = await sql<CredentialEnd>`${credentialsEndingBetween(now, weekLater)}`.execute(db);
+ * const { rows } = await sql<CredentialEndRow>`${credentialsEndingBetween(now, weekLater)}`.execute(db);
  * ```
  */
 export function credentialsEndingBetween(from: Date, to: Date) {
-  return sql<CredentialEnd>`
+  return sql<CredentialEndRow>`
     select partner_id, credential, id, ends_at from (
       select partners.id as partner_id, 'key' as credential, key->>'kid' as id, (key->>'expiresAt')::timestamptz as ends_at
       from partners, jsonb_array_elements(partners.jwks) as key

@@ -4,7 +4,7 @@ import type { BankListChange } from '@partner-gateway/contract/admin-bank-versio
 import { CREDENTIAL_EXPIRING, SBP_BANKS_UPDATED, type CredentialExpiringEvent, type SbpBanksUpdatedEvent } from '@partner-gateway/contract/webhook-events';
 import { column, fromColumns, toColumns, type Entity } from '../db/field-map.js';
 import type { Database } from '../db/schema.js';
-import { credentialsEndingBetween, type CredentialEnd } from '../partners/partner-credential-ends.js';
+import { credentialsEndingBetween, type CredentialEndRow } from '../partners/partner-credential-ends.js';
 
 /** An outbox row's fields (migration 0033): one event to one endpoint (a replay is a row of its own). */
 export const webhookDeliveryFields = {
@@ -133,7 +133,7 @@ export function createWebhookOutboxRepository(database: Kysely<Database>): Webho
       });
     },
     async enqueueCredentialsEnding(now, until) {
-      const { rows } = await sql<CredentialEnd>`${credentialsEndingBetween(now, until)}`.execute(database);
+      const { rows } = await sql<CredentialEndRow>`${credentialsEndingBetween(now, until)}`.execute(database);
       let made = 0;
       for (const row of rows) {
         const expiresAt = new Date(row.ends_at).toISOString();

@@ -6,7 +6,7 @@ import { Time } from './time';
 
 const DAYS = 30;
 
-/** What each kind of credential is, and how an operator cuts its end short. */
+/** Each kind of credential in words, with what ends it. */
 const KINDS: Record<CredentialEnd['credential'], string> = {
   key: 'private_key_jwt key (its overlap window)',
   certificate: 'client certificate',
