@@ -16,7 +16,7 @@ const allow = (comment, from, to, types = false) => ({ comment, from: { path: fr
 /** The leaves every file under src/ may use: the error catalogue, the request context, the contract and small helpers with no dependency of their own. */
 const LEAVES = '^(@partner-gateway/contract/|src/(errors|request-context|is-record|project-root|version|gateway-events)\\.ts$|src/(csv|net|async)/)';
 /** The domain modules: each owns a concept, its repositories and its rules. */
-const DOMAIN = 'src/(partners|banks|keys|audit|operators|approvals|webhooks|stores|cache|metrics)/';
+const DOMAIN = 'src/(partners|partner-users|banks|keys|audit|operators|approvals|webhooks|stores|cache|metrics)/';
 
 const allowed = [
   { comment: 'Tests and their support set up what they check from anywhere.', from: { path: '(\\.test\\.ts$|^test/)' }, to: {} },
@@ -31,9 +31,9 @@ const allowed = [
   allow('The database seam: async helpers only.', '^src/db/', '^src/async/'),
   allow('Domain modules: the database seam, the cache, the settings\' types, the metrics\' types.', `^${DOMAIN}`, '^src/(db/|cache/|config\\.ts$|metrics/)'),
   allow('Partners\' cached repository is shared by the bank catalogue and token families (one cache, one change feed).', '^src/(banks|auth/tokens)/', '^src/partners/cached-partner-repository\\.ts$'),
-  allow('Audit reads operator names; banks read partners\' reward types; webhooks read partners and keys.', '^src/(audit|banks|webhooks)/', '^src/(operators|partners|keys)/'),
+  allow('Audit reads operator names; banks read partners\' reward types; webhooks read partners and keys; partner users read partners and share the operators\' secret helpers.', '^src/(audit|banks|webhooks|partner-users)/', '^src/(operators|partners|keys)/'),
   allow('Bank changes are checked actions of approvals.', '^src/banks/', '^src/approvals/', true),
-  allow('Auth: its tokens, credentials, bindings and steps over the domain modules and the database seam.', '^src/auth/', '^src/(auth|partners|keys|stores|cache|db|operators)/|^src/(config)\\.ts$|^src/metrics/'),
+  allow('Auth: its tokens, credentials, bindings and steps over the domain modules and the database seam.', '^src/auth/', '^src/(auth|partners|partner-users|keys|stores|cache|db|operators)/|^src/(config)\\.ts$|^src/metrics/'),
   allow('Operations: auth, the domain modules and their metrics.', '^src/operations/', `^src/auth/|^${DOMAIN}`),
   allow('The gateway composes everything below HTTP and the CLI.', '^src/gateway\\.ts$', '^src/(?!http/|cli/)'),
   allow('HTTP: the gateway\'s type, operations\' and metrics\' types, the settings, the plugins\' helpers, logging and telemetry.', '^src/http/', '^src/(http/|gateway\\.ts$|config\\.ts$|logging/|telemetry/|partners/ip-allowlist\\.ts$)'),
@@ -56,7 +56,7 @@ module.exports = {
     rule('client-alone', 'The SDK depends on the contract, jose and Node only.', '^packages/client/src/', '^(src|console|test|bench|scripts)/'),
     rule('console-bundle', 'The console bundles the contract and the one shared CIDR rule, nothing else of the server.', '^console/src/', '^src/(?!partners/ip-allowlist\\.ts$)'),
     rule('src-not-tests', 'Nothing under src/ imports tests, benchmarks or scripts.', '^src/(?!.*\\.test\\.ts$)', '^(test|bench|scripts)/'),
-    rule('routes-call-operations', 'Routes are schema + one call: no repository, store, database or auth step.', '^src/http/routes/', '^src/(db|stores|auth|partners|banks|keys|audit|operators|approvals)/'),
+    rule('routes-call-operations', 'Routes are schema + one call: no repository, store, database or auth step.', '^src/http/routes/', '^src/(db|stores|auth|partners|partner-users|banks|keys|audit|operators|approvals)/'),
     rule('plugins-no-storage', 'The HTTP plugins never reach storage.', '^src/http/plugins/', '^src/(db|stores)/|-repository\\.ts$'),
     rule('gateway-below-http', 'The gateway composes modules; it knows nothing of HTTP or the CLI.', '^src/gateway\\.ts$', '^src/(http|cli)/'),
     rule('operations-below-http', 'Operations never see HTTP or SQL.', '^src/operations/', '^src/(http|db|cli)/'),
@@ -66,7 +66,7 @@ module.exports = {
     rule('credentials-not-binding', 'Proving who a client is and checking what a token is bound to stay apart.', '^src/auth/credentials/', '^src/auth/binding/'),
     rule('binding-not-credentials', 'Proving who a client is and checking what a token is bound to stay apart.', '^src/auth/binding/', '^src/auth/credentials/'),
     rule('tokens-at-the-bottom', 'Tokens are the auth module\'s lowest layer.', '^src/auth/tokens/', '^src/auth/(credentials|binding|steps)/'),
-    rule('domain-below-auth', 'The domain folders never import auth, operations or HTTP.', '^src/(partners|banks|keys|audit|operators|approvals|stores|cache|async|metrics)/', '^src/(auth|operations|http|cli)/|^src/gateway\\.ts$'),
+    rule('domain-below-auth', 'The domain folders never import auth, operations or HTTP.', '^src/(partners|partner-users|banks|keys|audit|operators|approvals|stores|cache|async|metrics)/', '^src/(auth|operations|http|cli)/|^src/gateway\\.ts$'),
     rule('health-given-its-checks', 'health/ asks the checks it is given; it reaches no store, domain or HTTP.', '^src/health/', '^src/(db|stores|auth|operations|http|cli|partners|banks|keys|audit|operators|approvals)/|^src/gateway\\.ts$'),
     rule('telemetry-alone', 'telemetry/ is OpenTelemetry\'s set-up: the release\'s version and nothing else of the gateway.', '^src/telemetry/', '^src/(?!version\\.ts$)'),
     rule('csv-alone', 'csv/ writes and reads CSV cells: nothing of the gateway, so any module may use it.', '^src/csv/', '^(src/(?!csv/)|packages/)'),

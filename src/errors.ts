@@ -265,6 +265,25 @@ export const errors = {
   /** Two certificate rotations of one partner at once: the other one won; nothing was changed by this one. */
   certificatesChangedMeanwhile: () =>
     new AppError('certificates_changed_meanwhile', 409, 'Your certificates were changed by another request meanwhile; nothing was changed: read them and repeat the request'),
+  /** An invitation link unknown, used or expired: one answer for all three, so a guess learns nothing. */
+  invitationUnknown: () => new AppError('invitation_unknown', 404, 'This invitation link is unknown, used or expired; ask for a new one'),
+  /** A passkey the portal could not verify (unknown, a wrong origin, a challenge spent or expired, a bad signature). */
+  passkeyRefused: () => new AppError('passkey_refused', 401, 'The passkey could not be verified; try again, or ask for a new invitation to register another passkey'),
+  /** A portal request without a live session (none, ended, or past a timeout). */
+  portalSignInRequired: () => new AppError('portal_sign_in_required', 401, 'Sign in to the portal again with your passkey'),
+  /** A portal change without the session's CSRF token, or from another origin. */
+  portalCsrfRefused: () => new AppError('portal_csrf_refused', 403, "The request does not carry the portal session's CSRF token; reload the portal and repeat the request"),
+  /** A partner-developer asking for a change: developers read, admins change. */
+  partnerAdminRequired: () => new AppError('partner_admin_required', 403, "This change needs the partner-admin role; ask one of your partner's admins"),
+  /** A partner user id unknown to the calling partner (another partner's answers the same). */
+  partnerUserUnknown: () => new AppError('partner_user_unknown', 404, 'This person is not one of your people'),
+  /** A change that would leave the partner without a partner-admin. */
+  lastPartnerAdmin: () => new AppError('last_partner_admin', 409, 'This is your last partner-admin: make someone else partner-admin first, or ask your operator'),
+  /** Invitations or people beyond MAX_PARTNER_USERS, or passkeys beyond MAX_PASSKEYS_PER_USER. */
+  partnerUsersLimit: (what: string, limit: number) => new AppError('partner_users_limit', 422, `At most ${limit} ${what}; remove one first`),
+  /** Passkeys need a host name: WebAuthn refuses an IP address as the site (PUBLIC_URL). */
+  passkeysUnavailable: () =>
+    new AppError('passkeys_unavailable', 503, 'The portal needs PUBLIC_URL to name a host (passkeys do not work on an IP address); contact the provider'),
   /** A grant type other than client_credentials (RFC 6749 `unsupported_grant_type`, 400). */
   unsupportedGrantType: () =>
     new AppError('unsupported_grant_type', 400, 'Only grant_type client_credentials is supported; repeat the request with correct data', {

@@ -53,6 +53,8 @@ import { createSharedStores } from './stores/shared-stores.js';
 import { throttlePolicyOf } from './stores/throttle/throttle-policy.js';
 import type { WebhookAdmin } from './webhooks/webhook-admin.js';
 import { createWebhooks } from './webhooks/webhooks-module.js';
+import { createPartnerUsers, type PartnerUsers } from './partner-users/partner-users-module.js';
+import { createPortalApi, type PortalApi } from './operations/portal-api.js';
 import { purgeThrottle } from './stores/throttle/throttle-store.js';
 
 /**
@@ -68,6 +70,8 @@ export interface Gateway {
   oauth: OAuthApi;
   /** The self-service API (`/api/v1/self/…`): a partner's own keys, calls and usage, with a token of scope `self`. */
   selfService: SelfServiceApi;
+  /** The partner portal's own calls (`/portal/api/…`): invitations, passkeys, sessions (docs/portal-security.md). */
+  portal: PortalApi;
   /** What the admin API does: partners, banks, keys, the audit trail, operators and maker-checker. */
   admin: AdminOperations;
   /** Who acts on the admin API: operators' personal tokens and console sessions (ADMIN_TOKEN is the admin app's). */
@@ -104,6 +108,8 @@ export interface AdminOperations {
   approvals: Approvals;
   /** Partners' webhook endpoints: list, create, delete, rotate, delivery log, replay. */
   webhooks: WebhookAdmin;
+  /** Partners' people in the portal: list them, invite one. */
+  partnerUsers: PartnerUsers['admin'];
   /** A consistent copy of the embedded database (backupPglite); refused (backup_not_embedded) on PostgreSQL. */
   backup(): Promise<Blob>;
 }
@@ -227,6 +233,14 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
   });
   const dependencyChecks = { database: () => handle.ping(CHECK_TIMEOUT_MS), redis: stores.pingRedis };
   const urls = publicUrls(config);
+  const partnerUsers = createPartnerUsers(handle.db, {
+    publicUrl: publicUrl(config),
+    masterKey: options.masterKey,
+    maxAgeMs: config.SESSION_MAX_AGE * 1000,
+    idleMs: config.SESSION_IDLE_TIMEOUT * 1000,
+    now,
+    partners: partners.repository,
+  });
   // Single sign-on disabling or enabling an operator has no request of its own to be audited by: audited here.
   const operators = createOperators(handle.db, feed, config, now, events, (change) => audit.writer.record(ssoStatusEntry(change, now())));
   const { registry, approvals } = createApprovalsModule(handle.db, feed, config, now);
@@ -238,7 +252,8 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
     config,
     partnerApi: createPartnerApi({ ...auth, banks: banks.catalog, keys: keys.store, paths }),
     oauth: createOAuthApi({ ...auth, paths, urls, metrics }),
-    selfService: createSelfServiceApi({ ...auth, partners: partners.repository, requestLog: audit.requestLog, webhooks: webhooks.admin }),
+    selfService: createSelfServiceApi({ ...auth, partners: partners.repository, requestLog: audit.requestLog, webhooks: webhooks.admin, portal: partnerUsers.signIn, people: partnerUsers.people }),
+    portal: createPortalApi({ signIn: partnerUsers.signIn, partners: partners.repository }),
     admin: {
       partners: partners.admin,
       partnerKeys: partners.keyAdmin,
@@ -254,6 +269,7 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
       sessions: operators.sessions,
       approvals,
       webhooks: webhooks.admin,
+      partnerUsers: partnerUsers.admin,
       backup: async () => (await backupPglite(handle)) ?? Promise.reject(errors.backupNotEmbedded()),
     },
     operatorAuth: createOperatorAuthentication({ credentials: operators.credentials, throttle: stores.throttle, now }),
@@ -275,6 +291,7 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
         await operators.purgeExpired();
         await banks.purgeVersions();
         await webhooks.purge();
+        await partnerUsers.purge();
       },
       deliverWebhooks: () => webhooks.dispatcher.tick(),
       flushOperatorUsage: () => operators.flushUsage(),

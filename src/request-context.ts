@@ -1,6 +1,7 @@
 import type { ActorRef } from '@partner-gateway/contract/admin-approvals';
 import { roleAllows, type OperatorRole, type Permission } from '@partner-gateway/contract/admin-permissions';
 import type { AuditAction } from '@partner-gateway/contract/audit-names';
+import type { PartnerUserRole } from '@partner-gateway/contract/partner-users';
 import type { ClientCertificate } from './mtls/client-certificate.js';
 
 /** Every method a client authenticates by: the OAuth forms read-client-credentials.ts reads, and mutual TLS. */
@@ -41,6 +42,13 @@ export interface RequestContext {
   readonly baseUrlAliases?: readonly string[] | undefined;
   /** On the admin listener, who acts: set once the admin credential is checked. */
   actor?: Actor;
+  /**
+   * On the public listener, what a browser presents for the partner portal: the session cookie's id, the
+   * `X-CSRF-Token` header and whether the request names another origin than this listener's host.
+   */
+  readonly browser?: { sessionId: string | undefined; csrfToken: string | undefined; crossOrigin: boolean } | undefined;
+  /** On the public listener, the partner user a portal session proves: set once the session is checked. */
+  portalUser?: PortalUser;
   /** The OAuth client authentication the request used, as soon as it is read (even if it then fails): the token metrics' label. */
   clientMethod?: ClientAuthMethodName;
   /** What the request's audit entry says beyond what the edge knows, filled in as the call proceeds. */
@@ -64,6 +72,20 @@ export interface AuditNotes {
    * anyone may repeat at will, so that a flood costs the trail a row per address and window, not per call.
    */
   aggregate?: { key: string; windowMs?: number };
+}
+
+/** A partner user acting through a portal session: one partner's person, with their role (docs/portal-security.md). */
+export interface PortalUser {
+  userId: string;
+  name: string;
+  role: PartnerUserRole;
+  partnerId: string;
+  partnerLogin: string;
+  /** The session's CSRF token, which its changes carry as X-CSRF-Token. */
+  csrfToken: string;
+  /** The session's id hash, for signing out of it. */
+  sessionHash: string;
+  expiresAt: Date;
 }
 
 /**

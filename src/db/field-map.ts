@@ -77,6 +77,11 @@ export function json<T>(name: string): Field<T> {
   return field<T, false, false>(name, (value) => (value === null ? null : JSON.stringify(value)), (value) => value as T, false, false);
 }
 
+/** A bigint column read as a number (pg answers a bigint as text): for counters that stay far below 2^53. */
+export function bigintNumber(name: string): Field<number> {
+  return field<number, false, false>(name, (value) => value, (value) => Number(value), false, false);
+}
+
 /** The row to insert or the columns to set for `values`, field by field through the map; fields absent from `values` are left out. */
 export function toColumns<M extends FieldMap>(map: M, values: Partial<Entity<M>>, options: { update?: boolean } = {}): Record<string, unknown> {
   const row: Record<string, unknown> = {};

@@ -27,6 +27,7 @@ import { adminPartnerActivityRoutes } from './routes/admin/partner-activity.js';
 import { adminPartnerJwksRoutes } from './routes/admin/partner-jwks.js';
 import { adminPartnerCertificatesRoutes } from './routes/admin/partner-certificates.js';
 import { adminPartnerWebhookRoutes } from './routes/admin/partner-webhooks.js';
+import { adminPartnerUserRoutes } from './routes/admin/partner-users.js';
 import { adminOperatorRoutes } from './routes/admin/operators.js';
 import { adminPartnerRoutes } from './routes/admin/partners.js';
 import { adminSessionRoutes } from './routes/admin/session.js';
@@ -91,6 +92,7 @@ export async function buildAdminApp({ gateway, logger, adminToken, metricsToken,
   await app.register(adminPartnerJwksRoutes, { gateway });
   await app.register(adminPartnerCertificatesRoutes, { gateway });
   await app.register(adminPartnerWebhookRoutes, { gateway });
+  await app.register(adminPartnerUserRoutes, { gateway });
   await app.register(adminBankRoutes, { gateway });
   await app.register(adminBankVersionRoutes, { gateway });
   await app.register(adminBankSyncRoutes, { gateway });

@@ -16,6 +16,8 @@ import { loginRoutes } from './routes/login.js';
 import { oauthRoutes } from './routes/oauth.js';
 import { selfServiceRoutes } from './routes/self-service.js';
 import { selfServiceWebhookRoutes } from './routes/self-service-webhooks.js';
+import { selfServicePeopleRoutes } from './routes/self-service-people.js';
+import { portalRoutes } from './routes/portal.js';
 import { sessionRoutes } from './routes/session.js';
 import { wellKnownRoutes } from './routes/well-known.js';
 import { tracing } from './plugins/tracing.js';
@@ -100,6 +102,7 @@ export async function buildApp({ gateway, logger, timeouts, instrumentation }: A
     // The HTTPS listener's peer certificate, or CLIENT_CERT_HEADER from a TRUST_PROXY address.
     certificates: { ...(gateway.config.CLIENT_CERT_HEADER ? { header: gateway.config.CLIENT_CERT_HEADER } : {}), trustedProxies: trustedProxies(gateway.config) },
     checkClientAddress: true,
+    portalSessions: true,
     auditTrail: gateway.runtime.auditTrail,
   });
   await app.register(requestOutcome, { metrics: gateway.runtime.metrics, listener: 'public', auditTrail: gateway.runtime.auditTrail });
@@ -119,6 +122,7 @@ export async function buildApp({ gateway, logger, timeouts, instrumentation }: A
       { name: 'OAuth', description: 'OAuth 2.0 for partners without a shared secret: client credentials with private_key_jwt, DPoP, introspection, revocation' },
       { name: 'Keys', description: 'Public keys' },
       { name: 'Self-service', description: "A partner's own automation (a client-credentials token of scope self): rotate its keys with an overlap window, find its calls by request id, see its usage" },
+      { name: 'Portal', description: "The partner portal's own calls (`/portal/`): a partner user accepts an invitation with a passkey, signs in, signs out" },
       { name: 'Health', description: 'Probes' },
     ],
     securitySchemes: {
@@ -129,6 +133,7 @@ export async function buildApp({ gateway, logger, timeouts, instrumentation }: A
         bearerFormat: 'JWT',
         description: 'RFC 9449: `Authorization: DPoP <access_token>` with a `DPoP` header, a fresh proof (htm, htu = the URL without query, ath = the token\'s SHA-256) signed by the key the token is bound to',
       },
+      portalSession: { type: 'apiKey', in: 'cookie', name: '__Host-partner-gateway-portal', description: "The partner portal's session (a partner user signed in with a passkey); its changes also carry `X-CSRF-Token`" },
       oauthClientBasic: { type: 'http', scheme: 'basic', description: 'client_secret_basic: the login and API password, each form-urlencoded first (RFC 6749 section 2.3.1)' },
     },
   });
@@ -139,6 +144,8 @@ export async function buildApp({ gateway, logger, timeouts, instrumentation }: A
   await app.register(oauthRoutes, { gateway });
   await app.register(selfServiceRoutes, { gateway });
   await app.register(selfServiceWebhookRoutes, { gateway });
+  await app.register(selfServicePeopleRoutes, { gateway });
+  await app.register(portalRoutes, { gateway });
   await app.answerOtherMethods();
   return app;
 }

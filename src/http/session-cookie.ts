@@ -17,6 +17,21 @@ export function clearSessionCookie(): string {
   return `${SESSION_COOKIE}=; Path=/; HttpOnly; Secure; SameSite=Strict; Max-Age=0`;
 }
 
+/** The partner portal's session cookie, on the public listener: as strict as the console's, under its own name. */
+export const PORTAL_COOKIE = '__Host-partner-gateway-portal';
+
+export function portalSessionCookie(sessionId: string): string {
+  return `${PORTAL_COOKIE}=${sessionId}; Path=/; HttpOnly; Secure; SameSite=Strict`;
+}
+
+export function clearPortalSessionCookie(): string {
+  return `${PORTAL_COOKIE}=; Path=/; HttpOnly; Secure; SameSite=Strict; Max-Age=0`;
+}
+
+export function readPortalSessionCookie(header: string | undefined): string | undefined {
+  return readCookie(header, PORTAL_COOKIE);
+}
+
 /**
  * The sign-in's flow cookie: SameSite=Lax, because the identity provider's redirect back to the callback is a
  * navigation from another site, which a Strict cookie would not accompany; ten minutes.

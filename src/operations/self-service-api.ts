@@ -13,7 +13,10 @@ import type { WebhookAdmin } from '../webhooks/webhook-admin.js';
 import { readOwnCertificates, rotateOwnCertificate } from './self-service-certificates.js';
 import { rotateOwnPassword } from './self-service-password.js';
 import { readSelfSettings, setOwnAllowlist } from './self-service-settings.js';
+import { createSelfPeopleApi, type SelfPeopleApi } from './self-service-people.js';
 import { createSelfWebhooksApi, type SelfWebhooksApi } from './self-service-webhooks.js';
+import type { PartnerPeople } from '../partner-users/partner-people.js';
+import type { PortalSignIn } from '../partner-users/portal-sign-in.js';
 
 /**
  * The self-service API's operations (`/api/v1/self/…`), for a partner's own automation holding a token of
@@ -40,12 +43,16 @@ export interface SelfServiceApi {
   setAllowlist(body: SetAllowlistRequest, context: RequestContext): Promise<SelfSettings>;
   /** The partner's webhook endpoints: register, rotate the secret, see deliveries, replay. */
   webhooks: SelfWebhooksApi;
+  /** The partner's people in the portal: list, invite, change a role, remove. */
+  people: SelfPeopleApi;
 }
 
 export type SelfServiceDependencies = Pick<AuthDependencies, 'tokens' | 'families' | 'dpop' | 'guard' | 'now'> & {
   partners: AuthDependencies['partners'] & Pick<PartnerRepository, 'update'>;
   requestLog: PartnerRequestLog;
   webhooks: WebhookAdmin;
+  /** The portal's sessions: a browser's cookie authenticates as a token does (authenticatePortalSession). */
+  portal?: Pick<PortalSignIn, 'session'>;
 };
 
 /**
@@ -55,7 +62,7 @@ export type SelfServiceDependencies = Pick<AuthDependencies, 'tokens' | 'familie
  * const { keys } = await self.keys(request.requestContext);
  * ```
  */
-export function createSelfServiceApi(deps: SelfServiceDependencies): SelfServiceApi {
+export function createSelfServiceApi(deps: SelfServiceDependencies & { people: PartnerPeople }): SelfServiceApi {
   return {
     async keys(context) {
       const partner = await authenticateSelf(context, 'GET', SELF_KEYS_PATH, deps);
@@ -86,5 +93,6 @@ export function createSelfServiceApi(deps: SelfServiceDependencies): SelfService
     certificates: (context) => readOwnCertificates(context, deps),
     rotateCertificate: (body, context) => rotateOwnCertificate(body, context, deps),
     webhooks: createSelfWebhooksApi(deps),
+    people: createSelfPeopleApi(deps),
   };
 }

@@ -54,14 +54,17 @@ export async function addKeyPartner(
 export async function startListeningGateway(
   backend: TestBackend,
   options: Parameters<typeof startTestGateway>[1] = {},
-): Promise<TestGateway & { url: string }> {
+  /** The host PUBLIC_URL names: `localhost` for passkeys (WebAuthn takes no IP address); the listener is on 127.0.0.1 either way. */
+  publicHost = '127.0.0.1',
+): Promise<TestGateway & { url: string; publicUrl: string }> {
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
-    const t = await startTestGateway(backend, { ...options, env: { PUBLIC_URL: url, ...options.env } });
+    const publicUrl = `http://${publicHost}:${port}`;
+    const t = await startTestGateway(backend, { ...options, env: { PUBLIC_URL: publicUrl, ...options.env } });
     try {
       await t.app.listen({ host: '127.0.0.1', port });
-      return Object.assign(t, { url });
+      return Object.assign(t, { url, publicUrl });
     } catch (error) {
       await t.close();
       // Taken between choosing it and listening: choose again.

@@ -9,6 +9,7 @@ import { BACKUP_ENDPOINT } from './admin-backup-endpoint.js';
 import { KEY_ENDPOINTS } from './admin-key-endpoints.js';
 import { OPERATOR_ENDPOINTS } from './admin-operator-endpoints.js';
 import { PARTNER_ENDPOINTS } from './admin-partner-endpoints.js';
+import { PARTNER_USER_ENDPOINTS } from './admin-partner-user-endpoints.js';
 import { SESSION_ENDPOINTS } from './admin-session-endpoints.js';
 import { WEBHOOK_ENDPOINTS } from './admin-webhook-endpoints.js';
 
@@ -28,6 +29,7 @@ export const ADMIN_ENDPOINTS = {
   bankAdmissions: BANK_ADMISSION_ENDPOINTS,
   bankParticipants: BANK_PARTICIPANT_ENDPOINTS,
   webhooks: WEBHOOK_ENDPOINTS,
+  partnerUsers: PARTNER_USER_ENDPOINTS,
   keys: KEY_ENDPOINTS,
   audit: { ...AUDIT_ENDPOINTS, export: AUDIT_EXPORT_ENDPOINT },
   backup: BACKUP_ENDPOINT,

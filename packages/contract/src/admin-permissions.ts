@@ -53,7 +53,8 @@ export const ROLE_PERMISSIONS: Readonly<Record<OperatorRole, readonly Permission
  * Which credential proved who acts: a personal token, a console session from single sign-on, or ADMIN_TOKEN; or
  * `system`, the gateway itself acting on its own (the scheduled bank registry sync, the first bank list).
  */
-export const CredentialKind = Type.Union([Type.Literal('token'), Type.Literal('sso'), Type.Literal('bootstrap'), Type.Literal('system')], { title: 'CredentialKind' });
+/** How an actor proved who they are: a personal token, a console session (sso), ADMIN_TOKEN, the gateway itself (system), or a partner user's portal session (passkey). */
+export const CredentialKind = Type.Union([Type.Literal('token'), Type.Literal('sso'), Type.Literal('bootstrap'), Type.Literal('system'), Type.Literal('passkey')], { title: 'CredentialKind' });
 export type CredentialKind = Static<typeof CredentialKind>;
 
 /**

@@ -26,6 +26,13 @@ export const SELF_SERVICE_ACTIONS = [
   'self.webhooks.rotate',
   'self.webhooks.attempts',
   'self.webhooks.replay',
+  'self.users',
+  'self.users.invite',
+  'self.users.update',
+  'self.users.delete',
+  'portal.invitation.accept',
+  'portal.sign-in',
+  'portal.sign-out',
 ] as const;
 
 /** What the admin API changes. */
@@ -41,6 +48,7 @@ export const ADMIN_ACTIONS = [
   'partner.webhook.delete',
   'partner.webhook.rotate',
   'partner.webhook.replay',
+  'partner.users.invite',
   'bank.add',
   'bank.remove',
   'bank.edit',

@@ -13,6 +13,18 @@ export const SELF_ALLOWLIST_PATH = '/api/v1/self/allowlist';
 export const SELF_PASSWORD_PATH = '/api/v1/self/password';
 export const SELF_CERTIFICATES_PATH = '/api/v1/self/certificates';
 export const SELF_WEBHOOKS_PATH = '/api/v1/self/webhooks';
+export const SELF_USERS_PATH = '/api/v1/self/users';
+export const SELF_INVITATIONS_PATH = '/api/v1/self/users/invitations';
+export const SELF_USER_PATH = '/api/v1/self/users/:id';
+/** The partner portal's page, and the calls only its browser session makes (signing in with a passkey). */
+export const PORTAL_PATH = '/portal/';
+export const PORTAL_INVITATION_PATH = '/portal/api/invitation';
+export const PORTAL_INVITATION_OPTIONS_PATH = '/portal/api/invitation/options';
+export const PORTAL_INVITATION_ACCEPT_PATH = '/portal/api/invitation/accept';
+export const PORTAL_SIGN_IN_OPTIONS_PATH = '/portal/api/sign-in/options';
+export const PORTAL_SIGN_IN_PATH = '/portal/api/sign-in';
+export const PORTAL_SESSION_PATH = '/portal/api/session';
+export const PORTAL_SIGN_OUT_PATH = '/portal/api/sign-out';
 export const SELF_WEBHOOK_PATH = '/api/v1/self/webhooks/:id';
 export const SELF_WEBHOOK_ROTATE_PATH = '/api/v1/self/webhooks/:id/rotate';
 export const SELF_WEBHOOK_ATTEMPTS_PATH = '/api/v1/self/webhooks/:id/attempts';
@@ -81,6 +93,8 @@ export const ADMIN_PARTNER_JWKS_PATH = '/admin/v1/partners/:login/jwks';
 export const ADMIN_PARTNER_CERTIFICATES_PATH = '/admin/v1/partners/:login/certificates';
 /** A partner's webhook endpoints (issue 34): list, create; one endpoint: delete, rotate, its delivery log, replay. */
 export const ADMIN_PARTNER_WEBHOOKS_PATH = '/admin/v1/partners/:login/webhooks';
+export const ADMIN_PARTNER_USERS_PATH = '/admin/v1/partners/:login/users';
+export const ADMIN_PARTNER_INVITATIONS_PATH = '/admin/v1/partners/:login/users/invitations';
 export const ADMIN_PARTNER_WEBHOOK_PATH = '/admin/v1/partners/:login/webhooks/:id';
 export const ADMIN_PARTNER_WEBHOOK_ROTATE_PATH = '/admin/v1/partners/:login/webhooks/:id/rotate';
 export const ADMIN_PARTNER_WEBHOOK_ATTEMPTS_PATH = '/admin/v1/partners/:login/webhooks/:id/attempts';

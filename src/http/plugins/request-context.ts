@@ -11,6 +11,7 @@ import type { AuditAction } from '@partner-gateway/contract/audit-names';
 import type { FastifyReply } from 'fastify';
 import type { AuditWriter } from '../../audit/audit-writer.js';
 import { createCertificateReader, type CertificateSource } from './certificate-reader.js';
+import { readPortalSessionCookie } from '../session-cookie.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -39,6 +40,8 @@ export interface RequestContextOptions {
   certificates?: CertificateSource;
   /** True on the public listener: a client address that cannot be read as one address is refused (400). */
   checkClientAddress?: boolean;
+  /** True on the public listener: the partner portal's session cookie, CSRF header and origin become `browser`. */
+  portalSessions?: boolean;
   /** The audit trail: while it is full (AUDIT_QUEUE_MAX entries wait for the database), audited calls are refused. */
   auditTrail: Pick<AuditWriter, 'full'>;
 }
@@ -88,6 +91,7 @@ export const requestContext = fp<RequestContextOptions>(
       }
       // Only a TLS connection, or a proxy's header when one is configured, can carry a certificate: a plain request
       // on a listener without CLIENT_CERT_HEADER skips the reader.
+      if (options.portalSessions) context.browser = browserOf(request);
       if (readCertificate && (overTls || options.certificates?.header !== undefined)) context.certificate = readCertificate(request);
       if (options.auditTrail.full() && isAudited(request)) throw errors.auditBacklog();
     });
@@ -110,6 +114,25 @@ export const requestContext = fp<RequestContextOptions>(
   },
   { name: 'request-context', fastify: '5.x', dependencies: ['error-handler'] },
 );
+
+/** What a browser presents for the portal: its session cookie, the CSRF header, and whether it names another origin than this host. */
+function browserOf(request: FastifyRequest): RequestContext['browser'] {
+  const csrf = request.headers['x-csrf-token'];
+  const origin = request.headers.origin;
+  return {
+    sessionId: readPortalSessionCookie(request.headers.cookie),
+    csrfToken: typeof csrf === 'string' ? csrf : undefined,
+    crossOrigin: origin !== undefined && hostOf(origin) !== request.headers.host,
+  };
+}
+
+function hostOf(origin: string): string | undefined {
+  try {
+    return new URL(origin).host;
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * Keeps an answer that carries a token out of every cache, HTTP/1.0 ones included (what NO_STORE_HEADERS in

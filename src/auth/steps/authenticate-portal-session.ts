@@ -1,0 +1,44 @@
+import { timingSafeEqual, createHash } from 'node:crypto';
+import { errors } from '../../errors.js';
+import type { Partner } from '../../partners/partner.js';
+import type { PartnerRepository } from '../../partners/partner-repository.js';
+import type { PortalSignIn } from '../../partner-users/portal-sign-in.js';
+import type { RequestContext } from '../../request-context.js';
+
+export interface PortalSessionDependencies {
+  partners: Pick<PartnerRepository, 'findById'>;
+  portal: Pick<PortalSignIn, 'session'>;
+}
+
+/**
+ * Who calls the self-service API from the portal, in these steps: a live session (its cookie; 401
+ * `portal_sign_in_required` otherwise), and for a change the session's CSRF token from this listener's own origin
+ * (403 `portal_csrf_refused`) and, unless `anyRole` (signing out), the partner-admin role (403 `partner_admin_required`), for a partner that is not
+ * blocked (403). The partner is the session's person's alone, as a token's is its client's: no call names a
+ * partner. The IP allowlist governs the partner's API clients, not its people's browsers, and is not applied.
+ * The audit entry names the person (credential `passkey`) beside the partner.
+ *
+ * @example
+ * ```ts
+ * const partner = await authenticatePortalSession(context, sessionId, { changes: true }, deps);
+ * ```
+ */
+export async function authenticatePortalSession(context: RequestContext, sessionId: string, options: { changes?: boolean; anyRole?: boolean }, deps: PortalSessionDependencies): Promise<Partner> {
+  const user = await deps.portal.session(sessionId);
+  context.portalUser = user;
+  context.audit.partner = user.partnerLogin;
+  context.audit.operator = { id: user.userId, name: user.name, credential: 'passkey' };
+  if (options.changes) {
+    const presented = context.browser?.csrfToken;
+    if (presented === undefined || context.browser?.crossOrigin !== false || !timingSafeEqual(digest(presented), digest(user.csrfToken))) throw errors.portalCsrfRefused();
+    if (user.role !== 'partner-admin' && !options.anyRole) throw errors.partnerAdminRequired();
+  }
+  const partner = await deps.partners.findById(user.partnerId);
+  if (!partner) throw errors.portalSignInRequired();
+  if (partner.status !== 'active') throw errors.blocked();
+  return partner;
+}
+
+function digest(value: string): Buffer {
+  return createHash('sha256').update(value).digest();
+}
