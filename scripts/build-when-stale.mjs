@@ -14,12 +14,12 @@ const STAMP = join(root, 'dist/.build-stamp');
 const STARTED = join(root, 'dist/.build-started');
 /** What the build reads: every file and folder here, but tests, which it never compiles. */
 const SOURCES = [
-  'src', 'packages/contract/src', 'packages/client/src', 'console/src', 'console/index.html', 'console/vite.config.mjs', 'console/tsconfig.json',
+  'src', 'packages/contract/src', 'packages/client/src', 'console/src', 'console/index.html', 'console/vite.config.mjs', 'console/tsconfig.json', 'console/portal', 'console/portal.vite.config.mjs',
   'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json',
   'packages/contract/package.json', 'packages/contract/tsconfig.json', 'packages/client/package.json', 'packages/client/tsconfig.json',
 ];
 /** What a complete build holds: the gateway, the console, and the two packages it imports. */
-const OUTPUTS = ['dist/src/main.js', 'dist/console/index.html', 'packages/contract/dist/paths.js', 'packages/client/dist/partner-client.js'];
+const OUTPUTS = ['dist/src/main.js', 'dist/console/index.html', 'dist/portal/index.html', 'packages/contract/dist/paths.js', 'packages/client/dist/partner-client.js'];
 
 /** The newest modification time under `path` (files and folders, so that a deleted file counts), 0 if absent. */
 function newest(path) {
