@@ -5,7 +5,6 @@ import type { CreatedBy } from '../partner-users/created-by.js';
 import type { PartnerPeople } from '../partner-users/partner-people.js';
 import type { Partner } from '../partners/partner.js';
 import type { RequestContext } from '../request-context.js';
-import type { SelfServiceDependencies } from './self-service-api.js';
 
 /** The partner's people (`/api/v1/self/users`): every partner user reads them; a partner-admin, or the partner's bound token, changes them. */
 export interface SelfPeopleApi {
@@ -22,7 +21,7 @@ export interface SelfPeopleApi {
  * await people.invite({ name: 'dev@acme.example', role: 'partner-developer' }, request.requestContext);
  * ```
  */
-export function createSelfPeopleApi(deps: SelfServiceDependencies & { people: PartnerPeople }): SelfPeopleApi {
+export function createSelfPeopleApi(deps: Parameters<typeof authenticateSelf>[3] & { people: PartnerPeople }): SelfPeopleApi {
   const path = (id: string) => SELF_USER_PATH.replace(':id', encodeURIComponent(id));
   return {
     async list(context) {

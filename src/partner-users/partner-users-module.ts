@@ -36,7 +36,9 @@ export function createPartnerUsers(
   const users = createPartnerUserRepository(db);
   const portal = createPortalRepository(db);
   const { now } = options;
-  const people = createPartnerPeople({ users, portal, publicUrl: options.publicUrl, now });
+  const site = passkeySiteOf(options.publicUrl);
+  // The link names the address passkeys work at (localhost for a loopback PUBLIC_URL).
+  const people = createPartnerPeople({ users, portal, publicUrl: site?.origin ?? options.publicUrl, now });
   const partnerOf = async (login: string) => (await options.partners.findByLogin(login)) ?? Promise.reject(errors.partnerNotFound(login));
   return {
     signIn: createPortalSignIn({
@@ -44,7 +46,7 @@ export function createPartnerUsers(
       portal,
       partners: options.partners,
       challenges: createPasskeyChallenges(options.masterKey, now),
-      site: passkeySiteOf(options.publicUrl),
+      site,
       maxAgeMs: options.maxAgeMs,
       idleMs: options.idleMs,
       now,

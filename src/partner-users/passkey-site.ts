@@ -9,18 +9,23 @@ export interface PasskeySite {
 }
 
 /**
- * The site passkeys are registered for, from the public base URL; undefined when it names an IP address, which
- * WebAuthn does not accept as an RP ID (the portal then answers 503 `passkeys_unavailable`).
+ * The site passkeys are registered for, from the public base URL. WebAuthn takes no IP address as an RP ID: a
+ * loopback address (the embedded default, http://127.0.0.1:3000) becomes `localhost` on the same port, which
+ * browsers treat as secure, so the portal works at http://localhost:3000/portal/ out of the box; any other IP
+ * address gives undefined (the portal then answers 503 `passkeys_unavailable`: set PUBLIC_URL to a host name).
  *
  * @example
  * ```ts
  * passkeySiteOf('https://partners.example.com'); // { rpId: 'partners.example.com', origin: 'https://partners.example.com' }
- * passkeySiteOf('http://127.0.0.1:3000'); // undefined
+ * passkeySiteOf('http://127.0.0.1:3000'); // { rpId: 'localhost', origin: 'http://localhost:3000' }
+ * passkeySiteOf('https://10.0.0.5'); // undefined
  * ```
  */
 export function passkeySiteOf(publicUrl: string): PasskeySite | undefined {
   const url = new URL(publicUrl);
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (ipaddr.isValid(host)) return undefined;
-  return { rpId: host, origin: url.origin };
+  if (!ipaddr.isValid(host)) return { rpId: host, origin: url.origin };
+  if (ipaddr.process(host).range() !== 'loopback') return undefined;
+  url.hostname = 'localhost';
+  return { rpId: 'localhost', origin: url.origin };
 }

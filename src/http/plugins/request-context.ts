@@ -91,7 +91,8 @@ export const requestContext = fp<RequestContextOptions>(
       }
       // Only a TLS connection, or a proxy's header when one is configured, can carry a certificate: a plain request
       // on a listener without CLIENT_CERT_HEADER skips the reader.
-      if (options.portalSessions) context.browser = browserOf(request);
+      // Only a browser sends cookies: an API client's request never reads them.
+      if (options.portalSessions && request.headers.cookie !== undefined) context.browser = browserOf(request);
       if (readCertificate && (overTls || options.certificates?.header !== undefined)) context.certificate = readCertificate(request);
       if (options.auditTrail.full() && isAudited(request)) throw errors.auditBacklog();
     });

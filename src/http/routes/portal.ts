@@ -22,6 +22,9 @@ import { clearPortalSessionCookie, portalSessionCookie } from '../session-cookie
 import { partnerCallErrors } from './error-body.js';
 
 const tags = ['Portal'];
+/** Accepting an invitation and signing in need no credential yet: the invitation's secret or the passkey is the proof. */
+const NONE: Array<Record<string, string[]>> = [];
+const SESSION_COOKIE = [{ portalSession: [] }];
 const INVITATION = { 404: [errors.invitationUnknown().description], 503: [errors.passkeysUnavailable().description] };
 const PASSKEY = { ...INVITATION, 401: [errors.passkeyRefused().description] };
 const SESSION = { 401: [errors.portalSignInRequired().description] };
@@ -36,38 +39,38 @@ export async function portalRoutes(untyped: FastifyInstance, { gateway, root = p
   const portal = gateway.portal;
   app.post(
     PORTAL_INVITATION_PATH,
-    { schema: { operationId: 'portalInvitation', tags, summary: 'What an invitation link offers (partner, name, role), before a passkey is created', body: InvitationTokenBody, response: { 200: InvitationView, ...partnerCallErrors(INVITATION) } } },
+    { schema: { operationId: 'portalInvitation', tags, security: NONE, summary: 'What an invitation link offers (partner, name, role), before a passkey is created', body: InvitationTokenBody, response: { 200: InvitationView, ...partnerCallErrors(INVITATION) } } },
     async (request) => portal.invitation(request.body),
   );
   app.post(
     PORTAL_INVITATION_OPTIONS_PATH,
-    { schema: { operationId: 'portalRegistrationOptions', tags, summary: "WebAuthn options for the invited person's new passkey (navigator.credentials.create)", body: InvitationTokenBody, response: { 200: PasskeyOptions, ...partnerCallErrors(INVITATION) } } },
+    { schema: { operationId: 'portalRegistrationOptions', tags, security: NONE, summary: "WebAuthn options for the invited person's new passkey (navigator.credentials.create)", body: InvitationTokenBody, response: { 200: PasskeyOptions, ...partnerCallErrors(INVITATION) } } },
     async (request) => portal.registrationOptions(request.body),
   );
   app.post(
     PORTAL_INVITATION_ACCEPT_PATH,
     {
       config: { audit: 'portal.invitation.accept' },
-      schema: { operationId: 'portalAcceptInvitation', tags, summary: 'Accept an invitation with the new passkey: the person is registered and signed in', body: AcceptInvitationRequest, response: { 200: PortalSession, ...partnerCallErrors(PASSKEY) } },
+      schema: { operationId: 'portalAcceptInvitation', tags, security: NONE, summary: 'Accept an invitation with the new passkey: the person is registered and signed in', body: AcceptInvitationRequest, response: { 200: PortalSession, ...partnerCallErrors(PASSKEY) } },
     },
     async (request, reply) => signedIn(reply, await portal.accept(request.body, request.requestContext)),
   );
   app.post(
     PORTAL_SIGN_IN_OPTIONS_PATH,
-    { schema: { operationId: 'portalSignInOptions', tags, summary: 'WebAuthn options for signing in with a passkey (navigator.credentials.get)', response: { 200: PasskeyOptions, ...partnerCallErrors({ 503: INVITATION[503] }) } } },
+    { schema: { operationId: 'portalSignInOptions', tags, security: NONE, summary: 'WebAuthn options for signing in with a passkey (navigator.credentials.get)', response: { 200: PasskeyOptions, ...partnerCallErrors({ 503: INVITATION[503] }) } } },
     async () => portal.signInOptions(),
   );
   app.post(
     PORTAL_SIGN_IN_PATH,
     {
       config: { audit: 'portal.sign-in' },
-      schema: { operationId: 'portalSignIn', tags, summary: 'Sign in with a passkey', body: PortalSignInRequest, response: { 200: PortalSession, ...partnerCallErrors(PASSKEY) } },
+      schema: { operationId: 'portalSignIn', tags, security: NONE, summary: 'Sign in with a passkey', body: PortalSignInRequest, response: { 200: PortalSession, ...partnerCallErrors(PASSKEY) } },
     },
     async (request, reply) => signedIn(reply, await portal.signIn(request.body, request.requestContext)),
   );
   app.get(
     PORTAL_SESSION_PATH,
-    { schema: { operationId: 'portalSession', tags, summary: 'Who is signed in, and the CSRF token changes carry', response: { 200: PortalSession, ...partnerCallErrors(SESSION) } } },
+    { schema: { operationId: 'portalSession', tags, security: SESSION_COOKIE, summary: 'Who is signed in, and the CSRF token changes carry', response: { 200: PortalSession, ...partnerCallErrors(SESSION) } } },
     async (request, reply) => forgetRefused(reply, () => portal.session(request.requestContext)),
   );
   app.post(
@@ -77,6 +80,7 @@ export async function portalRoutes(untyped: FastifyInstance, { gateway, root = p
       schema: {
         operationId: 'portalSignOut',
         tags,
+        security: SESSION_COOKIE,
         summary: 'Sign out of this session, or of every session of yours (`everywhere`)',
         body: PortalSignOutRequest,
         response: { 204: { type: 'null', description: 'Signed out' }, ...partnerCallErrors({ ...SESSION, 403: [errors.portalCsrfRefused().description] }) },
