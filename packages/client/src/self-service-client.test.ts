@@ -21,6 +21,18 @@ for (const backend of testBackends()) {
     });
     after(() => t.close());
 
+    it('when a partner invites a person through the SDK, then the link is a single-use portal link, the person is listed as pending, and the last admin cannot be removed', async () => {
+      const partner = await addKeyPartner(t);
+      const { client } = testClient(t.url, { login: partner.login }, { auth: { privateKeyJwt: { privateKey: partner.key.privateKey, kid: partner.key.kid } }, dpop: true });
+      const created = await client.self.inviteUser({ name: 'ops@acme.example', role: 'partner-admin' });
+      // The gateway's PUBLIC_URL is a loopback address: the link names localhost, where passkeys work.
+      assert.match(created.url, /^http:\/\/localhost:[0-9]+\/portal\/#invitation=[A-Za-z0-9_-]{43}$/);
+      const listed = await client.self.users();
+      assert.deepEqual(listed.invitations.map((each) => [each.name, each.role, each.recovery]), [['ops@acme.example', 'partner-admin', false]]);
+      assert.deepEqual(listed.users, []);
+      await assert.rejects(client.self.removeUser('pu_unknownunknownunknown'), (error: unknown) => error instanceof PartnerApiError && error.status === 404);
+    });
+
     it('when a partner rotates its key through the SDK, then a client on the old key keeps taking tokens, and one on the new key works at once', async () => {
       const partner = await addKeyPartner(t);
       const { client, calls } = testClient(t.url, { login: partner.login }, { auth: { privateKeyJwt: { privateKey: partner.key.privateKey, kid: partner.key.kid } }, dpop: true });

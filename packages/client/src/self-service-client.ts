@@ -12,8 +12,12 @@ import {
   SELF_WEBHOOK_REPLAY_PATH,
   SELF_WEBHOOK_ROTATE_PATH,
   SELF_WEBHOOKS_PATH,
+  SELF_INVITATIONS_PATH,
+  SELF_USER_PATH,
+  SELF_USERS_PATH,
   selfWebhookPath,
 } from '@partner-gateway/contract/paths';
+import type { InvitationCreated, InvitePartnerUserRequest, PartnerUserList, PartnerUserRole, PartnerUserView } from '@partner-gateway/contract/partner-users';
 import type { RotateKeyRequest, RotateKeyResponse, RotatePasswordRequest, RotatePasswordResponse, SelfCallsQuery, SelfCallsResponse, SelfKeysResponse, SelfSettings, SelfUsageResponse } from '@partner-gateway/contract/self-service';
 import type { RotateCertificateRequest, RotateCertificateResponse, SelfCertificatesResponse } from '@partner-gateway/contract/self-service-certificates';
 import type { PartnerApiError } from './partner-api-error.js';
@@ -49,14 +53,14 @@ export interface SelfServiceTransport {
 export class SelfServiceClient {
   readonly #transport: SelfServiceTransport;
   readonly #base: URL;
-  readonly #urls: { keys: URL; certificates: URL; password: URL; calls: URL; usage: URL; settings: URL; allowlist: URL; webhooks: URL };
+  readonly #urls: { keys: URL; certificates: URL; password: URL; calls: URL; usage: URL; settings: URL; allowlist: URL; webhooks: URL; users: URL; invitations: URL };
   readonly #tokens: TokenManager;
 
   constructor(transport: SelfServiceTransport, base: URL, now: () => number) {
     this.#transport = transport;
     this.#base = base;
     const url = (path: string) => new URL(path.slice(1), base);
-    this.#urls = { keys: url(SELF_KEYS_PATH), certificates: url(SELF_CERTIFICATES_PATH), password: url(SELF_PASSWORD_PATH), calls: url(SELF_CALLS_PATH), usage: url(SELF_USAGE_PATH), settings: url(SELF_SETTINGS_PATH), allowlist: url(SELF_ALLOWLIST_PATH), webhooks: url(SELF_WEBHOOKS_PATH) };
+    this.#urls = { keys: url(SELF_KEYS_PATH), certificates: url(SELF_CERTIFICATES_PATH), password: url(SELF_PASSWORD_PATH), calls: url(SELF_CALLS_PATH), usage: url(SELF_USAGE_PATH), settings: url(SELF_SETTINGS_PATH), allowlist: url(SELF_ALLOWLIST_PATH), webhooks: url(SELF_WEBHOOKS_PATH), users: url(SELF_USERS_PATH), invitations: url(SELF_INVITATIONS_PATH) };
     // Client credentials give no refresh token: every renewal takes a new token.
     this.#tokens = new TokenManager({ logIn: () => transport.selfToken(), refresh: () => transport.selfToken() }, now);
   }
@@ -156,6 +160,29 @@ export class SelfServiceClient {
   /** Sends one event again (`{ eventId }`) or every event since a time (`{ since }`); how many were queued. */
   async replayWebhooks(id: string, body: ReplayWebhooksBody, options: CallOptions = {}): Promise<ReplayWebhooksResult> {
     return (await this.#call('POST', this.#webhookUrl(SELF_WEBHOOK_REPLAY_PATH, id), body, options)) as ReplayWebhooksResult;
+  }
+
+  /** The partner's people in the portal, with their pending invitations. */
+  async users(options: CallOptions = {}): Promise<PartnerUserList> {
+    return (await this.#call('GET', this.#urls.users, undefined, options)) as PartnerUserList;
+  }
+
+  /**
+   * Invites a person to the portal: the answer's `url` is a single-use link (72 hours), shown this once. A name
+   * already registered is recovery (a new passkey, the same role). Not retried when the outcome is unknown.
+   */
+  async inviteUser(body: InvitePartnerUserRequest, options: CallOptions = {}): Promise<InvitationCreated> {
+    return (await this.#call('POST', this.#urls.invitations, body, options, (error) => error.retryable && !outcomeUnknown(error))) as InvitationCreated;
+  }
+
+  /** Changes a person's role (409 for the partner's last partner-admin). */
+  async changeUserRole(id: string, role: PartnerUserRole, options: CallOptions = {}): Promise<PartnerUserView> {
+    return (await this.#call('PUT', new URL(SELF_USER_PATH.replace(':id', encodeURIComponent(id)).slice(1), this.#base), { role }, options)) as PartnerUserView;
+  }
+
+  /** Removes a person: their passkeys and sessions end at once. */
+  async removeUser(id: string, options: CallOptions = {}): Promise<void> {
+    await this.#call('DELETE', new URL(SELF_USER_PATH.replace(':id', encodeURIComponent(id)).slice(1), this.#base), undefined, options);
   }
 
   #webhookUrl(template: Parameters<typeof selfWebhookPath>[0], id: string): URL {
