@@ -8,6 +8,7 @@ import { describeAuth, PARTNER_AUTH_EXAMPLES, partnerAuthSubcommands } from './p
 import { partnerCertificateCommands } from './partner-certificate-command.js';
 import { partnerKeyCommands } from './partner-key-command.js';
 import { partnerWebhookCommands } from './partner-webhook-command.js';
+import { partnerUserCommands } from './partner-user-command.js';
 import { describeSubresource, subresourceSubcommands, type PartnerSubresourceCommands } from './partner-subresource-command.js';
 
 /** A partner's sub-resources, each set and deleted by its own commands (`partner show` prints them in this order). */
@@ -155,6 +156,7 @@ export const partnerCommands: CommandGroup<AdminApi> = {
     ...partnerAuthSubcommands,
     ...Object.assign({}, ...SUBRESOURCES.map((subresource) => subresourceSubcommands(subresource))),
     ...partnerWebhookCommands,
+    ...partnerUserCommands,
   },
   epilogue: `Examples:
   printf '%s' "$PASSWORD" | partner-gateway partner add acme --ips 203.0.113.0/24 --rewards sbp --password-stdin
