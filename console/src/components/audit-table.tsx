@@ -3,7 +3,7 @@ import { partnerHref } from '../router';
 import { AuditDetails } from './audit-details';
 import { Time } from './time';
 
-const CREDENTIALS = { token: 'personal token', sso: 'single sign-on', bootstrap: 'ADMIN_TOKEN', system: 'the gateway itself' } as const;
+const CREDENTIALS = { token: 'personal token', sso: 'single sign-on', bootstrap: 'ADMIN_TOKEN', system: 'the gateway itself', passkey: "a partner user's passkey (portal)" } as const;
 
 /** Audit entries, newest first, as a table with a caption for screen readers. */
 export function AuditTable({ entries, caption, showPartner = true }: { entries: AuditEntry[]; caption: string; showPartner?: boolean }) {

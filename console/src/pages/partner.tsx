@@ -7,6 +7,7 @@ import { PartnerAuthForm } from '../components/partner-auth-form';
 import { partnerKeys } from '../components/partner-keys-section';
 import { partnerCertificates } from '../components/partner-certificates-section';
 import { PartnerSubresourceSection } from '../components/partner-subresource-section';
+import { PartnerPeople } from '../components/partner-people';
 import { allowlistProblems, splitAllowlist } from '../cidr';
 import { AuditTable } from '../components/audit-table';
 import { ConfirmDialog } from '../components/confirm-dialog';
@@ -160,6 +161,7 @@ export function PartnerPage({ login }: { login: string }) {
           <PartnerAuthForm key={`auth-${data.updatedAt}`} partner={data} onSaved={refresh} />
           <PartnerSubresourceSection key={`keys-${data.updatedAt}`} subresource={partnerKeys} partner={data} onSaved={refresh} />
           <PartnerSubresourceSection key={`certificates-${data.updatedAt}`} subresource={partnerCertificates} partner={data} onSaved={refresh} />
+          <PartnerPeople login={login} />
 
           <section aria-labelledby="recent-calls">
             <h2 id="recent-calls">Recent calls and changes</h2>
