@@ -27,12 +27,13 @@ export interface PartnerPeople {
   list(partner: PeoplePartner): Promise<PartnerUserList>;
   invite(partner: PeoplePartner, body: InvitePartnerUserRequest, createdBy: CreatedBy): Promise<InvitationCreated>;
   changeRole(partner: PeoplePartner, userId: string, role: PartnerUserRole): Promise<{ before: PartnerUserView; after: PartnerUserView }>;
-  remove(partner: PeoplePartner, userId: string): Promise<PartnerUserView>;
+  /** Removes a person; `evenTheLastAdmin` (an operator's removal) lets the partner be left without a partner-admin. */
+  remove(partner: PeoplePartner, userId: string, options?: { evenTheLastAdmin?: boolean }): Promise<PartnerUserView>;
 }
 
 export function createPartnerPeople(deps: { users: PartnerUserRepository; portal: PortalRepository; publicUrl: string; now: () => number }): PartnerPeople {
-  const change = async (partner: PeoplePartner, userId: string, what: { role: PartnerUserRole } | 'remove'): Promise<PartnerUser> => {
-    const before = await deps.users.change(partner.id, userId, what);
+  const change = async (partner: PeoplePartner, userId: string, what: { role: PartnerUserRole } | 'remove', keepAnAdmin = true): Promise<PartnerUser> => {
+    const before = await deps.users.change(partner.id, userId, what, keepAnAdmin);
     if (before === 'unknown') throw errors.partnerUserUnknown();
     if (before === 'last-admin') throw errors.lastPartnerAdmin();
     return before;
@@ -67,9 +68,9 @@ export function createPartnerPeople(deps: { users: PartnerUserRepository; portal
       const passkeys = await passkeysOf(userId);
       return { before: toPartnerUserView(before, passkeys), after: toPartnerUserView({ ...before, role }, passkeys) };
     },
-    async remove(partner, userId) {
+    async remove(partner, userId, options = {}) {
       const passkeys = await passkeysOf(userId);
-      return toPartnerUserView(await change(partner, userId, 'remove'), passkeys);
+      return toPartnerUserView(await change(partner, userId, 'remove', !options.evenTheLastAdmin), passkeys);
     },
   };
 }

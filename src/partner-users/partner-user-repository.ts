@@ -45,7 +45,7 @@ export interface PartnerUserRepository {
    * admins demoting each other at once cannot leave the partner without one: `last-admin` when the change would,
    * `unknown` when the person is not the partner's. Answers the person as they were.
    */
-  change(partnerId: string, userId: string, change: { role: PartnerUserRole } | 'remove'): Promise<PartnerUser | 'unknown' | 'last-admin'>;
+  change(partnerId: string, userId: string, change: { role: PartnerUserRole } | 'remove', keepAnAdmin?: boolean): Promise<PartnerUser | 'unknown' | 'last-admin'>;
   signedIn(id: string, at: Date): Promise<void>;
   /** Removes a person (their passkeys and sessions go with them); true when they existed. */
   remove(id: string): Promise<boolean>;
@@ -91,14 +91,14 @@ export function createPartnerUserRepository(database: Kysely<Database>): Partner
         .execute();
       return rows.map((row) => ({ ...toUser(row), passkeys: Number(row.passkey_count) }));
     },
-    async change(partnerId, userId, change) {
+    async change(partnerId, userId, change, keepAnAdmin = true) {
       return db.transaction().execute(async (trx) => {
         const rows = (await trx.selectFrom('partner_users').selectAll().where('partner_id', '=', partnerId).orderBy('id').forUpdate().execute()).map(toUser);
         const before = rows.find((user) => user.id === userId);
         if (!before) return 'unknown';
         const staysAdmin = change !== 'remove' && change.role === 'partner-admin';
         const otherAdmins = rows.filter((user) => user.id !== userId && user.role === 'partner-admin').length;
-        if (before.role === 'partner-admin' && !staysAdmin && otherAdmins === 0) return 'last-admin';
+        if (keepAnAdmin && before.role === 'partner-admin' && !staysAdmin && otherAdmins === 0) return 'last-admin';
         if (change === 'remove') await trx.deleteFrom('partner_users').where('id', '=', userId).execute();
         else await trx.updateTable('partner_users').set(toColumns(partnerUserFields, change, { update: true })).where('id', '=', userId).execute();
         return before;

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { InvitationCreated, InvitePartnerUserRequest, PartnerUserList } from '@partner-gateway/contract/partner-users';
+import type { InvitationCreated, InvitePartnerUserRequest, PartnerUserList, PartnerUserView } from '@partner-gateway/contract/partner-users';
 import { errors } from '../errors.js';
 import type { Database } from '../db/schema.js';
 import type { PartnerRepository } from '../partners/partner-repository.js';
@@ -18,6 +18,8 @@ export interface PartnerUsers {
   admin: {
     list(login: string): Promise<PartnerUserList>;
     invite(login: string, body: InvitePartnerUserRequest, operatorId: string): Promise<InvitationCreated>;
+    /** Removes one of the partner's people, the last partner-admin too; what they were. */
+    remove(login: string, userId: string): Promise<PartnerUserView>;
   };
   /** Deletes spent challenges, ended sessions and long-expired invitations (run with the other purges). */
   purge(): Promise<void>;
@@ -55,6 +57,7 @@ export function createPartnerUsers(
     admin: {
       list: async (login) => people.list(await partnerOf(login)),
       invite: async (login, body, operatorId) => people.invite(await partnerOf(login), body, `operator:${operatorId}`),
+      remove: async (login, userId) => people.remove(await partnerOf(login), userId, { evenTheLastAdmin: true }),
     },
     purge: () => portal.purge(new Date(now()), new Date(now() - options.idleMs)),
   };

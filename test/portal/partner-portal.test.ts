@@ -173,6 +173,19 @@ for (const backend of testBackends()) {
       assert.equal((await anna.call('GET', PORTAL_SESSION_PATH)).status, 401);
     });
 
+    it('when an operator removes a person who left, the last partner admin included, then their session ends at once and the removal is audited', async () => {
+      const partner = await keyPartner();
+      const anna = await invitedUser(t, partner.login, 'anna@acme.example', 'partner-admin');
+      const removed = await t.admin.inject({ method: 'DELETE', url: `${ADMIN_PARTNER_USERS_PATH.replace(':login', partner.login)}/${anna.session!.user.id}`, headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } });
+      assert.equal(removed.statusCode, 204, removed.body);
+      assert.deepEqual(await answered(await anna.call('GET', SELF_KEYS_PATH)), [401, errors.portalSignInRequired().description]);
+      assert.deepEqual(((await admin('GET', ADMIN_PARTNER_USERS_PATH.replace(':login', partner.login))).json() as PartnerUserList).users, []);
+      const again = await t.admin.inject({ method: 'DELETE', url: `${ADMIN_PARTNER_USERS_PATH.replace(':login', partner.login)}/${anna.session!.user.id}`, headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } });
+      assert.equal(again.statusCode, 404);
+      const entry = await waitFor(async () => ((await admin('GET', `${ADMIN_AUDIT_PATH}?partner=${partner.login}&action=partner.users.delete&outcome=success`)).json() as { entries: Array<{ details: { before: { name: string } } }> }).entries[0]);
+      assert.equal(entry.details.before.name, 'anna@acme.example');
+    });
+
     it('when two partner admins demote each other at once, then one of them stays partner admin', async () => {
       const partner = await keyPartner();
       const anna = await invitedUser(t, partner.login, 'anna@acme.example', 'partner-admin');

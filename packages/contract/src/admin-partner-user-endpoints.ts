@@ -1,7 +1,12 @@
 import { adminEndpoint } from './admin-endpoint.js';
 import { LoginParams } from './admin-partners.js';
-import { InvitationCreated, InvitePartnerUserRequest, PartnerUserList } from './partner-users.js';
-import { ADMIN_PARTNER_INVITATIONS_PATH, ADMIN_PARTNER_USERS_PATH } from './paths.js';
+import { Type, type Static } from 'typebox';
+import { InvitationCreated, InvitePartnerUserRequest, PartnerUserId, PartnerUserList } from './partner-users.js';
+import { ADMIN_PARTNER_INVITATIONS_PATH, ADMIN_PARTNER_USER_PATH, ADMIN_PARTNER_USERS_PATH } from './paths.js';
+
+/** A partner's login and one of its people's ids. */
+export const PartnerUserAdminParams = Type.Object({ login: Type.String({ minLength: 1, maxLength: 64 }), id: PartnerUserId() }, { title: 'PartnerUserAdminParams', additionalProperties: false });
+export type PartnerUserAdminParams = Static<typeof PartnerUserAdminParams>;
 
 const tags = ['Partners'];
 
@@ -46,5 +51,21 @@ export const PARTNER_USER_ENDPOINTS = {
     uncheckedBecause: 'the link is answered once, to whoever makes the invitation: a proposal would show it to the approver instead',
     cli: 'partner invite',
     send: (login: string, body: InvitePartnerUserRequest) => ({ params: { login }, body }),
+  }),
+  remove: adminEndpoint({
+    method: 'DELETE',
+    path: ADMIN_PARTNER_USER_PATH,
+    operationId: 'removePartnerUser',
+    tags,
+    summary: "Remove one of a partner's people from the portal: their passkeys and sessions end at once",
+    description: 'For a person who left the partner when no partner-admin is left to remove them: unlike the partner\'s own removal, it may remove the last partner-admin (invite a new one then).',
+    params: PartnerUserAdminParams,
+    status: 204,
+    answer: { type: 'null', description: 'Removed' },
+    permission: 'partners.write',
+    audit: 'partner.users.delete',
+    uncheckedBecause: 'ending a departed person\'s access must never wait for a second operator; it gives nobody access',
+    cli: 'partner remove-user',
+    send: (login: string, id: string) => ({ params: { login, id } }),
   }),
 };

@@ -49,6 +49,7 @@ export const ADMIN_ACTIONS = [
   'partner.webhook.rotate',
   'partner.webhook.replay',
   'partner.users.invite',
+  'partner.users.delete',
   'bank.add',
   'bank.remove',
   'bank.edit',

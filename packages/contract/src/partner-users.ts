@@ -84,5 +84,8 @@ export type InvitationCreated = Static<typeof InvitationCreated>;
 export const ChangePartnerUserRequest = Type.Object({ role: PartnerUserRole }, { title: 'ChangePartnerUserRequest', additionalProperties: false });
 export type ChangePartnerUserRequest = Static<typeof ChangePartnerUserRequest>;
 
-export const PartnerUserParams = Type.Object({ id: Type.String({ pattern: '^pu_[A-Za-z0-9_-]{16,64}$' }) }, { title: 'PartnerUserParams', additionalProperties: false });
+/** A partner user's id, as every path that names one takes it. */
+export const PartnerUserId = () => Type.String({ pattern: '^pu_[A-Za-z0-9_-]{16,64}$' });
+
+export const PartnerUserParams = Type.Object({ id: PartnerUserId() }, { title: 'PartnerUserParams', additionalProperties: false });
 export type PartnerUserParams = Static<typeof PartnerUserParams>;

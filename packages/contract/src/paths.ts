@@ -95,6 +95,7 @@ export const ADMIN_PARTNER_CERTIFICATES_PATH = '/admin/v1/partners/:login/certif
 export const ADMIN_PARTNER_WEBHOOKS_PATH = '/admin/v1/partners/:login/webhooks';
 export const ADMIN_PARTNER_USERS_PATH = '/admin/v1/partners/:login/users';
 export const ADMIN_PARTNER_INVITATIONS_PATH = '/admin/v1/partners/:login/users/invitations';
+export const ADMIN_PARTNER_USER_PATH = '/admin/v1/partners/:login/users/:id';
 export const ADMIN_PARTNER_WEBHOOK_PATH = '/admin/v1/partners/:login/webhooks/:id';
 export const ADMIN_PARTNER_WEBHOOK_ROTATE_PATH = '/admin/v1/partners/:login/webhooks/:id/rotate';
 export const ADMIN_PARTNER_WEBHOOK_ATTEMPTS_PATH = '/admin/v1/partners/:login/webhooks/:id/attempts';

@@ -4,7 +4,7 @@ import type { Subcommand } from '@partner-gateway/client/cli/command-group';
 import { parseCommand } from '@partner-gateway/client/cli/parse-command';
 
 /**
- * `partner users|invite`: a partner's people in the portal (docs/portal-security.md). The invitation link is printed
+ * `partner users|invite|remove-user`: a partner's people in the portal (docs/portal-security.md). The invitation link is printed
  * once: give it to the person by a channel you trust.
  *
  * @example
@@ -43,6 +43,17 @@ export const partnerUserCommands: Record<string, Subcommand<AdminApi>> = {
       const { invitation, url } = await admin.partnerUsers.invite(positionals[0]!, { name: positionals[1]!, role });
       const kind = invitation.recovery ? 'Recovery invitation (a new passkey, the same role)' : 'Invitation';
       return print(io, `${kind} for ${invitation.name} (${invitation.role}), valid until ${invitation.expiresAt}.\nLink (shown once; give it to the person only): ${url}`);
+    },
+  },
+  'remove-user': {
+    synopsis: '<login> <id>',
+    changes: true,
+    summary: 'remove one of the partner\'s people from the portal (their passkeys and sessions end at once)',
+    run: async (args, io, admin, usage) => {
+      const { values, positionals } = parseCommand(args, {}, ['login', 'id'], usage);
+      if (values.help) return print(io, usage);
+      await admin.partnerUsers.remove(positionals[0]!, positionals[1]!);
+      return print(io, `Removed ${positionals[1]} from ${positionals[0]}'s portal`);
     },
   },
 };

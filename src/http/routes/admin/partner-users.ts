@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Gateway } from '../../../gateway.js';
 import { routeOf } from './admin-route.js';
 
-/** A partner's people in the portal: operators list them and invite one (the link answered once; the audit keeps the invitation without it). */
+/** A partner's people in the portal: operators list them, invite one (the link answered once; the audit keeps the invitation without it) and remove one who left. */
 export async function adminPartnerUserRoutes(untyped: FastifyInstance, { gateway }: { gateway: Gateway }): Promise<void> {
   const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
   const people = gateway.admin.partnerUsers;
@@ -18,6 +18,15 @@ export async function adminPartnerUserRoutes(untyped: FastifyInstance, { gateway
       const created = await people.invite(login, request.body, context.actor?.id ?? 'unknown');
       context.audit.details = { invitation: created.invitation };
       return reply.code(201).send(created);
+    },
+  });
+  app.route({
+    ...routeOf(PARTNER_USER_ENDPOINTS.remove),
+    handler: async (request, reply) => {
+      const { login, id } = request.params;
+      request.requestContext.audit.partner = login;
+      request.requestContext.audit.details = { before: await people.remove(login, id) };
+      return reply.code(204).send(null);
     },
   });
 }
