@@ -52,7 +52,7 @@ export function createPortalApi(deps: { signIn: PortalSignIn; partners: Pick<Par
       return toPortalSession(await deps.signIn.session(current(context)));
     },
     async signOut(body, context) {
-      await authenticatePortalSession(context, current(context), { changes: true, anyRole: true }, { partners: deps.partners, portal: deps.signIn });
+      await authenticatePortalSession(context, current(context), { changes: true, signingOut: true }, { partners: deps.partners, portal: deps.signIn });
       const user = context.portalUser;
       if (user) await deps.signIn.signOut(user, body.everywhere === true);
       context.audit.details = { everywhere: body.everywhere === true };

@@ -35,7 +35,8 @@ export async function setOwnAllowlist(body: SetAllowlistRequest, context: Reques
   const problems: ErrorDetail[] = [];
   const ipAllowlist = normalizeAllowlist(body.ipAllowlist, problems);
   if (problems.length > 0) throw errors.validationFailed(problems);
-  if (!isAddressAllowed(context.clientAddress, ipAllowlist)) throw errors.allowlistExcludesCaller();
+  // A client would lock itself out; a person in the portal is not subject to the allowlist and cannot.
+  if (!context.portalUser && !isAddressAllowed(context.clientAddress, ipAllowlist)) throw errors.allowlistExcludesCaller();
   const updated = await deps.partners.update(partner.login, { ipAllowlist }, { ifUpdatedAt: partner.updatedAt });
   if (!updated) throw errors.settingsChangedMeanwhile();
   context.audit.details = { before: { ipAllowlist: partner.ipAllowlist }, after: { ipAllowlist: updated.ipAllowlist } };

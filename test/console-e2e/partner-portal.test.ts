@@ -96,13 +96,13 @@ describe('the partner portal in Chromium with a passkey', { skip, timeout: 180_0
     })();
 
     await page.getByLabel('Endpoint URL').fill(`${hookUrl}?partner=${partner.login}`);
-    await page.getByRole('button', { name: 'Register' }).click();
+    await page.getByRole('button', { name: 'Register', exact: true }).click();
     await textOf(page.getByTestId('webhook-material'), /whpk_/);
 
     const newKey: TestKey = await testKey();
     await page.getByLabel('New public key (JWK)').fill(JSON.stringify(newKey.publicJwk));
     await page.getByLabel('Old keys keep working for (hours)').fill('1');
-    await page.getByRole('button', { name: 'Rotate' }).click();
+    await page.getByRole('button', { name: 'Rotate', exact: true }).click();
     await textOf(page.getByTestId('keys'), new RegExp(`${oldKey.kid} \\(ES256\\) · ends`));
     await waitFor(() => outcomes.length >= 20);
     rotating = false;
@@ -127,14 +127,14 @@ describe('the partner portal in Chromium with a passkey', { skip, timeout: 180_0
     assert.match(row, /[a-z]{4,} [a-z]{3,}/, 'the reason in words');
 
     await page.getByLabel('Name (e-mail)').fill('dev@acme.example');
-    await page.getByRole('button', { name: 'Invite' }).click();
+    await page.getByRole('button', { name: 'Invite', exact: true }).click();
     const developerLink = await textOf(page.getByTestId('invitation-link'), /#invitation=/);
     const developer = await personAt(developerLink.trim());
     await developer.page.getByRole('button', { name: 'Create a passkey' }).click();
     await textOf(developer.page.getByTestId('signed-in-as'), /dev@acme\.example · .* · partner-developer/);
     await textOf(developer.page.getByTestId('read-only'), /partner-admin changes/);
     await textOf(developer.page.getByTestId('keys'), new RegExp(newKey.kid));
-    assert.equal(await developer.page.getByRole('button', { name: 'Rotate' }).count(), 0);
+    assert.equal(await developer.page.getByRole('button', { name: /Rotate|New API password|Register|Invite|Remove/ }).count(), 0);
     const forced = await developer.page.evaluate(async (jwk) => {
       const session = (await (await fetch('/portal/api/session')).json()) as { csrfToken: string };
       const response = await fetch('/api/v1/self/keys', { method: 'POST', headers: { 'content-type': 'application/json', 'x-csrf-token': session.csrfToken }, body: JSON.stringify({ key: jwk }) });

@@ -12,6 +12,7 @@ import {
   PORTAL_SIGN_IN_OPTIONS_PATH,
   PORTAL_SIGN_IN_PATH,
   PORTAL_SIGN_OUT_PATH,
+  SELF_ALLOWLIST_PATH,
   SELF_CALLS_PATH,
   SELF_INVITATIONS_PATH,
   SELF_KEYS_PATH,
@@ -41,7 +42,7 @@ for (const backend of testBackends()) {
       t = await startListeningGateway(backend, { now: () => clock }, 'localhost');
     });
     after(async () => t.close());
-    const admin = (method: 'GET' | 'POST', url: string, payload?: unknown) =>
+    const admin = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: unknown) =>
       t.admin.inject({ method, url, headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` }, ...(payload === undefined ? {} : { payload: payload as object }) });
     const keyPartner = async () => {
       const partner = await t.addPartner();
@@ -184,6 +185,21 @@ for (const backend of testBackends()) {
       assert.equal(again.statusCode, 404);
       const entry = await waitFor(async () => ((await admin('GET', `${ADMIN_AUDIT_PATH}?partner=${partner.login}&action=partner.users.delete&outcome=success`)).json() as { entries: Array<{ details: { before: { name: string } } }> }).entries[0]);
       assert.equal(entry.details.before.name, 'anna@acme.example');
+    });
+
+    it("when an operator lets the partner manage its allowlist, then a partner admin changes it from the portal without its browser's address, a developer cannot, and a blocked partner's people can only sign out", async () => {
+      const partner = await keyPartner();
+      const anna = await invitedUser(t, partner.login, 'anna@acme.example', 'partner-admin');
+      const dev = await invitedUser(t, partner.login, 'dev@acme.example', 'partner-developer');
+      assert.equal((await admin('PATCH', `/admin/v1/partners/${partner.login}`, { selfManagedAllowlist: true })).statusCode, 200);
+      const changed = await anna.call('PUT', SELF_ALLOWLIST_PATH, { ipAllowlist: ['203.0.113.0/24'] });
+      assert.equal(changed.status, 200, await changed.clone().text());
+      assert.deepEqual(((await changed.json()) as { ipAllowlist: string[] }).ipAllowlist, ['203.0.113.0/24']);
+      assert.deepEqual(await answered(await dev.call('PUT', SELF_ALLOWLIST_PATH, { ipAllowlist: ['127.0.0.1/32'] })), [403, errors.partnerAdminRequired().description]);
+      assert.equal((await admin('PATCH', `/admin/v1/partners/${partner.login}`, { status: 'blocked' })).statusCode, 200);
+      assert.deepEqual(await answered(await anna.call('GET', SELF_KEYS_PATH)), [403, errors.blocked().description]);
+      assert.equal((await anna.call('POST', PORTAL_SIGN_OUT_PATH, {})).status, 204);
+      assert.equal((await anna.call('GET', PORTAL_SESSION_PATH)).status, 401);
     });
 
     it('when two partner admins demote each other at once, then one of them stays partner admin', async () => {

@@ -1,7 +1,9 @@
 import type { PortalSession } from '@partner-gateway/contract/portal';
 import { CallsSection } from './calls-section';
+import { CredentialsSection } from './credentials-section';
 import { KeysSection } from './keys-section';
 import { PeopleSection } from './people-section';
+import { SettingsSection } from './settings-section';
 import { UsageSection } from './usage-section';
 import { WebhooksSection } from './webhooks-section';
 import type { WordKey } from './words';
@@ -13,10 +15,12 @@ export function PortalHome({ session, words }: { session: PortalSession; words: 
     <>
       {!admin && <p data-testid="read-only">{words('readOnly')}</p>}
       <KeysSection admin={admin} words={words} />
+      <CredentialsSection admin={admin} words={words} />
       <CallsSection words={words} />
       <WebhooksSection admin={admin} words={words} />
       <PeopleSection admin={admin} words={words} />
       <UsageSection words={words} />
+      <SettingsSection admin={admin} words={words} />
     </>
   );
 }

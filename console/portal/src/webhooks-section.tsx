@@ -1,5 +1,5 @@
 import type { WebhookAttemptList, WebhookEndpointCreated, WebhookEndpointList } from '@partner-gateway/contract/admin-webhooks';
-import { SELF_WEBHOOK_ATTEMPTS_PATH, SELF_WEBHOOKS_PATH, selfWebhookPath } from '@partner-gateway/contract/paths';
+import { SELF_WEBHOOK_ATTEMPTS_PATH, SELF_WEBHOOK_REPLAY_PATH, SELF_WEBHOOK_ROTATE_PATH, SELF_WEBHOOKS_PATH, selfWebhookPath } from '@partner-gateway/contract/paths';
 import { useEffect, useState } from 'preact/hooks';
 import { call, wordsOf } from './portal-api';
 import type { WordKey } from './words';
@@ -24,6 +24,14 @@ export function WebhooksSection({ admin, words }: { admin: boolean; words: (key:
       setProblem(wordsOf(error));
     }
   };
+  const attempt = async (work: () => Promise<void>) => {
+    setProblem('');
+    try {
+      await work();
+    } catch (error) {
+      setProblem(wordsOf(error));
+    }
+  };
   const deliveries = async (id: string) => {
     try {
       setAttempts({ id, list: (await call<WebhookAttemptList>('GET', `${selfWebhookPath(SELF_WEBHOOK_ATTEMPTS_PATH, id)}?limit=20`)).attempts });
@@ -39,6 +47,20 @@ export function WebhooksSection({ admin, words }: { admin: boolean; words: (key:
           <li key={endpoint.id}>
             {endpoint.url} · {endpoint.status}{' '}
             <button type="button" onClick={() => void deliveries(endpoint.id)}>{words('deliveries')}</button>
+            {admin && (
+              <>
+                {' '}
+                <button type="button" onClick={() => void attempt(async () => setCreated(await call<WebhookEndpointCreated>('POST', selfWebhookPath(SELF_WEBHOOK_ROTATE_PATH, endpoint.id), {})))}>
+                  {words('rotateSecret')}
+                </button>{' '}
+                <button type="button" onClick={() => void attempt(async () => {
+                  await call('POST', selfWebhookPath(SELF_WEBHOOK_REPLAY_PATH, endpoint.id), { since: new Date(Date.now() - 86_400_000).toISOString() });
+                  await deliveries(endpoint.id);
+                })}>
+                  {words('replay')}
+                </button>
+              </>
+            )}
           </li>
         ))}
       </ul>

@@ -12,6 +12,7 @@ const WORDS = {
   newKey: ['New public key (JWK)', 'Новый открытый ключ (JWK)'],
   overlapHours: ['Old keys keep working for (hours)', 'Старые ключи действуют ещё (часов)'],
   rotate: ['Rotate', 'Заменить'],
+  overlapCredentialHours: ['The old certificate or password keeps working for (hours)', 'Старый сертификат или пароль действует ещё (часов)'],
   endsAt: ['ends', 'действует до'],
   calls: ['Your calls', 'Ваши запросы'],
   requestId: ['Request id', 'Идентификатор запроса'],
@@ -30,6 +31,14 @@ const WORDS = {
   link: ['Invitation link (single use, 72 hours)', 'Ссылка-приглашение (одноразовая, 72 часа)'],
   usage: ['Usage, 30 days', 'Использование за 30 дней'],
   settings: ['Settings', 'Настройки'],
+  allowlist: ['IP allowlist (one address or CIDR per line)', 'Разрешённые IP-адреса (адрес или CIDR в строке)'],
+  save: ['Save', 'Сохранить'],
+  credentials: ['Client certificates and API password', 'Клиентские сертификаты и пароль API'],
+  newCertificate: ['New client certificate (PEM)', 'Новый клиентский сертификат (PEM)'],
+  rotateCertificate: ['Rotate certificate', 'Заменить сертификат'],
+  rotatePassword: ['New API password', 'Новый пароль API'],
+  rotateSecret: ['Rotate signing key', 'Заменить ключ подписи'],
+  replay: ['Send the last day again', 'Отправить за сутки повторно'],
   readOnly: ['Your role reads; a partner-admin changes.', 'Ваша роль только читает; изменяет partner-admin.'],
 } as const;
 

@@ -13,7 +13,7 @@ export interface PortalSessionDependencies {
 /**
  * Who calls the self-service API from the portal, in these steps: a live session (its cookie; 401
  * `portal_sign_in_required` otherwise), and for a change the session's CSRF token from this listener's own origin
- * (403 `portal_csrf_refused`) and, unless `anyRole` (signing out), the partner-admin role (403 `partner_admin_required`), for a partner that is not
+ * (403 `portal_csrf_refused`) and, unless `signingOut` (which anyone may, a blocked partner's people too), the partner-admin role (403 `partner_admin_required`), for a partner that is not
  * blocked (403). The partner is the session's person's alone, as a token's is its client's: no call names a
  * partner. The IP allowlist governs the partner's API clients, not its people's browsers, and is not applied.
  * The audit entry names the person (credential `passkey`) beside the partner.
@@ -23,7 +23,7 @@ export interface PortalSessionDependencies {
  * const partner = await authenticatePortalSession(context, sessionId, { changes: true }, deps);
  * ```
  */
-export async function authenticatePortalSession(context: RequestContext, sessionId: string, options: { changes?: boolean; anyRole?: boolean }, deps: PortalSessionDependencies): Promise<Partner> {
+export async function authenticatePortalSession(context: RequestContext, sessionId: string, options: { changes?: boolean; signingOut?: boolean }, deps: PortalSessionDependencies): Promise<Partner> {
   const user = await deps.portal.session(sessionId);
   context.portalUser = user;
   context.audit.partner = user.partnerLogin;
@@ -31,11 +31,11 @@ export async function authenticatePortalSession(context: RequestContext, session
   if (options.changes) {
     const presented = context.browser?.csrfToken;
     if (presented === undefined || context.browser?.crossOrigin !== false || !timingSafeEqual(digest(presented), digest(user.csrfToken))) throw errors.portalCsrfRefused();
-    if (user.role !== 'partner-admin' && !options.anyRole) throw errors.partnerAdminRequired();
+    if (user.role !== 'partner-admin' && !options.signingOut) throw errors.partnerAdminRequired();
   }
   const partner = await deps.partners.findById(user.partnerId);
   if (!partner) throw errors.portalSignInRequired();
-  if (partner.status !== 'active') throw errors.blocked();
+  if (partner.status !== 'active' && !options.signingOut) throw errors.blocked();
   return partner;
 }
 

@@ -1,0 +1,57 @@
+import { SELF_ALLOWLIST_PATH, SELF_SETTINGS_PATH } from '@partner-gateway/contract/paths';
+import type { SelfSettings } from '@partner-gateway/contract/self-service';
+import { useEffect, useState } from 'preact/hooks';
+import { call, wordsOf } from './portal-api';
+import type { WordKey } from './words';
+
+/** The partner's settings, read-only but for the IP allowlist when an operator lets the partner manage it (a partner-admin then edits it). */
+export function SettingsSection({ admin, words }: { admin: boolean; words: (key: WordKey) => string }) {
+  const [settings, setSettings] = useState<SelfSettings>();
+  const [allowlist, setAllowlist] = useState('');
+  const [problem, setProblem] = useState('');
+  useEffect(() => {
+    call<SelfSettings>('GET', SELF_SETTINGS_PATH).then((body) => {
+      setSettings(body);
+      setAllowlist(body.ipAllowlist.join('\n'));
+    }, (error: unknown) => setProblem(wordsOf(error)));
+  }, []);
+  const save = async (event: Event) => {
+    event.preventDefault();
+    setProblem('');
+    try {
+      const ipAllowlist = allowlist.split(/[\s,]+/).filter(Boolean);
+      setSettings(await call<SelfSettings>('PUT', SELF_ALLOWLIST_PATH, { ipAllowlist }));
+    } catch (error) {
+      setProblem(wordsOf(error));
+    }
+  };
+  return (
+    <section aria-labelledby="settings">
+      <h2 id="settings">{words('settings')}</h2>
+      {settings && (
+        <dl data-testid="settings">
+          <dt>login</dt>
+          <dd>{settings.login}</dd>
+          <dt>status</dt>
+          <dd>{settings.status}</dd>
+          <dt>rewardTypes</dt>
+          <dd>{settings.rewardTypes.join(', ')}</dd>
+          <dt>authMethods</dt>
+          <dd>{settings.authMethods.join(', ')}</dd>
+          <dt>ipAllowlist</dt>
+          <dd>{settings.ipAllowlist.join(', ')}</dd>
+        </dl>
+      )}
+      {settings?.selfManagedAllowlist && admin && (
+        <form onSubmit={(event) => void save(event)}>
+          <label>
+            {words('allowlist')}
+            <textarea value={allowlist} onInput={(event) => setAllowlist(event.currentTarget.value)} rows={4} />
+          </label>
+          <button type="submit">{words('save')}</button>
+        </form>
+      )}
+      {problem && <p role="alert">{problem}</p>}
+    </section>
+  );
+}
