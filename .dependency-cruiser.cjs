@@ -1,6 +1,6 @@
 /**
  * What each folder may import (docs/architecture.md, "What each folder may import"), checked by
- * test/architecture/import-rules.test.ts in `npm test` and by `npx depcruise --config .dependency-cruiser.cjs src packages console/src`.
+ * test/architecture/import-rules.test.ts in `npm test` and by `npx depcruise --config .dependency-cruiser.cjs src packages console/src console/portal/src`.
  * Type-only imports count: a type is a dependency too.
  */
 /** A rule for shipped code: tests may reach into test/support and across folders to set up what they check. */
@@ -25,6 +25,7 @@ const allowed = [
   allow('The contract: typebox and itself.', '^packages/contract/', '^(packages/contract/|typebox)'),
   allow('The SDK: the contract.', '^packages/client/', '^@partner-gateway/contract/'),
   allow('The console: the contract and the one shared CIDR rule.', '^console/src/', '^(@partner-gateway/contract/|src/partners/ip-allowlist\\.ts$)'),
+  allow('The portal: the contract and the console\'s stylesheet.', '^console/portal/src/', '^(@partner-gateway/contract/|console/src/styles\\.css$)'),
   allow('The leaves: any file under src/ may use them.', '^src/', LEAVES),
   allow('mtls/ is transport: certificate parsing and the listener, used by every layer that reads a client certificate.', '^src/(auth|partners|http|config\\.ts|server\\.ts|gateway\\.ts|request-context\\.ts)', '^src/mtls/'),
   allow('health/ holds the checks\' shape: metrics report it.', '^src/metrics/', '^src/health/', true),
@@ -54,6 +55,7 @@ module.exports = {
     { name: 'no-circular', comment: 'No import cycle, of values or of types.', severity: 'error', from: {}, to: { circular: true } },
     rule('contract-alone', 'The wire contract depends on typebox only.', '^packages/contract/', '^(src|console|packages/client|test|bench|scripts)/'),
     rule('client-alone', 'The SDK depends on the contract, jose and Node only.', '^packages/client/src/', '^(src|console|test|bench|scripts)/'),
+    rule('portal-bundle', 'The portal bundles the contract and the console\'s stylesheet, nothing of the server.', '^console/portal/src/', '^src/'),
     rule('console-bundle', 'The console bundles the contract and the one shared CIDR rule, nothing else of the server.', '^console/src/', '^src/(?!partners/ip-allowlist\\.ts$)'),
     rule('src-not-tests', 'Nothing under src/ imports tests, benchmarks or scripts.', '^src/(?!.*\\.test\\.ts$)', '^(test|bench|scripts)/'),
     rule('routes-call-operations', 'Routes are schema + one call: no repository, store, database or auth step.', '^src/http/routes/', '^src/(db|stores|auth|partners|partner-users|banks|keys|audit|operators|approvals)/'),

@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { projectFile } from '../../src/project-root.js';
 
 /** The folders the rules cover: the server, the contract, the SDK and the console. */
-const SCANNED = ['src', 'packages/contract/src', 'packages/client/src', 'console/src'];
+const SCANNED = ['src', 'packages/contract/src', 'packages/client/src', 'console/src', 'console/portal/src'];
 
 interface Violation {
   from: string;
