@@ -1,5 +1,5 @@
 import type { AcceptInvitationRequest, InvitationTokenBody, InvitationView, PasskeyOptions, PortalSession, PortalSignInRequest, PortalSignOutRequest } from '@partner-gateway/contract/portal';
-import { authenticatePortalSession } from '../auth/steps/authenticate-portal-session.js';
+import { actAsPortalUser, authenticatePortalSession } from '../auth/steps/authenticate-portal-session.js';
 import { errors } from '../errors.js';
 import type { PartnerRepository } from '../partners/partner-repository.js';
 import type { PortalSignIn, StartedSession } from '../partner-users/portal-sign-in.js';
@@ -28,7 +28,7 @@ export interface PortalApi {
  */
 export function createPortalApi(deps: { signIn: PortalSignIn; partners: Pick<PartnerRepository, 'findById'> }): PortalApi {
   const started = (result: StartedSession, context: RequestContext, details: Record<string, unknown>) => {
-    noteUser(result.principal, context);
+    actAsPortalUser(context, result.principal);
     context.audit.details = details;
     return { session: toPortalSession(result.principal), sessionId: result.sessionId };
   };
@@ -41,8 +41,7 @@ export function createPortalApi(deps: { signIn: PortalSignIn; partners: Pick<Par
     invitation: (body) => deps.signIn.invitation(body.token),
     registrationOptions: (body) => deps.signIn.registrationOptions(body.token),
     async accept(body, context) {
-      const result = await deps.signIn.accept(body);
-      return started(result, context, { passkey: body.response.id });
+      return started(await deps.signIn.accept(body), context, { passkey: body.response.id });
     },
     signInOptions: () => deps.signIn.signInOptions(),
     async signIn(body, context) {
@@ -58,12 +57,6 @@ export function createPortalApi(deps: { signIn: PortalSignIn; partners: Pick<Par
       context.audit.details = { everywhere: body.everywhere === true };
     },
   };
-}
-
-function noteUser(user: PortalUser, context: RequestContext): void {
-  context.portalUser = user;
-  context.audit.partner = user.partnerLogin;
-  context.audit.operator = { id: user.userId, name: user.name, credential: 'passkey' };
 }
 
 /** A session as the portal sees it: never its cookie's id. */

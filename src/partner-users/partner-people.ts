@@ -1,11 +1,10 @@
-import { MAX_PARTNER_USERS, type InvitationCreated, type InvitePartnerUserRequest, type PartnerUserList, type PartnerUserRole, type PartnerUserView, type PendingInvitation } from '@partner-gateway/contract/partner-users';
+import { INVITATION_TTL_SECONDS, MAX_PARTNER_USERS, type InvitationCreated, type InvitePartnerUserRequest, type PartnerUserList, type PartnerUserRole, type PartnerUserView, type PendingInvitation } from '@partner-gateway/contract/partner-users';
 import { PORTAL_PATH } from '@partner-gateway/contract/paths';
 import { errors } from '../errors.js';
 import { newRandomId, secretHash } from '../operators/operator-secrets.js';
 import type { PartnerUser, PartnerUserRepository } from './partner-user-repository.js';
 import type { CreatedBy } from './created-by.js';
 import type { Invitation, PortalRepository } from './portal-repository.js';
-import { INVITATION_TTL_MS } from './portal-sign-in.js';
 
 /** The partner a people change concerns: its id, and its login for the link and the audit. */
 export interface PeoplePartner {
@@ -59,7 +58,7 @@ export function createPartnerPeople(deps: { users: PartnerUserRepository; portal
         role: existing?.role ?? body.role,
         createdBy,
         createdAt: new Date(at),
-        expiresAt: new Date(at + INVITATION_TTL_MS),
+        expiresAt: new Date(at + INVITATION_TTL_SECONDS * 1000),
       });
       return { invitation: toPendingInvitation(invitation), url: `${deps.publicUrl}${PORTAL_PATH}#invitation=${token}` };
     },

@@ -19,11 +19,10 @@ export const invitationFields = {
 };
 export type Invitation = Entity<typeof invitationFields>;
 
-/** A portal session's stored fields: found by the hash of the cookie's id. */
+/** A portal session's stored fields: found by the hash of the cookie's id (its CSRF token is derived from the id, not stored). */
 export const portalSessionFields = {
   idHash: column<string>('id_hash').immutable(),
   userId: column<string>('user_id').immutable(),
-  csrfToken: column<string>('csrf_token').immutable(),
   createdAt: column<Date>('created_at').immutable(),
   lastSeenAt: column<Date>('last_seen_at'),
   expiresAt: column<Date>('expires_at').immutable(),

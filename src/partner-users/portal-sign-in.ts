@@ -1,10 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { generateAuthenticationOptions, generateRegistrationOptions, verifyAuthenticationResponse, verifyRegistrationResponse } from '@simplewebauthn/server';
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
-import { INVITATION_TTL_SECONDS, MAX_PASSKEYS_PER_USER } from '@partner-gateway/contract/partner-users';
+import { MAX_PASSKEYS_PER_USER } from '@partner-gateway/contract/partner-users';
 import type { AcceptInvitationRequest, InvitationView, PasskeyOptions, PortalSignInRequest } from '@partner-gateway/contract/portal';
 import { errors } from '../errors.js';
-import { newRandomId, secretHash } from '../operators/operator-secrets.js';
+import { csrfTokenOf, newRandomId, secretHash } from '../operators/operator-secrets.js';
+import type { Partner } from '../partners/partner.js';
 import type { PartnerRepository } from '../partners/partner-repository.js';
 import type { PasskeyChallenges } from './passkey-challenges.js';
 import type { PasskeySite } from './passkey-site.js';
@@ -62,10 +62,9 @@ export function createPortalSignIn(deps: PortalSignInDependencies): PortalSignIn
     const sessionId = newRandomId();
     const at = new Date(deps.now());
     const expiresAt = new Date(at.getTime() + deps.maxAgeMs);
-    const csrfToken = randomBytes(24).toString('base64url');
-    await deps.portal.insertSession({ idHash: secretHash(sessionId), userId: user.id, csrfToken, createdAt: at, lastSeenAt: at, expiresAt });
+    await deps.portal.insertSession({ idHash: secretHash(sessionId), userId: user.id, createdAt: at, lastSeenAt: at, expiresAt });
     await deps.users.signedIn(user.id, at);
-    return { sessionId, principal: { userId: user.id, name: user.name, role: user.role, partnerId: partner.id, partnerLogin: partner.login, csrfToken, sessionHash: secretHash(sessionId), expiresAt } };
+    return { sessionId, principal: portalUserOf(user, partner, sessionId, expiresAt) };
   }
 
   return {
@@ -144,7 +143,7 @@ export function createPortalSignIn(deps: PortalSignInDependencies): PortalSignIn
       const user = row && (await deps.users.get(row.userId));
       const partner = user && (await deps.partners.findById(user.partnerId));
       if (!row || !user || !partner) throw errors.portalSignInRequired();
-      return { userId: user.id, name: user.name, role: user.role, partnerId: partner.id, partnerLogin: partner.login, csrfToken: row.csrfToken, sessionHash: row.idHash, expiresAt: row.expiresAt };
+      return portalUserOf(user, partner, sessionId, row.expiresAt);
     },
     async signOut(principal, everywhere) {
       if (everywhere) await deps.portal.endSessionsOf(principal.userId);
@@ -163,8 +162,13 @@ export function createPortalSignIn(deps: PortalSignInDependencies): PortalSignIn
   }
 }
 
-/** How long an invitation link works, in milliseconds. */
-export const INVITATION_TTL_MS = INVITATION_TTL_SECONDS * 1000;
+/**
+ * Who a session is: the person, their partner, and the session's CSRF token, derived from the cookie's id as the
+ * console's is (csrfTokenOf), so that it needs no storage.
+ */
+function portalUserOf(user: PartnerUser, partner: Pick<Partner, 'id' | 'login'>, sessionId: string, expiresAt: Date): PortalUser {
+  return { userId: user.id, name: user.name, role: user.role, partnerId: partner.id, partnerLogin: partner.login, csrfToken: csrfTokenOf(sessionId), sessionHash: secretHash(sessionId), expiresAt };
+}
 
 /** The challenge as bytes: the library base64url-encodes a string's UTF-8 again, which would not be the challenge we signed. */
 function challengeBytes(challenge: string): Uint8Array<ArrayBuffer> {

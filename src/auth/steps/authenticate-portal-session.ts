@@ -1,9 +1,9 @@
-import { timingSafeEqual, createHash } from 'node:crypto';
 import { errors } from '../../errors.js';
 import type { Partner } from '../../partners/partner.js';
 import type { PartnerRepository } from '../../partners/partner-repository.js';
+import { sameSecret } from '../../operators/operator-secrets.js';
 import type { PortalSignIn } from '../../partner-users/portal-sign-in.js';
-import type { RequestContext } from '../../request-context.js';
+import type { PortalUser, RequestContext } from '../../request-context.js';
 
 export interface PortalSessionDependencies {
   partners: Pick<PartnerRepository, 'findById'>;
@@ -25,12 +25,10 @@ export interface PortalSessionDependencies {
  */
 export async function authenticatePortalSession(context: RequestContext, sessionId: string, options: { changes?: boolean; signingOut?: boolean }, deps: PortalSessionDependencies): Promise<Partner> {
   const user = await deps.portal.session(sessionId);
-  context.portalUser = user;
-  context.audit.partner = user.partnerLogin;
-  context.audit.operator = { id: user.userId, name: user.name, credential: 'passkey' };
+  actAsPortalUser(context, user);
   if (options.changes) {
     const presented = context.browser?.csrfToken;
-    if (presented === undefined || context.browser?.crossOrigin !== false || !timingSafeEqual(digest(presented), digest(user.csrfToken))) throw errors.portalCsrfRefused();
+    if (presented === undefined || context.browser?.crossOrigin !== false || !sameSecret(presented, user.csrfToken)) throw errors.portalCsrfRefused();
     if (user.role !== 'partner-admin' && !options.signingOut) throw errors.partnerAdminRequired();
   }
   const partner = await deps.partners.findById(user.partnerId);
@@ -39,6 +37,9 @@ export async function authenticatePortalSession(context: RequestContext, session
   return partner;
 }
 
-function digest(value: string): Buffer {
-  return createHash('sha256').update(value).digest();
+/** The request acts as `user`: the operations see the person, and the audit entry names them beside their partner. */
+export function actAsPortalUser(context: RequestContext, user: PortalUser): void {
+  context.portalUser = user;
+  context.audit.partner = user.partnerLogin;
+  context.audit.operator = { id: user.userId, name: user.name, credential: 'passkey' };
 }

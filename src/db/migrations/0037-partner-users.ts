@@ -13,7 +13,7 @@ import { sql, type Kysely } from 'kysely';
  * - `portal_challenges`: the WebAuthn challenges already answered, until they expire: a challenge is signed, not
  *   stored, when given out (an unauthenticated request writes nothing), and spent here once, on whichever instance.
  * - `portal_sessions`: the portal's sessions, found by the SHA-256 of the cookie's random id, with idle and
- *   absolute timeouts and the CSRF token the session's changes carry.
+ *   absolute timeouts (the CSRF token the session's changes carry is derived from the id, as the console's).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`create table partner_users (
@@ -56,7 +56,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`create table portal_sessions (
       id_hash text primary key,
       user_id text not null references partner_users (id) on delete cascade,
-      csrf_token text not null,
       created_at timestamptz not null default now(),
       last_seen_at timestamptz not null default now(),
       expires_at timestamptz not null
