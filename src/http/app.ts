@@ -18,6 +18,7 @@ import { selfServiceRoutes } from './routes/self-service.js';
 import { selfServiceWebhookRoutes } from './routes/self-service-webhooks.js';
 import { selfServicePeopleRoutes } from './routes/self-service-people.js';
 import { portalRoutes } from './routes/portal.js';
+import { PORTAL_COOKIE } from './session-cookie.js';
 import { sessionRoutes } from './routes/session.js';
 import { wellKnownRoutes } from './routes/well-known.js';
 import { tracing } from './plugins/tracing.js';
@@ -133,7 +134,7 @@ export async function buildApp({ gateway, logger, timeouts, instrumentation }: A
         bearerFormat: 'JWT',
         description: 'RFC 9449: `Authorization: DPoP <access_token>` with a `DPoP` header, a fresh proof (htm, htu = the URL without query, ath = the token\'s SHA-256) signed by the key the token is bound to',
       },
-      portalSession: { type: 'apiKey', in: 'cookie', name: '__Host-partner-gateway-portal', description: "The partner portal's session (a partner user signed in with a passkey); its changes also carry `X-CSRF-Token`" },
+      portalSession: { type: 'apiKey', in: 'cookie', name: PORTAL_COOKIE, description: "The partner portal's session (a partner user signed in with a passkey); its changes also carry `X-CSRF-Token`" },
       oauthClientBasic: { type: 'http', scheme: 'basic', description: 'client_secret_basic: the login and API password, each form-urlencoded first (RFC 6749 section 2.3.1)' },
     },
   });

@@ -8,24 +8,32 @@ export const SESSION_COOKIE = '__Host-partner-gateway-session';
 /** The single sign-on in progress: its `state`, for the callback to compare. */
 export const SSO_FLOW_COOKIE = '__Host-partner-gateway-sso';
 
-/** The session cookie: HttpOnly (no script reads it), Secure, SameSite=Strict (no other site's request carries it); it holds only a random id, never a token. */
+/**
+ * A session cookie named `name`: HttpOnly (no script reads it), Secure, SameSite=Strict (no other site's request
+ * carries it); it holds only a random id, never a token. An empty id clears it.
+ */
+function strictSessionCookie(name: string, sessionId: string): string {
+  return `${name}=${sessionId}; Path=/; HttpOnly; Secure; SameSite=Strict${sessionId === '' ? '; Max-Age=0' : ''}`;
+}
+
+/** The console's session cookie. */
 export function sessionCookie(sessionId: string): string {
-  return `${SESSION_COOKIE}=${sessionId}; Path=/; HttpOnly; Secure; SameSite=Strict`;
+  return strictSessionCookie(SESSION_COOKIE, sessionId);
 }
 
 export function clearSessionCookie(): string {
-  return `${SESSION_COOKIE}=; Path=/; HttpOnly; Secure; SameSite=Strict; Max-Age=0`;
+  return strictSessionCookie(SESSION_COOKIE, '');
 }
 
 /** The partner portal's session cookie, on the public listener: as strict as the console's, under its own name. */
 export const PORTAL_COOKIE = '__Host-partner-gateway-portal';
 
 export function portalSessionCookie(sessionId: string): string {
-  return `${PORTAL_COOKIE}=${sessionId}; Path=/; HttpOnly; Secure; SameSite=Strict`;
+  return strictSessionCookie(PORTAL_COOKIE, sessionId);
 }
 
 export function clearPortalSessionCookie(): string {
-  return `${PORTAL_COOKIE}=; Path=/; HttpOnly; Secure; SameSite=Strict; Max-Age=0`;
+  return strictSessionCookie(PORTAL_COOKIE, '');
 }
 
 export function readPortalSessionCookie(header: string | undefined): string | undefined {

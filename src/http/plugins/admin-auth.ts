@@ -6,6 +6,7 @@ import type { OperatorAuthentication } from '../../auth/steps/authenticate-opera
 import { AppError, errors } from '../../errors.js';
 import type { Actor } from '../../request-context.js';
 import { clearSessionCookie, readSessionCookie } from '../session-cookie.js';
+import { namesAnotherOrigin } from './request-context.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -108,16 +109,7 @@ function checkCsrf(request: FastifyRequest, actor: Actor): void {
   const presented = request.headers['x-csrf-token'];
   const expected = actor.session?.csrfToken;
   if (typeof presented !== 'string' || expected === undefined || !timingSafeEqual(digest(presented), digest(expected))) throw errors.csrfRefused();
-  const origin = request.headers.origin;
-  if (origin !== undefined && hostOf(origin) !== request.headers.host) throw errors.csrfRefused();
-}
-
-function hostOf(origin: string): string | undefined {
-  try {
-    return new URL(origin).host;
-  } catch {
-    return undefined;
-  }
+  if (namesAnotherOrigin(request)) throw errors.csrfRefused();
 }
 
 /** Only the routes the console plugin marks, only to read them, and never anything under /admin/. */

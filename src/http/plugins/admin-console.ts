@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance } from 'fastify';
 import { projectFile } from '../../project-root.js';
 
 export interface AdminConsoleOptions {
@@ -30,27 +30,35 @@ export const CONSOLE_CSP = [
  * page holds no data; every call it makes to /admin/v1/* carries the token the operator signs in with).
  */
 export async function adminConsole(app: FastifyInstance, options: AdminConsoleOptions): Promise<void> {
-  const root = options.root ?? projectFile('dist/console');
-  const config = { adminConsoleAsset: true };
+  await serveBuiltPage(app, { root: options.root ?? projectFile('dist/console'), path: '/', title: 'Admin console', config: { adminConsoleAsset: true } });
+}
+
+/**
+ * A page Vite built into `root` (the admin console, the partner portal): its `index.html` at `path` and its assets
+ * under `<path>assets/`, under CONSOLE_CSP, the page never cached and the assets (named by their content hash, so
+ * never changed under their name) cached for a year; a 503 notice at `path` when it has not been built.
+ */
+export async function serveBuiltPage(app: FastifyInstance, page: { root: string; path: string; title: string; config?: FastifyContextConfig }): Promise<void> {
+  const { root, path } = page;
+  const options = { config: page.config ?? {}, schema: { hide: true } };
   if (!existsSync(join(root, 'index.html'))) {
-    app.get('/', { config, schema: { hide: true } }, async (_request, reply) =>
+    app.get(path, options, async (_request, reply) =>
       reply
         .code(503)
         .type('text/html; charset=utf-8')
         .header('content-security-policy', CONSOLE_CSP)
-        .send('<!doctype html><title>Admin console</title><p>The admin console has not been built: run <code>npm run build</code>.</p>'),
+        .send(`<!doctype html><title>${page.title}</title><p>The ${page.title.toLowerCase()} has not been built: run <code>npm run build</code>.</p>`),
     );
     return;
   }
   await app.register(fastifyStatic, { root, serve: false });
-  app.get('/', { config, schema: { hide: true } }, async (_request, reply) =>
+  app.get(path, options, async (_request, reply) =>
     reply
       .header('content-security-policy', CONSOLE_CSP)
       .header('cache-control', 'no-cache')
       .sendFile('index.html', root, { cacheControl: false }),
   );
-  // Vite names every asset by its content hash, so an asset never changes under its name.
-  app.get<{ Params: { '*': string } }>('/assets/*', { config, schema: { hide: true } }, async (request, reply) =>
+  app.get<{ Params: { '*': string } }>(`${path}assets/*`, options, async (request, reply) =>
     reply
       .header('content-security-policy', CONSOLE_CSP)
       .sendFile(request.params['*'], join(root, 'assets'), { maxAge: '365d', immutable: true, dotfiles: 'deny', index: false }),

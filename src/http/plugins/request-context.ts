@@ -119,19 +119,24 @@ export const requestContext = fp<RequestContextOptions>(
 /** What a browser presents for the portal: its session cookie, the CSRF header, and whether it names another origin than this host. */
 function browserOf(request: FastifyRequest): RequestContext['browser'] {
   const csrf = request.headers['x-csrf-token'];
-  const origin = request.headers.origin;
   return {
     sessionId: readPortalSessionCookie(request.headers.cookie),
     csrfToken: typeof csrf === 'string' ? csrf : undefined,
-    crossOrigin: origin !== undefined && hostOf(origin) !== request.headers.host,
+    crossOrigin: namesAnotherOrigin(request),
   };
 }
 
-function hostOf(origin: string): string | undefined {
+/**
+ * Whether a browser's request names an origin other than this listener's host (`Origin`): the second line of a
+ * cookie session's CSRF defence, the console's and the portal's. A request without `Origin` names none.
+ */
+export function namesAnotherOrigin(request: FastifyRequest): boolean {
+  const origin = request.headers.origin;
+  if (origin === undefined) return false;
   try {
-    return new URL(origin).host;
+    return new URL(origin).host !== request.headers.host;
   } catch {
-    return undefined;
+    return true;
   }
 }
 

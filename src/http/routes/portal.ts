@@ -1,6 +1,3 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import fastifyStatic from '@fastify/static';
 import {
   PORTAL_INVITATION_ACCEPT_PATH,
   PORTAL_INVITATION_OPTIONS_PATH,
@@ -17,7 +14,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { AppError, errors } from '../../errors.js';
 import type { Gateway } from '../../gateway.js';
 import { projectFile } from '../../project-root.js';
-import { CONSOLE_CSP } from '../plugins/admin-console.js';
+import { serveBuiltPage } from '../plugins/admin-console.js';
 import { clearPortalSessionCookie, portalSessionCookie } from '../session-cookie.js';
 import { partnerCallErrors } from './error-body.js';
 
@@ -91,7 +88,8 @@ export async function portalRoutes(untyped: FastifyInstance, { gateway, root = p
       return reply.code(204).header('set-cookie', clearPortalSessionCookie()).send(null);
     },
   );
-  await portalPage(app, root);
+  // The page holds no data: every call it makes carries the session.
+  await serveBuiltPage(app, { root, path: PORTAL_PATH, title: 'Partner portal' });
 }
 
 function signedIn(reply: FastifyReply, { session, sessionId }: { session: PortalSession; sessionId: string }) {
@@ -106,20 +104,4 @@ async function forgetRefused<T>(reply: FastifyReply, call: () => Promise<T>): Pr
     if (error instanceof AppError && error.status === 401) reply.header('set-cookie', clearPortalSessionCookie());
     throw error;
   }
-}
-
-/** The page and its assets; a notice when the portal has not been built. The page holds no data: every call it makes carries the session. */
-async function portalPage(app: FastifyInstance, root: string): Promise<void> {
-  const page = { schema: { hide: true } };
-  if (!existsSync(join(root, 'index.html'))) {
-    app.get(PORTAL_PATH, page, async (_request, reply) =>
-      reply.code(503).type('text/html; charset=utf-8').header('content-security-policy', CONSOLE_CSP).send('<!doctype html><title>Partner portal</title><p>The portal has not been built: run <code>npm run build</code>.</p>'),
-    );
-    return;
-  }
-  await app.register(fastifyStatic, { root, serve: false });
-  app.get(PORTAL_PATH, page, async (_request, reply) => reply.header('content-security-policy', CONSOLE_CSP).header('cache-control', 'no-cache').sendFile('index.html', root, { cacheControl: false }));
-  app.get<{ Params: { '*': string } }>(`${PORTAL_PATH}assets/*`, page, async (request, reply) =>
-    reply.header('content-security-policy', CONSOLE_CSP).sendFile(request.params['*'], join(root, 'assets'), { maxAge: '365d', immutable: true, dotfiles: 'deny', index: false }),
-  );
 }

@@ -1,5 +1,5 @@
 import { SELF_INVITATIONS_PATH, SELF_USER_PATH, SELF_USERS_PATH } from '@partner-gateway/contract/paths';
-import { ChangePartnerUserRequest, InvitationCreated, InvitePartnerUserRequest, PartnerUserList, PartnerUserParams, PartnerUserView } from '@partner-gateway/contract/partner-users';
+import { ChangePartnerUserRequest, InvitationCreated, InvitePartnerUserRequest, MAX_PARTNER_USERS, PartnerUserList, PartnerUserParams, PartnerUserView } from '@partner-gateway/contract/partner-users';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { errors } from '../../errors.js';
@@ -37,7 +37,7 @@ export async function selfServicePeopleRoutes(untyped: FastifyInstance, { gatewa
         description: `${AUTH_TEXT} ${CHANGE_TEXT} Inviting a name already registered is recovery: the link adds a passkey to that person and keeps their role.`,
         security: SECURITY,
         body: InvitePartnerUserRequest,
-        response: { 201: InvitationCreated, ...partnerCallErrors({ ...CHANGE_ERRORS, 422: [errors.partnerUsersLimit('people and pending invitations', 50).description] }) },
+        response: { 201: InvitationCreated, ...partnerCallErrors({ ...CHANGE_ERRORS, 422: [errors.partnerUsersLimit('people and pending invitations', MAX_PARTNER_USERS).description] }) },
       },
     },
     async (request, reply) => reply.code(201).send(await people.invite(request.body, request.requestContext)),
