@@ -1,28 +1,24 @@
 import { SELF_CALLS_PATH } from '@partner-gateway/contract/paths';
 import type { SelfCallsResponse } from '@partner-gateway/contract/self-service';
 import { useState } from 'preact/hooks';
-import { call, wordsOf } from './portal-api';
+import { call } from './portal-api';
+import { useAttempt } from './use-attempt';
 import type { WordKey } from './words';
 
 /** The partner's own calls of 30 days, found by request id: each refusal with its reason in words. */
 export function CallsSection({ words }: { words: (key: WordKey) => string }) {
   const [requestId, setRequestId] = useState('');
   const [calls, setCalls] = useState<SelfCallsResponse['calls'] | undefined>();
-  const [problem, setProblem] = useState('');
-  const find = async (event: Event) => {
+  const { problem, attempt } = useAttempt();
+  const find = (event: Event) => {
     event.preventDefault();
-    setProblem('');
-    try {
-      const query = requestId.trim() ? `?requestId=${encodeURIComponent(requestId.trim())}` : '';
-      setCalls((await call<SelfCallsResponse>('GET', `${SELF_CALLS_PATH}${query}`)).calls);
-    } catch (error) {
-      setProblem(wordsOf(error));
-    }
+    const query = requestId.trim() ? `?requestId=${encodeURIComponent(requestId.trim())}` : '';
+    void attempt(async () => setCalls((await call<SelfCallsResponse>('GET', `${SELF_CALLS_PATH}${query}`)).calls));
   };
   return (
     <section aria-labelledby="calls">
       <h2 id="calls">{words('calls')}</h2>
-      <form onSubmit={(event) => void find(event)}>
+      <form onSubmit={find}>
         <label>
           {words('requestId')}
           <input value={requestId} onInput={(event) => setRequestId(event.currentTarget.value)} maxLength={128} />

@@ -2,7 +2,8 @@ import { SELF_CERTIFICATES_PATH, SELF_PASSWORD_PATH } from '@partner-gateway/con
 import type { RotatePasswordResponse } from '@partner-gateway/contract/self-service';
 import type { RotateCertificateResponse, SelfCertificatesResponse } from '@partner-gateway/contract/self-service-certificates';
 import { useEffect, useState } from 'preact/hooks';
-import { call, wordsOf } from './portal-api';
+import { call } from './portal-api';
+import { useAttempt } from './use-attempt';
 import type { WordKey } from './words';
 
 /** The partner's client certificates and its API password: each rotated with an overlap window (hours) by a partner-admin. */
@@ -11,17 +12,9 @@ export function CredentialsSection({ admin, words }: { admin: boolean; words: (k
   const [pem, setPem] = useState('');
   const [hours, setHours] = useState('24');
   const [password, setPassword] = useState<RotatePasswordResponse>();
-  const [problem, setProblem] = useState('');
-  useEffect(() => void call<SelfCertificatesResponse>('GET', SELF_CERTIFICATES_PATH).then((body) => setCertificates(body.certificates), (error: unknown) => setProblem(wordsOf(error))), []);
+  const { problem, attempt } = useAttempt();
+  useEffect(() => void attempt(async () => setCertificates((await call<SelfCertificatesResponse>('GET', SELF_CERTIFICATES_PATH)).certificates)), []);
   const overlapSeconds = () => Math.round(Number(hours) * 3600);
-  const attempt = async (work: () => Promise<void>) => {
-    setProblem('');
-    try {
-      await work();
-    } catch (error) {
-      setProblem(wordsOf(error));
-    }
-  };
   return (
     <section aria-labelledby="credentials">
       <h2 id="credentials">{words('credentials')}</h2>

@@ -1,7 +1,8 @@
 import { SELF_KEYS_PATH } from '@partner-gateway/contract/paths';
 import type { RotateKeyResponse, SelfKeysResponse } from '@partner-gateway/contract/self-service';
 import { useEffect, useState } from 'preact/hooks';
-import { call, wordsOf } from './portal-api';
+import { call } from './portal-api';
+import { useAttempt } from './use-attempt';
 import type { WordKey } from './words';
 
 /** The partner's signing keys, and a rotation with an overlap window (hours) for a partner-admin. */
@@ -9,20 +10,15 @@ export function KeysSection({ admin, words }: { admin: boolean; words: (key: Wor
   const [keys, setKeys] = useState<SelfKeysResponse['keys']>([]);
   const [jwk, setJwk] = useState('');
   const [hours, setHours] = useState('24');
-  const [problem, setProblem] = useState('');
-  const load = () => call<SelfKeysResponse>('GET', SELF_KEYS_PATH).then((body) => setKeys(body.keys), (error: unknown) => setProblem(wordsOf(error)));
-  useEffect(() => void load(), []);
-  const rotate = async (event: Event) => {
+  const { problem, attempt } = useAttempt();
+  useEffect(() => void attempt(async () => setKeys((await call<SelfKeysResponse>('GET', SELF_KEYS_PATH)).keys)), []);
+  const rotate = (event: Event) => {
     event.preventDefault();
-    setProblem('');
-    try {
-      const key = JSON.parse(jwk) as Record<string, unknown>;
-      const answer = await call<RotateKeyResponse>('POST', SELF_KEYS_PATH, { key, overlapSeconds: Math.round(Number(hours) * 3600) });
+    void attempt(async () => {
+      const answer = await call<RotateKeyResponse>('POST', SELF_KEYS_PATH, { key: parseJwk(jwk), overlapSeconds: Math.round(Number(hours) * 3600) });
       setKeys(answer.keys);
       setJwk('');
-    } catch (error) {
-      setProblem(error instanceof SyntaxError ? 'The key is not JSON' : wordsOf(error));
-    }
+    });
   };
   return (
     <section aria-labelledby="keys">
@@ -35,7 +31,7 @@ export function KeysSection({ admin, words }: { admin: boolean; words: (key: Wor
         ))}
       </ul>
       {admin && (
-        <form onSubmit={(event) => void rotate(event)}>
+        <form onSubmit={rotate}>
           <label>
             {words('newKey')}
             <textarea value={jwk} onInput={(event) => setJwk(event.currentTarget.value)} rows={4} />
@@ -50,4 +46,13 @@ export function KeysSection({ admin, words }: { admin: boolean; words: (key: Wor
       {problem && <p role="alert">{problem}</p>}
     </section>
   );
+}
+
+/** The pasted key as an object; a paste that is not JSON is refused here, in words, before any call. */
+function parseJwk(text: string): Record<string, unknown> {
+  try {
+    return JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    throw new Error('The key is not JSON');
+  }
 }

@@ -1,7 +1,8 @@
 import { SELF_INVITATIONS_PATH, SELF_USER_PATH, SELF_USERS_PATH } from '@partner-gateway/contract/paths';
 import type { InvitationCreated, PartnerUserList, PartnerUserRole } from '@partner-gateway/contract/partner-users';
 import { useEffect, useState } from 'preact/hooks';
-import { call, wordsOf } from './portal-api';
+import { call } from './portal-api';
+import { useAttempt } from './use-attempt';
 import type { WordKey } from './words';
 
 /** The partner's people: a partner-admin invites (the link shown once), changes roles and removes. */
@@ -10,18 +11,15 @@ export function PeopleSection({ admin, words }: { admin: boolean; words: (key: W
   const [name, setName] = useState('');
   const [role, setRole] = useState<PartnerUserRole>('partner-developer');
   const [link, setLink] = useState('');
-  const [problem, setProblem] = useState('');
-  const load = () => call<PartnerUserList>('GET', SELF_USERS_PATH).then(setPeople, (error: unknown) => setProblem(wordsOf(error)));
-  useEffect(() => void load(), []);
-  const change = async (work: () => Promise<unknown>) => {
-    setProblem('');
-    try {
+  const { problem, attempt } = useAttempt();
+  const load = async () => setPeople(await call<PartnerUserList>('GET', SELF_USERS_PATH));
+  useEffect(() => void attempt(load), []);
+  /** A change, then the list again. */
+  const change = (work: () => Promise<unknown>) =>
+    attempt(async () => {
       await work();
       await load();
-    } catch (error) {
-      setProblem(wordsOf(error));
-    }
-  };
+    });
   const path = (id: string) => SELF_USER_PATH.replace(':id', encodeURIComponent(id));
   return (
     <section aria-labelledby="people">

@@ -3,7 +3,8 @@ import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequest
 import { PORTAL_INVITATION_ACCEPT_PATH, PORTAL_INVITATION_OPTIONS_PATH, PORTAL_INVITATION_PATH, PORTAL_SESSION_PATH, PORTAL_SIGN_IN_OPTIONS_PATH, PORTAL_SIGN_IN_PATH, PORTAL_SIGN_OUT_PATH } from '@partner-gateway/contract/paths';
 import type { InvitationView, PasskeyOptions, PasskeyResponse, PortalSession } from '@partner-gateway/contract/portal';
 import { useEffect, useState } from 'preact/hooks';
-import { call, remember, wordsOf } from './portal-api';
+import { call, remember } from './portal-api';
+import { useAttempt } from './use-attempt';
 import { PortalHome } from './portal-home';
 import { browserLanguage, wordsIn, type Language } from './words';
 
@@ -15,7 +16,7 @@ import { browserLanguage, wordsIn, type Language } from './words';
 export function PortalApp() {
   const [language, setLanguage] = useState<Language>(browserLanguage());
   const [session, setSession] = useState<PortalSession | null | undefined>(undefined);
-  const [problem, setProblem] = useState('');
+  const { problem, attempt } = useAttempt();
   const invitationToken = new URLSearchParams(location.hash.slice(1)).get('invitation');
   const words = wordsIn(language);
   const signedIn = (next: PortalSession | null) => {
@@ -26,16 +27,12 @@ export function PortalApp() {
     if (invitationToken) return signedIn(null);
     call<PortalSession>('GET', PORTAL_SESSION_PATH).then(signedIn, () => signedIn(null));
   }, []);
-  const signIn = async () => {
-    setProblem('');
-    try {
+  const signIn = () =>
+    attempt(async () => {
       const options = await call<PasskeyOptions>('POST', PORTAL_SIGN_IN_OPTIONS_PATH);
       const response = await startAuthentication({ optionsJSON: options as unknown as PublicKeyCredentialRequestOptionsJSON });
       signedIn(await call<PortalSession>('POST', PORTAL_SIGN_IN_PATH, { response: response as unknown as PasskeyResponse }));
-    } catch (error) {
-      setProblem(wordsOf(error));
-    }
-  };
+    });
   const signOut = async (everywhere: boolean) => {
     await call('POST', PORTAL_SIGN_OUT_PATH, { everywhere }).catch(() => undefined);
     signedIn(null);
@@ -72,20 +69,14 @@ export function PortalApp() {
 /** An invitation: what it offers, and the button that creates the passkey and accepts it. */
 function Invitation({ token, words, onSignedIn }: { token: string; words: ReturnType<typeof wordsIn>; onSignedIn: (session: PortalSession) => void }) {
   const [view, setView] = useState<InvitationView>();
-  const [problem, setProblem] = useState('');
-  useEffect(() => {
-    call<InvitationView>('POST', PORTAL_INVITATION_PATH, { token }).then(setView, (error: unknown) => setProblem(wordsOf(error)));
-  }, [token]);
-  const accept = async () => {
-    setProblem('');
-    try {
+  const { problem, attempt } = useAttempt();
+  useEffect(() => void attempt(async () => setView(await call<InvitationView>('POST', PORTAL_INVITATION_PATH, { token }))), [token]);
+  const accept = () =>
+    attempt(async () => {
       const options = await call<PasskeyOptions>('POST', PORTAL_INVITATION_OPTIONS_PATH, { token });
       const response = await startRegistration({ optionsJSON: options as unknown as PublicKeyCredentialCreationOptionsJSON });
       onSignedIn(await call<PortalSession>('POST', PORTAL_INVITATION_ACCEPT_PATH, { token, response: response as unknown as PasskeyResponse }));
-    } catch (error) {
-      setProblem(wordsOf(error));
-    }
-  };
+    });
   return (
     <section>
       <h2>{words('invited')}</h2>

@@ -1,29 +1,28 @@
 import { SELF_ALLOWLIST_PATH, SELF_SETTINGS_PATH } from '@partner-gateway/contract/paths';
 import type { SelfSettings } from '@partner-gateway/contract/self-service';
 import { useEffect, useState } from 'preact/hooks';
-import { call, wordsOf } from './portal-api';
+import { call } from './portal-api';
+import { useAttempt } from './use-attempt';
 import type { WordKey } from './words';
 
 /** The partner's settings, read-only but for the IP allowlist when an operator lets the partner manage it (a partner-admin then edits it). */
 export function SettingsSection({ admin, words }: { admin: boolean; words: (key: WordKey) => string }) {
   const [settings, setSettings] = useState<SelfSettings>();
   const [allowlist, setAllowlist] = useState('');
-  const [problem, setProblem] = useState('');
-  useEffect(() => {
-    call<SelfSettings>('GET', SELF_SETTINGS_PATH).then((body) => {
-      setSettings(body);
-      setAllowlist(body.ipAllowlist.join('\n'));
-    }, (error: unknown) => setProblem(wordsOf(error)));
-  }, []);
-  const save = async (event: Event) => {
+  const { problem, attempt } = useAttempt();
+  useEffect(
+    () =>
+      void attempt(async () => {
+        const body = await call<SelfSettings>('GET', SELF_SETTINGS_PATH);
+        setSettings(body);
+        setAllowlist(body.ipAllowlist.join('\n'));
+      }),
+    [],
+  );
+  const save = (event: Event) => {
     event.preventDefault();
-    setProblem('');
-    try {
-      const ipAllowlist = allowlist.split(/[\s,]+/).filter(Boolean);
-      setSettings(await call<SelfSettings>('PUT', SELF_ALLOWLIST_PATH, { ipAllowlist }));
-    } catch (error) {
-      setProblem(wordsOf(error));
-    }
+    const ipAllowlist = allowlist.split(/[\s,]+/).filter(Boolean);
+    void attempt(async () => setSettings(await call<SelfSettings>('PUT', SELF_ALLOWLIST_PATH, { ipAllowlist })));
   };
   return (
     <section aria-labelledby="settings">
@@ -43,7 +42,7 @@ export function SettingsSection({ admin, words }: { admin: boolean; words: (key:
         </dl>
       )}
       {settings?.selfManagedAllowlist && admin && (
-        <form onSubmit={(event) => void save(event)}>
+        <form onSubmit={save}>
           <label>
             {words('allowlist')}
             <textarea value={allowlist} onInput={(event) => setAllowlist(event.currentTarget.value)} rows={4} />

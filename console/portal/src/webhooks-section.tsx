@@ -1,7 +1,8 @@
 import type { WebhookAttemptList, WebhookEndpointCreated, WebhookEndpointList } from '@partner-gateway/contract/admin-webhooks';
 import { SELF_WEBHOOK_ATTEMPTS_PATH, SELF_WEBHOOK_REPLAY_PATH, SELF_WEBHOOK_ROTATE_PATH, SELF_WEBHOOKS_PATH, selfWebhookPath } from '@partner-gateway/contract/paths';
 import { useEffect, useState } from 'preact/hooks';
-import { call, wordsOf } from './portal-api';
+import { call } from './portal-api';
+import { useAttempt } from './use-attempt';
 import type { WordKey } from './words';
 
 /** The partner's webhook endpoints: register one (its signing material shown once) and see each one's deliveries. */
@@ -10,35 +11,19 @@ export function WebhooksSection({ admin, words }: { admin: boolean; words: (key:
   const [url, setUrl] = useState('');
   const [created, setCreated] = useState<WebhookEndpointCreated>();
   const [attempts, setAttempts] = useState<{ id: string; list: WebhookAttemptList['attempts'] }>();
-  const [problem, setProblem] = useState('');
-  const load = () => call<WebhookEndpointList>('GET', SELF_WEBHOOKS_PATH).then((body) => setEndpoints(body.endpoints), (error: unknown) => setProblem(wordsOf(error)));
-  useEffect(() => void load(), []);
-  const register = async (event: Event) => {
+  const { problem, attempt } = useAttempt();
+  const load = async () => setEndpoints((await call<WebhookEndpointList>('GET', SELF_WEBHOOKS_PATH)).endpoints);
+  useEffect(() => void attempt(load), []);
+  const register = (event: Event) => {
     event.preventDefault();
-    setProblem('');
-    try {
+    void attempt(async () => {
       setCreated(await call<WebhookEndpointCreated>('POST', SELF_WEBHOOKS_PATH, { url }));
       setUrl('');
       await load();
-    } catch (error) {
-      setProblem(wordsOf(error));
-    }
+    });
   };
-  const attempt = async (work: () => Promise<void>) => {
-    setProblem('');
-    try {
-      await work();
-    } catch (error) {
-      setProblem(wordsOf(error));
-    }
-  };
-  const deliveries = async (id: string) => {
-    try {
-      setAttempts({ id, list: (await call<WebhookAttemptList>('GET', `${selfWebhookPath(SELF_WEBHOOK_ATTEMPTS_PATH, id)}?limit=20`)).attempts });
-    } catch (error) {
-      setProblem(wordsOf(error));
-    }
-  };
+  const showDeliveries = async (id: string) =>
+    setAttempts({ id, list: (await call<WebhookAttemptList>('GET', `${selfWebhookPath(SELF_WEBHOOK_ATTEMPTS_PATH, id)}?limit=20`)).attempts });
   return (
     <section aria-labelledby="webhooks">
       <h2 id="webhooks">{words('webhooks')}</h2>
@@ -46,7 +31,7 @@ export function WebhooksSection({ admin, words }: { admin: boolean; words: (key:
         {endpoints.map((endpoint) => (
           <li key={endpoint.id}>
             {endpoint.url} · {endpoint.status}{' '}
-            <button type="button" onClick={() => void deliveries(endpoint.id)}>{words('deliveries')}</button>
+            <button type="button" onClick={() => void attempt(() => showDeliveries(endpoint.id))}>{words('deliveries')}</button>
             {admin && (
               <>
                 {' '}
@@ -55,7 +40,7 @@ export function WebhooksSection({ admin, words }: { admin: boolean; words: (key:
                 </button>{' '}
                 <button type="button" onClick={() => void attempt(async () => {
                   await call('POST', selfWebhookPath(SELF_WEBHOOK_REPLAY_PATH, endpoint.id), { since: new Date(Date.now() - 86_400_000).toISOString() });
-                  await deliveries(endpoint.id);
+                  await showDeliveries(endpoint.id);
                 })}>
                   {words('replay')}
                 </button>
@@ -84,7 +69,7 @@ export function WebhooksSection({ admin, words }: { admin: boolean; words: (key:
         </table>
       )}
       {admin && (
-        <form onSubmit={(event) => void register(event)}>
+        <form onSubmit={register}>
           <label>
             {words('url')}
             <input type="url" value={url} onInput={(event) => setUrl(event.currentTarget.value)} required maxLength={2048} />
