@@ -253,7 +253,7 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
     partnerApi: createPartnerApi({ ...auth, banks: banks.catalog, keys: keys.store, paths }),
     oauth: createOAuthApi({ ...auth, paths, urls, metrics }),
     selfService: createSelfServiceApi({ ...auth, partners: partners.repository, requestLog: audit.requestLog, webhooks: webhooks.admin, portal: partnerUsers.signIn, people: partnerUsers.people }),
-    portal: createPortalApi({ signIn: partnerUsers.signIn, partners: partners.repository }),
+    portal: createPortalApi({ signIn: partnerUsers.signIn }),
     admin: {
       partners: partners.admin,
       partnerKeys: partners.keyAdmin,

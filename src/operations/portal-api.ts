@@ -1,7 +1,6 @@
 import type { AcceptInvitationRequest, InvitationTokenBody, InvitationView, PasskeyOptions, PortalSession, PortalSignInRequest, PortalSignOutRequest } from '@partner-gateway/contract/portal';
 import { actAsPortalUser, authenticatePortalSession } from '../auth/steps/authenticate-portal-session.js';
 import { errors } from '../errors.js';
-import type { PartnerRepository } from '../partners/partner-repository.js';
 import type { PortalSignIn, StartedSession } from '../partner-users/portal-sign-in.js';
 import type { PortalUser, RequestContext } from '../request-context.js';
 
@@ -23,10 +22,10 @@ export interface PortalApi {
 /**
  * @example
  * ```ts
- * const portal = createPortalApi({ signIn: partnerUsers.signIn, partners: partners.repository });
+ * const portal = createPortalApi({ signIn: partnerUsers.signIn });
  * ```
  */
-export function createPortalApi(deps: { signIn: PortalSignIn; partners: Pick<PartnerRepository, 'findById'> }): PortalApi {
+export function createPortalApi(deps: { signIn: PortalSignIn }): PortalApi {
   const started = (result: StartedSession, context: RequestContext, details: Record<string, unknown>) => {
     actAsPortalUser(context, result.principal);
     context.audit.details = details;
@@ -48,10 +47,10 @@ export function createPortalApi(deps: { signIn: PortalSignIn; partners: Pick<Par
       return started(await deps.signIn.signIn(body), context, { passkey: body.response.id });
     },
     async session(context) {
-      return toPortalSession(await deps.signIn.session(current(context)));
+      return toPortalSession((await deps.signIn.session(current(context))).user);
     },
     async signOut(body, context) {
-      await authenticatePortalSession(context, current(context), { changes: true, signingOut: true }, { partners: deps.partners, portal: deps.signIn });
+      await authenticatePortalSession(context, current(context), { changes: true, signingOut: true }, deps.signIn);
       const user = context.portalUser;
       if (user) await deps.signIn.signOut(user, body.everywhere === true);
       context.audit.details = { everywhere: body.everywhere === true };

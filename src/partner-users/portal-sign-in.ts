@@ -42,8 +42,8 @@ export interface PortalSignIn {
   accept(body: AcceptInvitationRequest): Promise<StartedSession>;
   signInOptions(): Promise<PasskeyOptions>;
   signIn(body: PortalSignInRequest): Promise<StartedSession>;
-  /** Who the session cookie `sessionId` belongs to; 401 `portal_sign_in_required` when it is over. */
-  session(sessionId: string): Promise<PortalUser>;
+  /** Who the session cookie `sessionId` belongs to, and their partner as stored now; 401 `portal_sign_in_required` when it is over. */
+  session(sessionId: string): Promise<{ user: PortalUser; partner: Partner }>;
   signOut(principal: PortalUser, everywhere: boolean): Promise<void>;
 }
 
@@ -143,7 +143,7 @@ export function createPortalSignIn(deps: PortalSignInDependencies): PortalSignIn
       const user = row && (await deps.users.get(row.userId));
       const partner = user && (await deps.partners.findById(user.partnerId));
       if (!row || !user || !partner) throw errors.portalSignInRequired();
-      return portalUserOf(user, partner, sessionId, row.expiresAt);
+      return { user: portalUserOf(user, partner, sessionId, row.expiresAt), partner };
     },
     async signOut(principal, everywhere) {
       if (everywhere) await deps.portal.endSessionsOf(principal.userId);

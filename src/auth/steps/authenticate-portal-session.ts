@@ -1,14 +1,8 @@
 import { errors } from '../../errors.js';
 import type { Partner } from '../../partners/partner.js';
-import type { PartnerRepository } from '../../partners/partner-repository.js';
 import { sameSecret } from '../../operators/operator-secrets.js';
 import type { PortalSignIn } from '../../partner-users/portal-sign-in.js';
 import type { PortalUser, RequestContext } from '../../request-context.js';
-
-export interface PortalSessionDependencies {
-  partners: Pick<PartnerRepository, 'findById'>;
-  portal: Pick<PortalSignIn, 'session'>;
-}
 
 /**
  * Who calls the self-service API from the portal, in these steps: a live session (its cookie; 401
@@ -20,19 +14,22 @@ export interface PortalSessionDependencies {
  *
  * @example
  * ```ts
- * const partner = await authenticatePortalSession(context, sessionId, { changes: true }, deps);
+ * const partner = await authenticatePortalSession(context, sessionId, { changes: true }, partnerUsers.signIn);
  * ```
  */
-export async function authenticatePortalSession(context: RequestContext, sessionId: string, options: { changes?: boolean; signingOut?: boolean }, deps: PortalSessionDependencies): Promise<Partner> {
-  const user = await deps.portal.session(sessionId);
+export async function authenticatePortalSession(
+  context: RequestContext,
+  sessionId: string,
+  options: { changes?: boolean; signingOut?: boolean },
+  portal: Pick<PortalSignIn, 'session'>,
+): Promise<Partner> {
+  const { user, partner } = await portal.session(sessionId);
   actAsPortalUser(context, user);
   if (options.changes) {
     const presented = context.browser?.csrfToken;
     if (presented === undefined || context.browser?.crossOrigin !== false || !sameSecret(presented, user.csrfToken)) throw errors.portalCsrfRefused();
     if (user.role !== 'partner-admin' && !options.signingOut) throw errors.partnerAdminRequired();
   }
-  const partner = await deps.partners.findById(user.partnerId);
-  if (!partner) throw errors.portalSignInRequired();
   if (partner.status !== 'active' && !options.signingOut) throw errors.blocked();
   return partner;
 }

@@ -6,7 +6,8 @@ import { invalidTokenHeader } from '../tokens/access-tokens.js';
 import { authenticateCountedToken } from './authenticate-partner.js';
 import { tokenPresentation } from './authenticate-with-token.js';
 import { checkPartnerAccess } from './check-partner-access.js';
-import { authenticatePortalSession, type PortalSessionDependencies } from './authenticate-portal-session.js';
+import type { PortalSignIn } from '../../partner-users/portal-sign-in.js';
+import { authenticatePortalSession } from './authenticate-portal-session.js';
 import { readAccessToken } from './read-banks-credentials.js';
 
 /**
@@ -26,11 +27,11 @@ export async function authenticateSelf(
   context: RequestContext,
   method: 'GET' | 'POST' | 'PUT' | 'DELETE',
   path: string,
-  deps: Pick<AuthDependencies, 'tokens' | 'partners' | 'families' | 'dpop' | 'guard'> & { portal?: PortalSessionDependencies['portal'] },
+  deps: Pick<AuthDependencies, 'tokens' | 'partners' | 'families' | 'dpop' | 'guard'> & { portal?: Pick<PortalSignIn, 'session'> },
   options: { changes?: boolean } = {},
 ): Promise<Partner> {
   const sessionId = context.authorization === undefined ? context.browser?.sessionId : undefined;
-  if (sessionId !== undefined && deps.portal) return authenticatePortalSession(context, sessionId, options, { partners: deps.partners, portal: deps.portal });
+  if (sessionId !== undefined && deps.portal) return authenticatePortalSession(context, sessionId, options, deps.portal);
   const presented = context.authorization === undefined ? undefined : readAccessToken(context.authorization);
   if (!presented) return deps.guard.failCheap(errors.unauthorized(context.authorization === undefined ? 'invalid_token' : 'malformed_authorization', invalidTokenHeader), context.clientAddress);
   const holder = await authenticateCountedToken(presented.token, undefined, tokenPresentation(presented.scheme, context, path, method), context.clientAddress, deps);
