@@ -45,8 +45,7 @@ export function createPartnerPeople(deps: { users: PartnerUserRepository; portal
     },
     async invite(partner, body, createdBy) {
       const at = deps.now();
-      const [users, pending, existing] = await Promise.all([deps.users.ofPartner(partner.id), deps.portal.pendingInvitations(partner.id, new Date(at)), deps.users.byName(partner.id, body.name)]);
-      if (!existing && users.length + pending.length >= MAX_PARTNER_USERS) throw errors.partnerUsersLimit('people and pending invitations', MAX_PARTNER_USERS);
+      const existing = await deps.users.byName(partner.id, body.name);
       const token = newRandomId();
       const invitation = await deps.portal.insertInvitation({
         id: `inv_${newRandomId().slice(0, 24)}`,
@@ -59,7 +58,9 @@ export function createPartnerPeople(deps: { users: PartnerUserRepository; portal
         createdBy,
         createdAt: new Date(at),
         expiresAt: new Date(at + INVITATION_TTL_SECONDS * 1000),
-      });
+      }, existing ? undefined : MAX_PARTNER_USERS);
+      // A recovery link is not counted: it adds a passkey, not a person.
+      if (invitation === 'full') throw errors.partnerUsersLimit('people and pending invitations', MAX_PARTNER_USERS);
       return { invitation: toPendingInvitation(invitation), url: `${deps.publicUrl}${PORTAL_PATH}#invitation=${token}` };
     },
     async changeRole(partner, userId, role) {

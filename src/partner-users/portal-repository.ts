@@ -30,6 +30,8 @@ export const portalSessionFields = {
 export type PortalSessionRow = Entity<typeof portalSessionFields>;
 
 type Tables = {
+  partners: { id: string };
+  partner_users: { partner_id: string };
   partner_invitations: { [column: string]: unknown };
   portal_challenges: { [column: string]: unknown };
   portal_sessions: { [column: string]: unknown };
@@ -37,7 +39,11 @@ type Tables = {
 
 /** Invitations, WebAuthn challenges and sessions of the portal: what a sign-in reads and spends. */
 export interface PortalRepository {
-  insertInvitation(invitation: NewEntity<typeof invitationFields>): Promise<Invitation>;
+  /**
+   * Stores an invitation, under a lock on its partner's row so that concurrent invitations cannot pass a limit
+   * together: with `limit`, 'full' when the partner's people and pending invitations already number that many.
+   */
+  insertInvitation(invitation: NewEntity<typeof invitationFields>, limit?: number): Promise<Invitation | 'full'>;
   /** The invitation whose secret hashes to `tokenHash`, unused and unexpired at `at`. */
   openInvitation(tokenHash: string, at: Date): Promise<Invitation | undefined>;
   /** Marks it used, once: false when another request used it first or it expired meanwhile. */
@@ -58,8 +64,22 @@ export interface PortalRepository {
 export function createPortalRepository(database: Kysely<Database>): PortalRepository {
   const db = database.withTables<Tables>();
   return {
-    async insertInvitation(invitation) {
-      return fromColumns(invitationFields, await db.insertInto('partner_invitations').values(toColumns(invitationFields, invitation)).returningAll().executeTakeFirstOrThrow());
+    async insertInvitation(invitation, limit) {
+      return db.transaction().execute(async (trx) => {
+        await trx.selectFrom('partners').select('id').where('id', '=', invitation.partnerId).forUpdate().execute();
+        if (limit !== undefined) {
+          const people = await trx.selectFrom('partner_users').select((eb) => eb.fn.countAll<string>().as('n')).where('partner_id', '=', invitation.partnerId).executeTakeFirstOrThrow();
+          const pending = await trx
+            .selectFrom('partner_invitations')
+            .select((eb) => eb.fn.countAll<string>().as('n'))
+            .where('partner_id', '=', invitation.partnerId)
+            .where('used_at', 'is', null)
+            .where('expires_at', '>', invitation.createdAt)
+            .executeTakeFirstOrThrow();
+          if (Number(people.n) + Number(pending.n) >= limit) return 'full';
+        }
+        return fromColumns(invitationFields, await trx.insertInto('partner_invitations').values(toColumns(invitationFields, invitation)).returningAll().executeTakeFirstOrThrow());
+      });
     },
     async openInvitation(tokenHash, at) {
       const row = await db.selectFrom('partner_invitations').selectAll().where('token_hash', '=', tokenHash).where('used_at', 'is', null).where('expires_at', '>', at).executeTakeFirst();
