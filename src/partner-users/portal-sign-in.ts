@@ -101,10 +101,11 @@ export function createPortalSignIn(deps: PortalSignInDependencies): PortalSignIn
         requireUserVerification: true,
       }).catch(() => undefined);
       if (!verified?.verified) throw errors.passkeyRefused();
+      // Checked before the link is spent: refused, the link stays pending and listed rather than silently used up.
+      if (invitation.userId !== null && (await deps.users.passkeysOf(invitation.userId)).length >= MAX_PASSKEYS_PER_USER) throw errors.partnerUsersLimit('passkeys per person', MAX_PASSKEYS_PER_USER);
       if (!(await deps.portal.useInvitation(invitation.id, new Date(deps.now())))) notFound();
       const user = invitation.userId === null ? await register(invitation) : await deps.users.get(invitation.userId);
       if (!user) notFound();
-      if ((await deps.users.passkeysOf(user.id)).length >= MAX_PASSKEYS_PER_USER) throw errors.partnerUsersLimit('passkeys per person', MAX_PASSKEYS_PER_USER);
       const { credential } = verified.registrationInfo;
       await deps.users.addPasskey({
         id: credential.id,

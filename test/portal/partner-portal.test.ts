@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { PartnerUserList, PartnerUserView } from '@partner-gateway/contract/partner-users';
+import { MAX_PARTNER_USERS, MAX_PASSKEYS_PER_USER, type InvitationCreated, type PartnerUserList, type PartnerUserView } from '@partner-gateway/contract/partner-users';
 import type { PasskeyOptions } from '@partner-gateway/contract/portal';
 import {
   ADMIN_AUDIT_PATH,
+  ADMIN_PARTNER_INVITATIONS_PATH,
   ADMIN_PARTNER_USERS_PATH,
   PORTAL_INVITATION_ACCEPT_PATH,
   PORTAL_INVITATION_OPTIONS_PATH,
@@ -42,7 +43,7 @@ for (const backend of testBackends()) {
       t = await startListeningGateway(backend, { now: () => clock }, 'localhost');
     });
     after(async () => t.close());
-    const admin = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: unknown) =>
+    const admin = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) =>
       t.admin.inject({ method, url, headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` }, ...(payload === undefined ? {} : { payload: payload as object }) });
     const keyPartner = async () => {
       const partner = await t.addPartner();
@@ -221,6 +222,31 @@ for (const backend of testBackends()) {
       assert.deepEqual([again.session?.user.id, again.session?.user.role], [dev.session?.user.id, 'partner-developer']);
       const { users } = (await admin('GET', ADMIN_PARTNER_USERS_PATH.replace(':login', partner.login))).json() as PartnerUserList;
       assert.deepEqual(users.map((user) => [user.name, user.passkeys]), [['dev@acme.example', 2]]);
+    });
+
+    it(`when ${MAX_PARTNER_USERS + 10} invitations arrive at once, then the partner holds at most ${MAX_PARTNER_USERS} people and pending invitations and the rest are refused with partner_users_limit`, async () => {
+      const partner = await keyPartner();
+      const invite = (n: number) => admin('POST', ADMIN_PARTNER_INVITATIONS_PATH.replace(':login', partner.login), { name: `person-${n}@acme.example`, role: 'partner-developer' });
+      const answers = await Promise.all(Array.from({ length: MAX_PARTNER_USERS + 10 }, (_, n) => invite(n)));
+      const statuses = answers.map((answer) => answer.statusCode);
+      assert.deepEqual([statuses.filter((status) => status === 201).length, statuses.filter((status) => status === 422).length], [MAX_PARTNER_USERS, 10]);
+      const refused = answers.find((answer) => answer.statusCode === 422)!;
+      assert.equal(refused.json().description_status, errors.partnerUsersLimit('people and pending invitations', MAX_PARTNER_USERS).description);
+      const { users, invitations } = (await admin('GET', ADMIN_PARTNER_USERS_PATH.replace(':login', partner.login))).json() as PartnerUserList;
+      assert.equal(users.length + invitations.length, MAX_PARTNER_USERS);
+    });
+
+    it(`when a person already holding ${MAX_PASSKEYS_PER_USER} passkeys follows a recovery link, then it is refused with partner_users_limit and the link stays pending`, async () => {
+      const partner = await keyPartner();
+      for (let n = 0; n < MAX_PASSKEYS_PER_USER; n++) await invitedUser(t, partner.login, 'many@acme.example', 'partner-developer');
+      const response = await admin('POST', ADMIN_PARTNER_INVITATIONS_PATH.replace(':login', partner.login), { name: 'many@acme.example', role: 'partner-developer' });
+      const browser = portalBrowser(t.url, t.publicUrl);
+      const token = new URL((response.json() as InvitationCreated).url).hash.replace('#invitation=', '');
+      const options = (await (await browser.post(PORTAL_INVITATION_OPTIONS_PATH, { token })).json()) as PasskeyOptions;
+      const accepted = await browser.post(PORTAL_INVITATION_ACCEPT_PATH, { token, response: browser.passkey.create(options, t.publicUrl) });
+      assert.deepEqual(await answered(accepted), [422, errors.partnerUsersLimit('passkeys per person', MAX_PASSKEYS_PER_USER).description]);
+      const { invitations } = (await admin('GET', ADMIN_PARTNER_USERS_PATH.replace(':login', partner.login))).json() as PartnerUserList;
+      assert.deepEqual(invitations.map((invitation) => [invitation.name, invitation.recovery]), [['many@acme.example', true]]);
     });
   });
 }
