@@ -159,7 +159,11 @@ for (const scenario of [pgliteKilled, postgresCrashed, redisRestarted('pglite'),
       assert.equal(await login(victim.password), 429, 'still locked');
 
       // The log names the loss and its moment (found at start); credentials issued from its next second on are not refused for it.
-      const lostAt = await waitFor(() => [...gateway.output().matchAll(/"lostAt":"([^"]+)"[^\n]*replay state lost/g)].at(-1)?.[1], { message: 'the loss in the log' });
+      // stdout alone: output() may interleave a line of stderr into the JSON line being matched.
+      const lostAt = await waitFor(() => [...gateway.stdout().matchAll(/"lostAt":"([^"]+)"[^\n]*replay state lost/g)].at(-1)?.[1], {
+        timeout: 30_000,
+        message: () => `the loss in the log; its last lines: ${gateway.stdout().split('\n').slice(-8).join('\n')}`,
+      });
       const nextSecond = Math.ceil(Date.parse(lostAt) / 1000) * 1000;
       await waitFor(() => Date.now() >= nextSecond, { message: 'the second after the loss' });
       const proofAgain = await token(await clientAssertion(key, partner.login, PUBLIC_URL), proof);
