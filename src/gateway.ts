@@ -44,6 +44,7 @@ import { createOperators } from './operators/operators-module.js';
 import type { SsoSignIn } from './operators/sso/sso-sign-in.js';
 import { createPartnerApi, type PartnerApi } from './operations/partner-api.js';
 import { createSelfServiceApi, type SelfServiceApi } from './operations/self-service-api.js';
+import { throttleAddressKey } from './partners/ip-allowlist.js';
 import type { PartnerAdmin } from './partners/partner-admin.js';
 import type { PartnerCertificateAdmin } from './partners/partner-certificate-admin.js';
 import type { PartnerKeyAdmin } from './partners/partner-key-admin.js';
@@ -242,7 +243,11 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
     partners: partners.repository,
   });
   // Single sign-on disabling or enabling an operator has no request of its own to be audited by: audited here.
-  const operators = createOperators(handle.db, feed, config, now, events, (change) => audit.writer.record(ssoStatusEntry(change, now())));
+  const operators = createOperators(handle.db, feed, config, now, events, {
+    statusChanged: (change) => audit.writer.record(ssoStatusEntry(change, now())),
+    // Pending sign-ins are counted as failures are: one IPv6 customer holds a /64, not one address.
+    addressKey: (address) => throttleAddressKey(address) ?? address,
+  });
   const { registry, approvals } = createApprovalsModule(handle.db, feed, config, now);
   const removalLimits = { maxRemovals: config.BANKS_SYNC_MAX_REMOVALS, minBanks: config.BANKS_SYNC_MIN_BANKS };
   registry.register(...partnerActions(partners.admin, partners.keyAdmin, partners.certificateAdmin), ...keyActions(keys.admin), ...operatorActions(operators.admin), ...bankActions(banks.admin, removalLimits), ...bankEditActions(banks.admin, removalLimits), ...bankAdmissionActions(banks.admissions), ...bankParticipantActions(banks.participants));

@@ -38,7 +38,7 @@ export interface OperatorsModule {
  *
  * @example
  * ```ts
- * const operators = createOperators(handle.db, feed, config, Date.now, events, (change) => audit.writer.record(ssoStatusEntry(change, Date.now())));
+ * const operators = createOperators(handle.db, feed, config, Date.now, events, { statusChanged: (change) => audit.writer.record(ssoStatusEntry(change, Date.now())), addressKey: (ip) => throttleAddressKey(ip) ?? ip });
  * const alice = await operators.admin.create({ name: 'alice', role: 'operator' }, 'bootstrap');
  * const { token } = await operators.admin.createToken(alice.id, { label: 'laptop' }, BOOTSTRAP_ISSUER);
  * ```
@@ -49,8 +49,12 @@ export function createOperators(
   config: Config,
   now: () => number,
   events: GatewayEvents,
-  /** Told when single sign-on disabled or enabled an operator (it has no request to be audited by). */
-  ssoStatusChanged: (change: SsoStatusChange) => void = () => {},
+  sso: {
+    /** Told when single sign-on disabled or enabled an operator (it has no request to be audited by). */
+    statusChanged?: (change: SsoStatusChange) => void;
+    /** The key a client address's pending sign-ins are counted under (the brute-force defence's: IPv6 by its /64). */
+    addressKey?: (clientAddress: string) => string;
+  } = {},
 ): OperatorsModule {
   const operators = createOperatorRepository(db);
   const tokens = createOperatorTokenRepository(db);
@@ -78,7 +82,7 @@ export function createOperators(
   const sessions = createConsoleSessions({ sessions: sessionRows, maxAgeMs: config.SESSION_MAX_AGE * 1000, idleMs: config.SESSION_IDLE_TIMEOUT * 1000, changed, now });
   const logins = createSsoLoginRepository(db);
   const roleMap = readRoleMap(config.OIDC_ROLE_MAP);
-  const sso =
+  const signIn =
     config.OIDC_ISSUER !== undefined && config.OIDC_CLIENT_ID !== undefined && 'pairs' in roleMap
       ? createSsoSignIn({
           client: createSsoClient({
@@ -94,7 +98,8 @@ export function createOperators(
           tokens,
           sessionRows,
           sessions,
-          statusChanged: ssoStatusChanged,
+          statusChanged: sso.statusChanged ?? (() => {}),
+          addressKey: sso.addressKey ?? ((address) => address),
           issuer: config.OIDC_ISSUER,
           roleClaim: config.OIDC_ROLE_CLAIM,
           nameClaim: config.OIDC_NAME_CLAIM,
@@ -110,7 +115,7 @@ export function createOperators(
     credentials,
     admin: createOperatorAdmin({ operators, tokens, sessions: sessionRows, changed, now }),
     sessions,
-    sso,
+    sso: signIn,
     flushUsage,
     async purgeExpired() {
       await sessions.purge();

@@ -14,7 +14,8 @@ import type { SsoClient } from './sso-client.js';
 export const SSO_LOGIN_MAX_MS = 10 * 60_000;
 
 /**
- * Sign-ins begun within SSO_LOGIN_MAX_MS and not finished, from one client address and from all of them: each
+ * Sign-ins begun within SSO_LOGIN_MAX_MS and not finished, from one client address (IPv6: its /64, as the
+ * brute-force defence counts it, so that one customer's 2^64 addresses are one) and from all of them: each
  * `/sso/start` writes a row anyone who reaches the admin listener could otherwise add without end. A person
  * signing in has one or two under way; an office behind one address, a few more. Beyond either bound a new
  * start is refused (429 sso_pending_limit) until the oldest expire or are finished. Checked, then written:
@@ -75,6 +76,8 @@ export interface SsoSignInDependencies {
   sessions: ConsoleSessions;
   /** Told when single sign-on disabled or enabled an operator (the audit trail). */
   statusChanged: (change: SsoStatusChange) => void;
+  /** The key a client address's pending sign-ins are counted and stored under. */
+  addressKey: (clientAddress: string) => string;
   issuer: string;
   roleClaim: string;
   nameClaim: string;
@@ -89,7 +92,8 @@ export function createSsoSignIn(deps: SsoSignInDependencies): SsoSignIn {
   const refused = (status: 400 | 403 | 502, reason: string, title: string, message: string, who?: string): SsoOutcome => ({ kind: 'refused', status, reason, title, message, ...(who ? { who } : {}) });
 
   return {
-    async start(clientAddress) {
+    async start(address) {
+      const clientAddress = deps.addressKey(address);
       const pending = await deps.logins.countSince(new Date(deps.now() - SSO_LOGIN_MAX_MS), clientAddress, SSO_PENDING_MAX);
       if (pending.address >= SSO_PENDING_PER_ADDRESS) throw errors.ssoPendingLimit('address', 60);
       if (pending.total >= SSO_PENDING_MAX) throw errors.ssoPendingLimit('total', 60);
