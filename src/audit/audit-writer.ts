@@ -1,4 +1,5 @@
 import { withTimeout } from '../async/with-timeout.js';
+import { throttleAddressKey } from '../partners/ip-allowlist.js';
 import type { AuditEntry } from './audit-entry.js';
 import type { AuditRepository, CountedEntry } from './audit-repository.js';
 
@@ -55,8 +56,9 @@ export interface AuditWriterOptions {
  * many calls it stands for, `requestId` the first and `lastRequestId` the last of them. An entry is
  * counted into only while it waits in the queue; once a batch is taken for writing, later calls start a new
  * entry, so a second may be split over a few entries but every call is counted exactly once. An entry with
- * `aggregate.windowMs` is held until its window ends (or a flush) and counts the like calls of the whole window.
- * Failures,
+ * `aggregate.windowMs` is held until its window ends (or a flush) and counts the like calls of the whole window,
+ * from one client address or, for IPv6, one /64 (the entry names the first address): anyone who reaches a
+ * listener holds a /64, so counting per address would let them write a row per request. Failures,
  * logins, refreshes, logouts, introspections, revocations and admin changes keep an entry each.
  */
 export function createAuditWriter(repository: Pick<AuditRepository, 'append'>, options: AuditWriterOptions = {}): AuditWriter {
@@ -159,7 +161,8 @@ export function createAuditWriter(repository: Pick<AuditRepository, 'append'>, o
       if (entry.aggregate?.windowMs !== undefined) {
         const { windowMs } = entry.aggregate;
         const window = Math.floor(entry.at.getTime() / windowMs);
-        const key = `${entry.action}\u0000${entry.partner}\u0000${entry.clientAddress}\u0000${entry.aggregate.key}\u0000${window}\u0000${entry.status}`;
+        const address = entry.clientAddress === null ? null : (throttleAddressKey(entry.clientAddress) ?? entry.clientAddress);
+        const key = `${entry.action}\u0000${entry.partner}\u0000${address}\u0000${entry.aggregate.key}\u0000${window}\u0000${entry.status}`;
         const counted = held.get(key);
         if (counted) {
           counted.entry.count = (counted.entry.count ?? 1) + 1;

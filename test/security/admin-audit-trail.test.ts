@@ -113,6 +113,18 @@ for (const backend of testBackends()) {
       assert.equal(found.filter((entry) => entry.clientAddress === '192.0.2.13').length, 1, 'another address has its own');
     });
 
+    it('when 300 failed single sign-on callbacks come from 300 addresses of one IPv6 /64, then one entry counts them all', async () => {
+      const ofTheBlock = (n: number) => `2001:db8:9:9::${(n + 1).toString(16)}`;
+      for (let i = 0; i < 300; i++) {
+        const response = await t.admin.inject({ method: 'GET', url: `/sso/callback?error=access_denied&n=${i}`, remoteAddress: ofTheBlock(i) });
+        assert.equal(response.statusCode, 400);
+      }
+      const mine = (await entries('action=session.sign-in')).filter((entry) => String(entry.clientAddress).startsWith('2001:db8:9:9:'));
+      assert.ok(mine.length <= 2, `one entry per /64 and minute (${mine.length}; two if a minute turned)`);
+      assert.equal(calls(mine), 300);
+      assert.equal(mine.at(-1)!.clientAddress, ofTheBlock(0), 'named by the first address');
+    });
+
     it('when one address begins more single sign-ons than the bound, then the next is refused with a 429 JSON error and nothing is written', async () => {
       const address = '192.0.2.14';
       for (let i = 0; i < SSO_PENDING_PER_ADDRESS; i++) {
@@ -128,6 +140,17 @@ for (const backend of testBackends()) {
       assert.ok(Number(refused.headers['retry-after']) >= 1);
       assert.equal(await pendingRows(), before, 'no row for the refused start');
       assert.equal((await t.admin.inject({ method: 'GET', url: '/sso/start', remoteAddress: '192.0.2.15' })).statusCode, 302, 'another address may still begin');
+    });
+
+    it('when addresses of one IPv6 /64 each begin a single sign-on, then they share the bound of one address and another /64 may still begin', async () => {
+      for (let i = 0; i < SSO_PENDING_PER_ADDRESS; i++) {
+        const started = await t.admin.inject({ method: 'GET', url: '/sso/start', remoteAddress: `2001:db8:5:5::${(i + 1).toString(16)}` });
+        assert.equal(started.statusCode, 302, started.body);
+      }
+      const refused = await t.admin.inject({ method: 'GET', url: '/sso/start', remoteAddress: '2001:db8:5:5:ffff:ffff:ffff:ffff' });
+      assert.equal(refused.statusCode, 429, refused.body);
+      assert.match(refused.json().description_status, /Too many single sign-ons begun from this address/);
+      assert.equal((await t.admin.inject({ method: 'GET', url: '/sso/start', remoteAddress: '2001:db8:5:6::1' })).statusCode, 302, 'the next /64 may still begin');
     });
   });
 }
