@@ -17,6 +17,10 @@ const MAX_READINGS = 2;
 export interface BankFileLimits {
   /** BANKS_IMPORT_MAX_BYTES: the largest file, and the most a registry ZIP may unpack to. */
   maxBytes: number;
+  /** A worker's heap, in MiB (WORKER_HEAP_MB unless a test asks for less). */
+  workerHeapMb?: number;
+  /** How long one reading may take, in ms (WORKER_TIME_MS unless a test asks for less). */
+  workerTimeMs?: number;
 }
 
 /**
@@ -42,11 +46,12 @@ export interface BankFileReader {
 
 export function createBankFileReader(limits: BankFileLimits): BankFileReader {
   let running = 0;
+  const workers = createWorkerPool(limits.workerHeapMb ?? WORKER_HEAP_MB, limits.workerTimeMs ?? WORKER_TIME_MS);
   async function inWorker<T>(task: BankFileTask): Promise<T> {
     if (running >= MAX_READINGS) throw errors.busy();
     running++;
     try {
-      const answer = await runWorker(task);
+      const answer = await workers.run(task);
       if (answer.ok) return answer.value as T;
       throw new AppError(answer.error.code, answer.error.status, answer.error.description, answer.error.extra);
     } finally {
@@ -84,30 +89,78 @@ const workerEntry: [string | URL, { eval?: boolean }] = workerFile.pathname.ends
   ? [`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(workerFile.href)}); })`, { eval: true }]
   : [workerFile, {}];
 
-function runWorker(task: BankFileTask): Promise<BankFileAnswer> {
-  return new Promise((resolve, reject) => {
+/** How long a worker that finished a reading is kept for the next one before it is ended. */
+const WORKER_IDLE_MS = 10_000;
+
+/**
+ * Workers kept between readings: starting one costs tens of milliseconds built (and most of a second from source,
+ * where it compiles its modules), and an operator's preview, apply and the sync read files in bursts. A reading's
+ * time limit counts from when its worker is ready, not from the worker's start. A worker is
+ * reused only after it answered; one that ran out of memory or time, or failed, is ended and never reused. An idle
+ * worker holds the process open for nobody and ends after WORKER_IDLE_MS.
+ */
+function createWorkerPool(heapMb: number, timeMs: number) {
+  const idle: Array<{ worker: Worker; timer: NodeJS.Timeout }> = [];
+  const forget = (worker: Worker) => {
+    const at = idle.findIndex((kept) => kept.worker === worker);
+    if (at >= 0) clearTimeout(idle.splice(at, 1)[0]!.timer);
+  };
+  const start = () => {
     const worker = new Worker(workerEntry[0], {
       ...workerEntry[1],
-      workerData: task,
-      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 },
+      resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 },
       execArgv: [],
       stdout: false,
       stderr: false,
     });
-    let settled = false;
-    const settle = (outcome: () => void) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      outcome();
-    };
-    const tooDemanding = () => errors.importTooDemanding(`the ${WORKER_HEAP_MB} MiB of memory and ${WORKER_TIME_MS / 1000} s its reading may take`);
+    // Between readings nobody listens: an idle worker that fails or ends is dropped, never handed a task.
+    worker.on('error', () => forget(worker)).on('exit', () => forget(worker));
+    return worker;
+  };
+  const keep = (worker: Worker) => {
+    worker.unref();
     const timer = setTimeout(() => {
-      settle(() => reject(tooDemanding()));
+      forget(worker);
       void worker.terminate();
-    }, WORKER_TIME_MS);
-    worker.once('message', (answer: BankFileAnswer) => settle(() => resolve(answer)));
-    worker.once('error', (error: Error & { code?: string }) => settle(() => reject(error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? tooDemanding() : error)));
-    worker.once('exit', (code) => settle(() => reject(code === 0 ? new Error('the bank file worker ended without an answer') : tooDemanding())));
-  });
+    }, WORKER_IDLE_MS);
+    timer.unref();
+    idle.push({ worker, timer });
+  };
+  /** A new worker once it has loaded its modules (its first message): a reading's time starts after that. */
+  const started = (worker: Worker) =>
+    new Promise<Worker>((resolve, reject) => {
+      const stop = () => worker.off('message', onReady).off('error', onError).off('exit', onExit);
+      const onReady = () => (stop(), resolve(worker));
+      const onError = (error: Error) => (stop(), void worker.terminate(), reject(error));
+      const onExit = (code: number) => (stop(), reject(new Error(`the bank file worker ended as it started (exit code ${code})`)));
+      worker.once('message', onReady).once('error', onError).once('exit', onExit);
+    });
+  const take = async (): Promise<Worker> => {
+    const kept = idle.pop();
+    if (!kept) return started(start());
+    clearTimeout(kept.timer);
+    kept.worker.ref();
+    return kept.worker;
+  };
+  return {
+    async run(task: BankFileTask): Promise<BankFileAnswer> {
+      const worker = await take();
+      return new Promise((resolve, reject) => {
+        const tooDemanding = () => errors.importTooDemanding(`the ${heapMb} MiB of memory and ${timeMs / 1000} s its reading may take`);
+        const settle = (outcome: () => void, reusable: boolean) => {
+          clearTimeout(timer);
+          worker.off('message', onMessage).off('error', onError).off('exit', onExit);
+          if (reusable) keep(worker);
+          else void worker.terminate();
+          outcome();
+        };
+        const onMessage = (answer: BankFileAnswer) => settle(() => resolve(answer), true);
+        const onError = (error: Error & { code?: string }) => settle(() => reject(error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? tooDemanding() : error), false);
+        const onExit = (code: number) => settle(() => reject(code === 0 ? new Error('the bank file worker ended without an answer') : tooDemanding()), false);
+        const timer = setTimeout(() => settle(() => reject(tooDemanding()), false), timeMs);
+        worker.once('message', onMessage).once('error', onError).once('exit', onExit);
+        worker.postMessage(task);
+      });
+    },
+  };
 }

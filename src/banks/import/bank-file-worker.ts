@@ -1,4 +1,4 @@
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import { AppError } from '../../errors.js';
 import { readRegistrySource } from '../sync/read-registry-source.js';
 import { readImportFile } from './read-import-file.js';
@@ -18,7 +18,7 @@ export type BankFileAnswer =
 /**
  * The worker thread that reads a bank file (see createBankFileReader): parsing a file is the one step whose time
  * and memory the file decides, so it runs here, under the worker's own resource limits, and the serving thread
- * only waits for the answer.
+ * only waits for the answer. A worker answers one task after another (the reader keeps it between readings).
  */
 function answer(task: BankFileTask): BankFileAnswer {
   try {
@@ -35,4 +35,6 @@ function answer(task: BankFileTask): BankFileAnswer {
   }
 }
 
-parentPort?.postMessage(answer(workerData as BankFileTask));
+// Ready (its modules loaded), then one reading at a time: the reader posts the next task only after this one's answer.
+parentPort?.on('message', (task: BankFileTask) => parentPort?.postMessage(answer(task)));
+parentPort?.postMessage('ready');
