@@ -142,6 +142,12 @@ for (const backend of testBackends()) {
       assert.equal((await t.admin.inject({ method: 'GET', url: '/sso/start', remoteAddress: '192.0.2.15' })).statusCode, 302, 'another address may still begin');
     });
 
+    it('when 60 single sign-ons begin at once from one address, then exactly the bound of them is written and the rest are refused with 429', async () => {
+      const answers = await Promise.all(Array.from({ length: 60 }, () => t.admin.inject({ method: 'GET', url: '/sso/start', remoteAddress: '192.0.2.16' })));
+      const statuses = answers.map((answer) => answer.statusCode);
+      assert.deepEqual([statuses.filter((status) => status === 302).length, statuses.filter((status) => status === 429).length], [SSO_PENDING_PER_ADDRESS, 60 - SSO_PENDING_PER_ADDRESS]);
+    });
+
     it('when addresses of one IPv6 /64 each begin a single sign-on, then they share the bound of one address and another /64 may still begin', async () => {
       for (let i = 0; i < SSO_PENDING_PER_ADDRESS; i++) {
         const started = await t.admin.inject({ method: 'GET', url: '/sso/start', remoteAddress: `2001:db8:5:5::${(i + 1).toString(16)}` });

@@ -18,8 +18,8 @@ export const SSO_LOGIN_MAX_MS = 10 * 60_000;
  * brute-force defence counts it, so that one customer's 2^64 addresses are one) and from all of them: each
  * `/sso/start` writes a row anyone who reaches the admin listener could otherwise add without end. A person
  * signing in has one or two under way; an office behind one address, a few more. Beyond either bound a new
- * start is refused (429 sso_pending_limit) until the oldest expire or are finished. Checked, then written:
- * starts racing each other may pass the bound by as many as run at once.
+ * start is refused (429 sso_pending_limit) until the oldest expire or are finished. Counted and written under one
+ * lock: starts racing each other cannot pass a bound together.
  */
 export const SSO_PENDING_PER_ADDRESS = 20;
 export const SSO_PENDING_MAX = 1_000;
@@ -93,15 +93,17 @@ export function createSsoSignIn(deps: SsoSignInDependencies): SsoSignIn {
 
   return {
     async start(address) {
-      const clientAddress = deps.addressKey(address);
-      const pending = await deps.logins.countSince(new Date(deps.now() - SSO_LOGIN_MAX_MS), clientAddress, SSO_PENDING_MAX);
-      if (pending.address >= SSO_PENDING_PER_ADDRESS) throw errors.ssoPendingLimit('address', 60);
-      if (pending.total >= SSO_PENDING_MAX) throw errors.ssoPendingLimit('total', 60);
       const state = newRandomId();
       const nonce = oidc.randomNonce();
       const codeVerifier = oidc.randomPKCECodeVerifier();
       const redirect = await deps.client.authorizationUrl({ state, nonce, codeVerifier });
-      await deps.logins.insert(secretHash(state), { codeVerifier, nonce, createdAt: new Date(deps.now()) }, clientAddress);
+      const at = deps.now();
+      const stored = await deps.logins.insertWithin(secretHash(state), { codeVerifier, nonce, createdAt: new Date(at) }, deps.addressKey(address), {
+        since: new Date(at - SSO_LOGIN_MAX_MS),
+        perAddress: SSO_PENDING_PER_ADDRESS,
+        total: SSO_PENDING_MAX,
+      });
+      if (stored !== 'stored') throw errors.ssoPendingLimit(stored, 60);
       return { redirect, state };
     },
     async finish(callbackUrl, flowState) {
