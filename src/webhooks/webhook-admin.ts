@@ -73,7 +73,6 @@ export function createWebhookAdmin(
     async create(login, body) {
       const url = checkedUrl(body.url);
       const owner = await partnerId(login);
-      if ((await endpoints.ofPartner(owner)).length >= MAX_WEBHOOKS_PER_PARTNER) throw errors.webhookLimit(MAX_WEBHOOKS_PER_PARTNER);
       const id = randomUUID();
       const fresh = newSigningMaterial(body.scheme ?? 'v1a');
       const at = new Date(now());
@@ -86,7 +85,8 @@ export function createWebhookAdmin(
         publicKey: fresh.publicKey,
         createdAt: at,
         updatedAt: at,
-      });
+      }, MAX_WEBHOOKS_PER_PARTNER);
+      if (endpoint === 'full') throw errors.webhookLimit(MAX_WEBHOOKS_PER_PARTNER);
       return { endpoint: toWebhookEndpointView(endpoint), secret: fresh.secret };
     },
     async remove(login, id) {

@@ -26,10 +26,14 @@ export type WebhookEndpoint = Entity<typeof webhookEndpointFields>;
 export type NewWebhookEndpoint = NewEntity<typeof webhookEndpointFields>;
 export type WebhookEndpointChanges = EntityChanges<typeof webhookEndpointFields>;
 
-type Tables = { webhook_endpoints: { [column: string]: unknown } };
+type Tables = { webhook_endpoints: { [column: string]: unknown }; partners: { id: string } };
 
 export interface WebhookEndpointRepository {
-  insert(endpoint: NewWebhookEndpoint): Promise<WebhookEndpoint>;
+  /**
+   * Stores an endpoint unless its partner has `limit` already ('full'): counted and stored under a lock on the
+   * partner's row, so that endpoints created at once cannot pass the limit together.
+   */
+  insert(endpoint: NewWebhookEndpoint, limit: number): Promise<WebhookEndpoint | 'full'>;
   get(id: string): Promise<WebhookEndpoint | undefined>;
   /** A partner's endpoints, oldest first. */
   ofPartner(partnerId: string): Promise<WebhookEndpoint[]>;
@@ -45,8 +49,13 @@ export function createWebhookEndpointRepository(database: Kysely<Database>): Web
   const db = database.withTables<Tables>();
   const toEndpoint = (row: Record<string, unknown>) => fromColumns(webhookEndpointFields, row);
   return {
-    async insert(endpoint) {
-      return toEndpoint(await db.insertInto('webhook_endpoints').values(toColumns(webhookEndpointFields, endpoint)).returningAll().executeTakeFirstOrThrow());
+    async insert(endpoint, limit) {
+      return db.transaction().execute(async (trx) => {
+        await trx.selectFrom('partners').select('id').where('id', '=', endpoint.partnerId).forUpdate().execute();
+        const held = await trx.selectFrom('webhook_endpoints').select((eb) => eb.fn.countAll<string>().as('n')).where('partner_id', '=', endpoint.partnerId).executeTakeFirstOrThrow();
+        if (Number(held.n) >= limit) return 'full';
+        return toEndpoint(await trx.insertInto('webhook_endpoints').values(toColumns(webhookEndpointFields, endpoint)).returningAll().executeTakeFirstOrThrow());
+      });
     },
     async get(id) {
       const row = await db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).executeTakeFirst();

@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { bankListClients } from '../support/bank-list-clients.js';
+import { errors } from '../../src/errors.js';
+import { MAX_WEBHOOKS_PER_PARTNER } from '../../src/webhooks/webhook-admin.js';
 import { testBackends } from '../support/test-databases.js';
 import { startSiblingGateway, startTestGateway, type TestGateway } from '../support/test-gateway.js';
 import { waitFor } from '../support/wait-for.js';
@@ -139,6 +141,20 @@ for (const backend of testBackends()) {
       assert.equal(refused.status, 422);
       const unknown = await admin('POST', '/admin/v1/partners/nobody-here/webhooks', { url: 'https://example.test/x' });
       assert.equal(unknown.status, 404);
+    });
+
+    it(`when ${MAX_WEBHOOKS_PER_PARTNER * 3} endpoints are registered at once through both instances, then the partner holds ${MAX_WEBHOOKS_PER_PARTNER} and the rest are refused webhook_limit`, async () => {
+      const owner = (await t.addPartner()).login;
+      const unused = receiver();
+      after(() => unused.close());
+      const url = await unused.listen();
+      const answers = await Promise.all(
+        Array.from({ length: MAX_WEBHOOKS_PER_PARTNER * 3 }, (_, n) => admin('POST', `/admin/v1/partners/${owner}/webhooks`, { url: `${url}?n=${n}` }, n % 2 === 0 ? adminUrl : siblingAdminUrl)),
+      );
+      const statuses = answers.map((answer) => answer.status);
+      assert.deepEqual([statuses.filter((status) => status === 201).length, statuses.filter((status) => status === 422).length], [MAX_WEBHOOKS_PER_PARTNER, MAX_WEBHOOKS_PER_PARTNER * 2]);
+      assert.equal(answers.find((answer) => answer.status === 422)!.json.description_status, errors.webhookLimit(MAX_WEBHOOKS_PER_PARTNER).description);
+      assert.equal(((await admin('GET', `/admin/v1/partners/${owner}/webhooks`)).json.endpoints as unknown[]).length, MAX_WEBHOOKS_PER_PARTNER);
     });
   });
 }
