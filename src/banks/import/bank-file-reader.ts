@@ -91,6 +91,8 @@ const workerEntry: [string | URL, { eval?: boolean }] = workerFile.pathname.ends
 
 /** How long a worker that finished a reading is kept for the next one before it is ended. */
 const WORKER_IDLE_MS = 10_000;
+/** How long a new worker may take to load its modules (from source, under load, tsx compiling them: seconds). */
+const WORKER_START_MS = 60_000;
 
 /**
  * Workers kept between readings: starting one costs tens of milliseconds built (and most of a second from source,
@@ -129,10 +131,13 @@ function createWorkerPool(heapMb: number, timeMs: number) {
   /** A new worker once it has loaded its modules (its first message): a reading's time starts after that. */
   const started = (worker: Worker) =>
     new Promise<Worker>((resolve, reject) => {
-      const stop = () => worker.off('message', onReady).off('error', onError).off('exit', onExit);
+      const stop = () => (clearTimeout(timer), worker.off('message', onReady).off('error', onError).off('exit', onExit));
       const onReady = () => (stop(), resolve(worker));
-      const onError = (error: Error) => (stop(), void worker.terminate(), reject(error));
-      const onExit = (code: number) => (stop(), reject(new Error(`the bank file worker ended as it started (exit code ${code})`)));
+      const fail = (error: Error) => (stop(), void worker.terminate(), reject(error));
+      const onError = (error: Error) => fail(error);
+      const onExit = (code: number) => fail(new Error(`the bank file worker ended as it started (exit code ${code})`));
+      // A start that never ends is the gateway's fault, not the file's: an error, not import_too_demanding.
+      const timer = setTimeout(() => fail(new Error(`the bank file worker did not start within ${WORKER_START_MS / 1000} s`)), WORKER_START_MS);
       worker.once('message', onReady).once('error', onError).once('exit', onExit);
     });
   const take = async (): Promise<Worker> => {
