@@ -44,7 +44,7 @@ import { createOperators } from './operators/operators-module.js';
 import type { SsoSignIn } from './operators/sso/sso-sign-in.js';
 import { createPartnerApi, type PartnerApi } from './operations/partner-api.js';
 import { createSelfServiceApi, type SelfServiceApi } from './operations/self-service-api.js';
-import { throttleAddressKey } from './partners/ip-allowlist.js';
+import { addressKey } from './partners/ip-allowlist.js';
 import type { PartnerAdmin } from './partners/partner-admin.js';
 import type { PartnerCertificateAdmin } from './partners/partner-certificate-admin.js';
 import type { PartnerKeyAdmin } from './partners/partner-key-admin.js';
@@ -246,7 +246,7 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
   const operators = createOperators(handle.db, feed, config, now, events, {
     statusChanged: (change) => audit.writer.record(ssoStatusEntry(change, now())),
     // Pending sign-ins are counted as failures are: one IPv6 customer holds a /64, not one address.
-    addressKey: (address) => throttleAddressKey(address) ?? address,
+    addressKey,
   });
   const { registry, approvals } = createApprovalsModule(handle.db, feed, config, now);
   const removalLimits = { maxRemovals: config.BANKS_SYNC_MAX_REMOVALS, minBanks: config.BANKS_SYNC_MIN_BANKS };

@@ -1,5 +1,5 @@
 import { withTimeout } from '../async/with-timeout.js';
-import { throttleAddressKey } from '../partners/ip-allowlist.js';
+import { addressKey } from '../partners/ip-allowlist.js';
 import type { AuditEntry } from './audit-entry.js';
 import type { AuditRepository, CountedEntry } from './audit-repository.js';
 
@@ -161,7 +161,7 @@ export function createAuditWriter(repository: Pick<AuditRepository, 'append'>, o
       if (entry.aggregate?.windowMs !== undefined) {
         const { windowMs } = entry.aggregate;
         const window = Math.floor(entry.at.getTime() / windowMs);
-        const address = entry.clientAddress === null ? null : (throttleAddressKey(entry.clientAddress) ?? entry.clientAddress);
+        const address = entry.clientAddress === null ? null : addressKey(entry.clientAddress);
         const key = `${entry.action}\u0000${entry.partner}\u0000${address}\u0000${entry.aggregate.key}\u0000${window}\u0000${entry.status}`;
         const counted = held.get(key);
         if (counted) {

@@ -1,5 +1,5 @@
 import { AppError, errors } from '../errors.js';
-import { isAddressAllowed, throttleAddressKey } from '../partners/ip-allowlist.js';
+import { addressKey, isAddressAllowed } from '../partners/ip-allowlist.js';
 import type { Partner } from '../partners/partner.js';
 import { TtlCache } from '../cache/ttl-cache.js';
 import type { ThrottleStore } from '../stores/throttle/throttle-store.js';
@@ -40,11 +40,6 @@ export interface BruteForceGuard {
   failCheap(failure: AppError, clientAddress: string): Promise<never>;
   /** After a fully successful call (password right, partner active, address allowed): forgets L's failures at this address. */
   succeeded(clientAddress: string, partner: Partner): Promise<void>;
-}
-
-/** The store key of a client address: IPv4 as itself, IPv6 by its /64. */
-export function addressKey(clientAddress: string): string {
-  return throttleAddressKey(clientAddress) ?? clientAddress;
 }
 
 /** The keys a password check for `login` from `clientAddress` counts under (see BruteForceGuard). */

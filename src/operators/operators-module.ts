@@ -38,7 +38,7 @@ export interface OperatorsModule {
  *
  * @example
  * ```ts
- * const operators = createOperators(handle.db, feed, config, Date.now, events, { statusChanged: (change) => audit.writer.record(ssoStatusEntry(change, Date.now())), addressKey: (ip) => throttleAddressKey(ip) ?? ip });
+ * const operators = createOperators(handle.db, feed, config, Date.now, events, { statusChanged: (change) => audit.writer.record(ssoStatusEntry(change, Date.now())), addressKey });
  * const alice = await operators.admin.create({ name: 'alice', role: 'operator' }, 'bootstrap');
  * const { token } = await operators.admin.createToken(alice.id, { label: 'laptop' }, BOOTSTRAP_ISSUER);
  * ```

@@ -92,6 +92,20 @@ export function throttleAddressKey(text: string): string | null {
   return `${networkAddress(address, 64).toString()}/64`;
 }
 
+/**
+ * The key a client address is counted under wherever the gateway bounds what one client may do (failures and
+ * lockouts, pending single sign-ons, aggregated audit entries): throttleAddressKey's, or the text itself when it
+ * cannot be read.
+ *
+ * @example
+ * ```ts
+ * addressKey('2001:db8:1:2:3:4:5:6'); // '2001:db8:1:2::/64'
+ * ```
+ */
+export function addressKey(clientAddress: string): string {
+  return throttleAddressKey(clientAddress) ?? clientAddress;
+}
+
 function readsAsWritten(text: string, address: Address): boolean {
   if (address.kind() === 'ipv4') return ipaddr.IPv4.isValidFourPartDecimal(text);
   const withoutZone = text.split('%')[0] ?? '';

@@ -2,7 +2,7 @@ import { errors } from '../../errors.js';
 import type { OperatorCredentials, VerifiedOperator } from '../../operators/operator-credentials.js';
 import type { Actor } from '../../request-context.js';
 import type { ThrottleStore } from '../../stores/throttle/throttle-store.js';
-import { addressKey } from '../brute-force-guard.js';
+import { addressKey } from '../../partners/ip-allowlist.js';
 
 /**
  * How an admin request proves an operator: a personal token (`Authorization: Bearer`) or a console session
