@@ -148,6 +148,24 @@ for (const backend of testBackends()) {
       assert.deepEqual([statuses.filter((status) => status === 302).length, statuses.filter((status) => status === 429).length], [SSO_PENDING_PER_ADDRESS, 60 - SSO_PENDING_PER_ADDRESS]);
     });
 
+    it('when the identity provider cannot be reached, then each start answers 502 and holds no place under the bound', async () => {
+      const down = createServer((_request, response) => void response.writeHead(503).end());
+      await new Promise<void>((resolve) => down.listen(0, '127.0.0.1', resolve));
+      const unreachable = await startTestGateway(backend, {
+        env: { OIDC_ISSUER: `http://127.0.0.1:${(down.address() as AddressInfo).port}`, OIDC_CLIENT_ID: 'console', OIDC_CLIENT_SECRET: 'a-client-secret', OIDC_ROLE_MAP: 'ops=operator' },
+      });
+      try {
+        const statuses: number[] = [];
+        for (let i = 0; i <= SSO_PENDING_PER_ADDRESS; i++) statuses.push((await unreachable.admin.inject({ method: 'GET', url: '/sso/start', remoteAddress: '192.0.2.17' })).statusCode);
+        assert.deepEqual(statuses, Array(SSO_PENDING_PER_ADDRESS + 1).fill(502));
+        const rows = await unreachable.handle.db.selectFrom('sso_logins' as never).select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+        assert.equal(Number(rows.n), 0);
+      } finally {
+        await unreachable.close();
+        await new Promise((resolve) => down.close(resolve));
+      }
+    });
+
     it('when addresses of one IPv6 /64 each begin a single sign-on, then they share the bound of one address and another /64 may still begin', async () => {
       for (let i = 0; i < SSO_PENDING_PER_ADDRESS; i++) {
         const started = await t.admin.inject({ method: 'GET', url: '/sso/start', remoteAddress: `2001:db8:5:5::${(i + 1).toString(16)}` });

@@ -96,15 +96,21 @@ export function createSsoSignIn(deps: SsoSignInDependencies): SsoSignIn {
       const state = newRandomId();
       const nonce = oidc.randomNonce();
       const codeVerifier = oidc.randomPKCECodeVerifier();
-      const redirect = await deps.client.authorizationUrl({ state, nonce, codeVerifier });
       const at = deps.now();
       const stored = await deps.logins.insertWithin(secretHash(state), { codeVerifier, nonce, createdAt: new Date(at) }, deps.addressKey(address), {
         since: new Date(at - SSO_LOGIN_MAX_MS),
         perAddress: SSO_PENDING_PER_ADDRESS,
         total: SSO_PENDING_MAX,
       });
+      // Refused before the identity provider is asked anything: a flood past the bound never reaches it.
       if (stored !== 'stored') throw errors.ssoPendingLimit(stored, 60);
-      return { redirect, state };
+      try {
+        return { redirect: await deps.client.authorizationUrl({ state, nonce, codeVerifier }), state };
+      } catch (error) {
+        // The provider could not be reached: the sign-in never began, so it holds no place under the bound.
+        await deps.logins.take(secretHash(state));
+        throw error;
+      }
     },
     async finish(callbackUrl, flowState) {
       const providerError = callbackUrl.searchParams.get('error');
