@@ -6,7 +6,8 @@
 // tier; every tier runs even when an earlier one failed, and the run fails at the end if any did. Extra arguments
 // are passed on (e.g. a file to run alone, which runs as it is, in no tier; --list prints the files it would run
 // and exits). After node's own closing lines of each tier, which are left as they are, it lists what was skipped
-// and why; after all three, one line sums them up.
+// and why, and what failed; after all three, one line sums them up and the failures are named again, last, so that
+// the tail of a long log says which tests failed.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -41,11 +42,15 @@ function reporters(args) {
   return [`--test-reporter=${process.stdout.isTTY || nodeMajor >= 23 ? 'spec' : 'tap'}`, '--test-reporter-destination=stdout'];
 }
 
+/** The outcome reporter's lines (scripts/outcome-reporter.mjs), read. */
+function outcomesOf(jsonLines) {
+  return jsonLines.split('\n').filter(Boolean).map((line) => JSON.parse(line));
+}
+
 /** "skipped: 7 suites (TEST_REDIS_URL is not set): file (suite name), ..." one line per reason. */
-function skippedSummary(jsonLines) {
+function skippedSummary(outcomes) {
   const byReason = new Map();
-  for (const line of jsonLines.split('\n').filter(Boolean)) {
-    const { file, name, suite, reason } = JSON.parse(line);
+  for (const { file, name, suite, reason } of outcomes.filter(({ outcome }) => outcome === 'skipped')) {
     const key = `${suite ? 'suite' : 'test'}\0${reason || 'no reason given'}`;
     const where = file ? relative(process.cwd(), file) : '?';
     byReason.set(key, [...(byReason.get(key) ?? []), `${where} (${name})`]);
@@ -54,6 +59,13 @@ function skippedSummary(jsonLines) {
     const [kind, reason] = key.split('\0');
     return `# skipped: ${entries.length} ${kind}${entries.length === 1 ? '' : 's'} (${reason}): ${entries.join(', ')}`;
   });
+}
+
+/** "failed: file (test name): the error's first line", one line per failed test. */
+function failedLines(outcomes) {
+  return outcomes
+    .filter(({ outcome }) => outcome === 'failed')
+    .map(({ file, name, reason }) => `# failed: ${file ? relative(process.cwd(), file) : '?'} (${name}): ${reason || 'no error given'}`);
 }
 
 /** `--tier NAME` or `--tier=NAME` taken out of `args`: the tiers to run (all of them without one). */
@@ -74,16 +86,16 @@ function takeTier(args) {
  */
 const concurrency = { unit: Math.max(2, availableParallelism()), integration: Math.max(2, availableParallelism()), system: Math.max(2, availableParallelism()) };
 
-/** One node test run of `files`; resolves to its exit code and node's closing counts (tests, pass, fail, ...). */
+/** One node test run of `files`; resolves to its exit code, node's closing counts (tests, pass, fail, ...) and its failures' lines. */
 function runNode(files, args, testConcurrency) {
   const reportDir = mkdtempSync(join(tmpdir(), 'run-tests-'));
-  const skippedFile = join(reportDir, 'skipped.jsonl');
+  const outcomeFile = join(reportDir, 'outcomes.jsonl');
   const child = spawn(
     process.execPath,
     [
       '--import', 'tsx', '--test', `--test-concurrency=${testConcurrency}`,
       ...reporters(args),
-      `--test-reporter=${new URL('./skipped-reporter.mjs', import.meta.url).href}`, `--test-reporter-destination=${skippedFile}`,
+      `--test-reporter=${new URL('./outcome-reporter.mjs', import.meta.url).href}`, `--test-reporter-destination=${outcomeFile}`,
       ...args, ...files,
     ],
     // stdout is read on its way through for the closing counts; colours as a terminal would have them. tsx compiles
@@ -104,16 +116,17 @@ function runNode(files, args, testConcurrency) {
   });
   return new Promise((resolve) => {
     child.on('close', (code, signal) => {
-      let skipped = '';
+      let outcomes = [];
       try {
-        skipped = readFileSync(skippedFile, 'utf8');
+        outcomes = outcomesOf(readFileSync(outcomeFile, 'utf8'));
       } catch {
-        // No run, nothing skipped.
+        // No run, nothing skipped or failed.
       }
       rmSync(reportDir, { recursive: true, force: true });
-      const summary = skippedSummary(skipped);
+      const failed = failedLines(outcomes);
+      const summary = [...skippedSummary(outcomes), ...failed];
       if (summary.length > 0) process.stdout.write(`${summary.join('\n')}\n`);
-      resolve({ code: signal ? 1 : (code ?? 1), counts });
+      resolve({ code: signal ? 1 : (code ?? 1), counts, failed });
     });
   });
 }
@@ -142,12 +155,14 @@ for (const tier of tiers) {
   }
   process.stdout.write(`# tier ${tier}: ${tierFiles.length} file${tierFiles.length === 1 ? '' : 's'}, ${concurrency[tier]} at a time\n`);
   const started = Date.now();
-  const { code, counts } = await runNode(tierFiles, args, concurrency[tier]);
-  results.push({ tier, code, counts, seconds: Math.round((Date.now() - started) / 1000) });
+  const { code, counts, failed } = await runNode(tierFiles, args, concurrency[tier]);
+  results.push({ tier, code, counts, failed, seconds: Math.round((Date.now() - started) / 1000) });
 }
 if (results.length > 1) {
   const sum = (key) => results.reduce((total, { counts }) => total + (counts[key] ?? 0), 0);
   const each = results.map(({ tier, code, counts, seconds }) => `${tier} ${counts.pass ?? 0}/${counts.tests ?? 0} in ${seconds} s${code === 0 ? '' : ' FAILED'}`);
   process.stdout.write(`# all tiers: tests ${sum('tests')}, pass ${sum('pass')}, fail ${sum('fail')}, skipped ${sum('skipped')} (${each.join('; ')})\n`);
+  const failed = results.flatMap((result) => result.failed);
+  if (failed.length > 0) process.stdout.write(`${failed.join('\n')}\n`);
 }
 process.exit(results.some(({ code }) => code !== 0) ? 1 : 0);

@@ -72,7 +72,7 @@ describe('the test runner (scripts/run-tests.mjs)', () => {
     }
   });
 
-  it('when an earlier tier fails, then the later tiers still run, each ends with node\'s closing lines, and the run fails at the end', async () => {
+  it('when an earlier tier fails, then the later tiers still run, each ends with node\'s closing lines, the run fails at the end, and its last line names the failed test and its error', async () => {
     const root = mkdtempSync(join(tmpdir(), 'tiers-'));
     try {
       const files: Record<string, string> = {
@@ -102,7 +102,11 @@ describe('the test runner (scripts/run-tests.mjs)', () => {
         '# tier system: no test files',
       ]);
       assert.ok(lines.includes('# skipped: 1 test (not here): test/x/passing.test.ts (is skipped)'), failure.stdout);
-      assert.match(failure.stdout, /\n# all tiers: tests 3, pass 1, fail 1, skipped 1 \(unit 0\/1 in \d+ s FAILED; integration 1\/2 in \d+ s\)\n$/);
+      const failed = '# failed: src/a/failing.test.ts (fails): Expected values to be strictly equal:';
+      // Named after its tier's closing lines, and again as the run's last line: what a log's tail shows.
+      const integration = lines.findIndex((line) => line.startsWith('# tier integration'));
+      assert.ok(lines.indexOf(failed) > lines.indexOf('# fail 1') && lines.indexOf(failed) < integration, failure.stdout);
+      assert.match(failure.stdout, /\n# all tiers: tests 3, pass 1, fail 1, skipped 1 \(unit 0\/1 in \d+ s FAILED; integration 1\/2 in \d+ s\)\n# failed: src\/a\/failing\.test\.ts \(fails\): Expected values to be strictly equal:\n$/);
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
