@@ -37,7 +37,7 @@ const allowed = [
   allow('Auth: its tokens, credentials, bindings and steps over the domain modules and the database seam.', '^src/auth/', '^src/(auth|partners|partner-users|keys|stores|cache|db|operators)/|^src/(config)\\.ts$|^src/metrics/'),
   allow('Operations: auth, the domain modules and their metrics.', '^src/operations/', `^src/auth/|^${DOMAIN}`),
   allow('The gateway composes everything below HTTP and the CLI.', '^src/gateway\\.ts$', '^src/(?!http/|cli/)'),
-  allow('HTTP: the gateway\'s type, operations\' and metrics\' types, the settings, the plugins\' helpers, logging and telemetry.', '^src/http/', '^src/(http/|gateway\\.ts$|config\\.ts$|logging/|telemetry/|partners/ip-allowlist\\.ts$)'),
+  allow('HTTP: the gateway\'s type, operations\' and metrics\' types, the settings, the plugins\' helpers (addresses, long-string keys), logging and telemetry.', '^src/http/', '^src/(http/|gateway\\.ts$|config\\.ts$|logging/|telemetry/|partners/ip-allowlist\\.ts$|cache/tail-key\\.ts$)'),
   allow('HTTP knows the shapes of what the gateway gives it.', '^src/http/', '^src/(operations|metrics|audit|auth/steps)/', true),
   allow('Logging writes the gateway\'s events and the audit writer\'s failures.', '^src/logging/', '^src/audit/audit-writer\\.ts$'),
   allow('Settings: their secrets\' files, the master key, the listener\'s TLS names.', '^src/config\\.ts$', '^src/(bootstrap|keys)/'),

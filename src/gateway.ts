@@ -185,7 +185,7 @@ export async function createGateway(config: Config, handle: DatabaseHandle, opti
   // Made first, so that it times every query and Redis command; its other sources are read at scrape time only.
   const metrics = createGatewayMetrics({
     caches: {
-      partners: () => ({ hits: partners.repository.cache.hits, misses: partners.repository.cache.misses }),
+      partners: () => partners.repository.stats(),
       token_families: () => auth.families.stats(),
       banks: () => banks.catalog.stats(),
       passwords: () => partners.passwords.stats().remembered,

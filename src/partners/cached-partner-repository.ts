@@ -1,4 +1,5 @@
 import { TtlCache } from '../cache/ttl-cache.js';
+import type { CacheStats } from '../metrics/gateway-metrics.js';
 import type { Partner } from './partner.js';
 import type { PartnerRepository } from './partner-repository.js';
 
@@ -13,7 +14,8 @@ export const STALE_IF_ERROR_MS = 5 * 60_000;
 export interface CachedPartnerRepository extends PartnerRepository {
   /** Drops what is cached of a partner (a change announced by another instance). */
   invalidate(change: { login: string; id?: string }): void;
-  cache: TtlCache<string, Partner | null>;
+  /** The caches' hits and misses, for the metrics. */
+  stats(): CacheStats;
 }
 
 /**
@@ -28,26 +30,27 @@ export function createCachedPartnerRepository(
   now: () => number,
   onChange: (change: { login: string; id?: string }) => void = () => {},
 ): CachedPartnerRepository {
-  const cache = new TtlCache<string, Partner | null>(ttlMs, 200_000, now, STALE_IF_ERROR_MS);
-  const byId = (id: string) => `id:${id}`;
-  const byLogin = (login: string) => `login:${login}`;
-  const remember = (partner: Partner | undefined, key: string) => {
+  // One cache per key, each keyed by the id or login itself: a prefixed key ("id:" + id) was a new string to
+  // join and hash on every bearer call, where the token's own partner id is hashed once.
+  const byId = new TtlCache<string, Partner | null>(ttlMs, 100_000, now, STALE_IF_ERROR_MS);
+  const byLogin = new TtlCache<string, Partner | null>(ttlMs, 100_000, now, STALE_IF_ERROR_MS);
+  const remember = (partner: Partner | undefined, cache: TtlCache<string, Partner | null>, key: string) => {
     cache.set(key, partner ?? null);
     if (partner) {
-      cache.set(byId(partner.id), partner);
-      cache.set(byLogin(partner.login), partner);
+      byId.set(partner.id, partner);
+      byLogin.set(partner.login, partner);
     }
     return partner;
   };
   const forget = (partner: { id?: string } | undefined, login: string) => {
-    cache.delete(byLogin(login));
-    if (partner?.id) cache.delete(byId(partner.id));
+    byLogin.delete(login);
+    if (partner?.id) byId.delete(partner.id);
   };
-  const lookup = async (key: string, load: () => Promise<Partner | undefined>) => {
+  const lookup = async (cache: TtlCache<string, Partner | null>, key: string, load: () => Promise<Partner | undefined>) => {
     const cached = cache.get(key);
     if (cached !== undefined) return cached ?? undefined;
     try {
-      return remember(await load(), key);
+      return remember(await load(), cache, key);
     } catch (error) {
       const stale = cache.getStale(key);
       if (stale) return stale;
@@ -55,14 +58,14 @@ export function createCachedPartnerRepository(
     }
   };
   return {
-    cache,
-    findByLogin: (login) => lookup(byLogin(login), () => inner.findByLogin(login)),
-    findById: (id) => lookup(byId(id), () => inner.findById(id)),
+    stats: () => ({ hits: byId.hits + byLogin.hits, misses: byId.misses + byLogin.misses }),
+    findByLogin: (login) => lookup(byLogin, login, () => inner.findByLogin(login)),
+    findById: (id) => lookup(byId, id, () => inner.findById(id)),
     list: () => inner.list(),
     withRewardTypesOutside: (catalogue) => inner.withRewardTypesOutside(catalogue),
     count: () => inner.count(),
     async insert(partner) {
-      cache.delete(byLogin(partner.login));
+      byLogin.delete(partner.login);
       const created = await inner.insert(partner);
       onChange({ login: partner.login });
       return created;
@@ -79,7 +82,7 @@ export function createCachedPartnerRepository(
       const before = await inner.findByLogin(login);
       forget(before, login);
       const deleted = await inner.delete(login);
-      cache.delete(byLogin(login));
+      byLogin.delete(login);
       onChange({ login, ...(before ? { id: before.id } : {}) });
       return deleted;
     },

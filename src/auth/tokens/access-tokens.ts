@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { SignJWT, jwtVerify, type JWTHeaderParameters } from 'jose';
 import { TtlCache } from '../../cache/ttl-cache.js';
+import { tailKey } from '../../cache/tail-key.js';
 import { errors } from '../../errors.js';
 import { signEs256Parts } from '../../keys/es256-jwt.js';
 import { SIGNING_ALG, type KeyStore } from '../../keys/key-store.js';
@@ -101,7 +102,8 @@ export function createAccessTokens(options: AccessTokenOptions): AccessTokens {
   const now = options.now ?? (() => Date.now());
   // A token's claims never change, and whether it is revoked is checked on every use anyway (partner
   // generation, family), so a verified token can be trusted until its exp without verifying it again.
-  const verified = new TtlCache<string, AccessTokenClaims>(0, Math.max(1, options.verifiedCacheSize ?? 100_000), now);
+  // Looked up by the token's tail (tailKey), the whole token compared on a hit.
+  const verified = new TtlCache<string, { token: string; claims: AccessTokenClaims }>(0, Math.max(1, options.verifiedCacheSize ?? 100_000), now);
   return {
     issuer: options.issuer,
     audience: options.audience,
@@ -127,9 +129,9 @@ export function createAccessTokens(options: AccessTokenOptions): AccessTokens {
     },
     async verify(token) {
       if (token.length > MAX_TOKEN_LENGTH) throw errors.unauthorized('invalid_token', invalidTokenHeader);
-      const known = verified.get(token);
+      const known = verified.get(tailKey(token));
       // A token verified before its signing key was revoked is not trusted any longer.
-      if (known && options.keys.holds(known.kid, 'sig')) return known;
+      if (known !== undefined && known.token === token && options.keys.holds(known.claims.kid, 'sig')) return known.claims;
       try {
         const { payload, protectedHeader: header } = await jwtVerify(token, async (header: JWTHeaderParameters) => {
           const key = header.kid === undefined ? undefined : await options.keys.verificationKey(header.kid);
@@ -160,7 +162,7 @@ export function createAccessTokens(options: AccessTokenOptions): AccessTokens {
           ...(jktOf(payload.cnf) ? { jkt: jktOf(payload.cnf)! } : {}),
           ...(x5tOf(payload.cnf) ? { x5t: x5tOf(payload.cnf)! } : {}),
         };
-        if (options.verifiedCacheSize !== 0) verified.set(token, claims, claims.expiresAt * 1000 - now());
+        if (options.verifiedCacheSize !== 0) verified.set(tailKey(token), { token, claims }, claims.expiresAt * 1000 - now());
         return claims;
       } catch {
         throw errors.unauthorized('invalid_token', invalidTokenHeader);
