@@ -1,4 +1,5 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { lazyRequestLogger } from '../logging/lazy-request-logger.js';
 import type { Logger } from 'pino';
 import { publicUrl, trustedProxies } from '../config.js';
 import type { RequestTimeouts } from '../mtls/request-timeouts.js';
@@ -58,6 +59,8 @@ export const REQUEST_TIMEOUTS: RequestTimeouts = { headersMs: 10_000, requestMs:
 export function fastifyOptions(logger: Logger, bodyLimit: number, timeouts: RequestTimeouts = REQUEST_TIMEOUTS) {
   return {
     loggerInstance: logger as FastifyBaseLogger,
+    // A request's logger is pino's child only once it writes a line (lazy-request-logger.ts).
+    childLoggerFactory: lazyRequestLogger,
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit,
     // Fastify's requestIdHeader would take any value a caller sends; requestIdOf keeps only a well-formed one.
