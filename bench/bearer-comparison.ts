@@ -18,6 +18,7 @@ import { startGatewayProcess, stopGatewayProcess } from '../test/support/gateway
 import type { LoadResult, LoadSpec } from './load.js';
 import { printReport, type Row, type Target } from './support/bench-report.js';
 import { openBenchBackend } from './support/bench-backend.js';
+import { bearerPartner } from './support/bearer-partner.js';
 import { runLoad, runLoadWithCpu } from './support/run-load.js';
 
 /** The goal: the gateway's CPU per bearer call at most this many times the bare route's. */
@@ -106,14 +107,7 @@ if (process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/^.*\//,
       await stopGatewayProcess(gateway);
       await backend.close();
     });
-    const created = await fetch(`${gateway.admin}/admin/v1/partners`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ login: 'bench-0', password: 'benchmark partner password', ipAllowlist: ['127.0.0.1'], rewardTypes: ['sbp'] }),
-    });
-    if (created.status !== 201) throw new Error(`cannot create partner: ${await created.text()}`);
-    const login = await fetch(`${gateway.base}/api/v1/login/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login: 'bench-0', password: 'benchmark partner password' }) });
-    const { access_token: token } = (await login.json()) as { access_token: string };
+    const token = await bearerPartner(gateway, adminToken, 'bench-0', 'benchmark partner password');
     const label = `${kind} ${build === true ? 'gateway' : build.split('/').slice(-4, -2).join('/')}${nodeArgs.length > 0 ? ` ${nodeArgs.join(' ')}` : ''}`;
     gateways.push({ label, pid: gateway.process.pid!, spec: { url: `${gateway.base}/partner/provider/sbp/banks/`, method: 'POST', headers: { authorization: `Bearer ${token}` }, connections: 32, durationSec: duration } });
   }

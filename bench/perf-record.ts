@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import type { DatabaseKind } from '../src/db/database.js';
 import { startGatewayProcess, stopGatewayProcess } from '../test/support/gateway-process.js';
 import { openBenchBackend } from './support/bench-backend.js';
+import { bearerPartner } from './support/bearer-partner.js';
 import { runLoad } from './support/run-load.js';
 
 const KIND = (process.env.BENCH_BACKEND ?? 'pglite') as DatabaseKind;
@@ -30,14 +31,7 @@ const gateway = await startGatewayProcess(
   { ...backend.env, MASTER_KEY: randomBytes(32).toString('hex'), ADMIN_TOKEN, LOG_LEVEL: 'warn' },
   { build: main ?? true, echo: false, inheritEnv: false, nodeArgs: ['--perf-basic-prof-only-functions'] },
 );
-await fetch(`${gateway.admin}/admin/v1/partners`, {
-  method: 'POST',
-  headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-  body: JSON.stringify({ login: 'perf', password: PASSWORD, ipAllowlist: ['127.0.0.1'], rewardTypes: ['sbp'] }),
-});
-const { access_token: token } = (await (
-  await fetch(`${gateway.base}/api/v1/login/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login: 'perf', password: PASSWORD }) })
-).json()) as { access_token: string };
+const token = await bearerPartner(gateway, ADMIN_TOKEN, 'perf', PASSWORD);
 const spec = { url: `${gateway.base}/partner/provider/sbp/banks/`, method: 'POST' as const, headers: { authorization: `Bearer ${token}` }, connections: 32 };
 await runLoad({ ...spec, durationSec: 4 });
 const perf = spawn('perf', ['record', '-q', '-e', 'cpu-clock', '-F', '4000', '-g', '-p', String(gateway.process.pid), '-o', out, '--', 'sleep', '8'], { stdio: 'inherit' });

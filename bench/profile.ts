@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import type { DatabaseKind } from '../src/db/database.js';
 import { startGatewayProcess, stopGatewayProcess } from '../test/support/gateway-process.js';
 import { openBenchBackend } from './support/bench-backend.js';
+import { bearerPartner } from './support/bearer-partner.js';
 import { runLoad } from './support/run-load.js';
 import type { LoadSpec } from './load.js';
 import { token as oauthToken } from './oauth-scenarios.js';
@@ -35,14 +36,7 @@ const gateway = await startGatewayProcess(
   { ...backend.env, MASTER_KEY: randomBytes(32).toString('hex'), ADMIN_TOKEN, LOG_LEVEL: 'warn' },
   { build: main ?? true, echo: false, inheritEnv: false, nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${workDir}`] },
 );
-await fetch(`${gateway.admin}/admin/v1/partners`, {
-  method: 'POST',
-  headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-  body: JSON.stringify({ login: 'profile', password: PASSWORD, ipAllowlist: ['127.0.0.1'], rewardTypes: ['sbp'] }),
-});
-const { access_token: token } = (await (
-  await fetch(`${gateway.base}/api/v1/login/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login: 'profile', password: PASSWORD }) })
-).json()) as { access_token: string };
+const token = await bearerPartner(gateway, ADMIN_TOKEN, 'profile', PASSWORD);
 const SCENARIO = process.env.BENCH_SCENARIO ?? 'bearer';
 const phase = await scenarioPhases(SCENARIO);
 // Warmed up first, as in the bench: the window below is the warm path. Single-use requests get their own set per phase.
