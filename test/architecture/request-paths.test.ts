@@ -85,7 +85,8 @@ describe('the request paths docs/architecture.md maps', () => {
       assert.equal(response.statusCode, 200);
     });
     assert.deepEqual(ran, documentedPath('bearer-banks'));
-    assert.ok(ran.length <= 20, `${ran.length} files`);
+    // A bound the path grows past only by a decision: the tail keys and the lazy request logger took it to 21.
+    assert.ok(ran.length <= 21, `${ran.length} files`);
   });
 
   it('when a partner gets a DPoP-bound token with private_key_jwt, then exactly the files of path 1c run', async () => {
@@ -107,7 +108,8 @@ describe('the request paths docs/architecture.md maps', () => {
     });
     assert.deepEqual(ran, documentedPath('dpop-client-credentials'));
     // 26 since issue 35: the ES256 signatures moved to node:crypto (src/keys/es256-jwt.ts), a concern of its own.
-    assert.ok(ran.length <= 26, `${ran.length} files`);
+    // The lazy request logger, which every path runs, took it to 27.
+    assert.ok(ran.length <= 27, `${ran.length} files`);
   });
 
   it('when an operator creates a partner and it logs in, then exactly the server files of path 2 run', async () => {
