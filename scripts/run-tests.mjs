@@ -61,11 +61,12 @@ function skippedSummary(outcomes) {
   });
 }
 
-/** "failed: file (test name): the error's first line", one line per failed test. */
+/** "failed: file (test name): the error's first line", one line per failed test (node may report one twice). */
 function failedLines(outcomes) {
-  return outcomes
+  const lines = outcomes
     .filter(({ outcome }) => outcome === 'failed')
     .map(({ file, name, reason }) => `# failed: ${file ? relative(process.cwd(), file) : '?'} (${name}): ${reason || 'no error given'}`);
+  return [...new Set(lines)];
 }
 
 /** `--tier NAME` or `--tier=NAME` taken out of `args`: the tiers to run (all of them without one). */
