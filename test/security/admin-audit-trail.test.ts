@@ -60,7 +60,8 @@ for (const backend of testBackends()) {
       const lockedOut = found.filter((entry) => entry.reason === 'throttled');
       assert.equal(calls(refused), 5, 'each wrong token');
       assert.equal(calls(lockedOut), 12, 'each refusal at the lockout, counted');
-      assert.ok(lockedOut.length <= 3, `the lockout's refusals share entries per second (${lockedOut.length} entries)`);
+      // Shared per second, and cut wherever a batch is written (every 250 ms): fewer entries than refusals, however slow the machine.
+      assert.ok(lockedOut.length < 12, `the lockout's refusals share entries (${lockedOut.length} entries)`);
       assert.ok(found.every((entry) => entry.outcome === 'failure' && entry.operator === null));
       assert.ok(!JSON.stringify(found).includes('wrong-token'), 'no token in the trail');
     });
@@ -145,7 +146,7 @@ for (const backend of testBackends()) {
     it('when 60 single sign-ons begin at once from one address, then exactly the bound of them is written and the rest are refused with 429', async () => {
       const answers = await Promise.all(Array.from({ length: 60 }, () => t.admin.inject({ method: 'GET', url: '/sso/start', remoteAddress: '192.0.2.16' })));
       const statuses = answers.map((answer) => answer.statusCode);
-      assert.deepEqual([statuses.filter((status) => status === 302).length, statuses.filter((status) => status === 429).length], [SSO_PENDING_PER_ADDRESS, 60 - SSO_PENDING_PER_ADDRESS]);
+      assert.deepEqual([statuses.filter((status) => status === 302).length, statuses.filter((status) => status === 429).length], [SSO_PENDING_PER_ADDRESS, 60 - SSO_PENDING_PER_ADDRESS], statuses.join(' '));
     });
 
     it('when the identity provider cannot be reached, then each start answers 502 and holds no place under the bound', async () => {
