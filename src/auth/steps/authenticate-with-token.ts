@@ -20,22 +20,21 @@ export interface TokenHolder {
  * the token was issued under (blocking, deleting and a new password move it on), and the token's family
  * must not be revoked (logout, refresh-token reuse, revocation; familyAdmits).
  */
-export async function authenticateWithToken(
+export function authenticateWithToken(
   token: string,
   partnerName: string | undefined,
   presentation: TokenPresentation,
   deps: Pick<AuthDependencies, 'tokens' | 'partners' | 'families' | 'dpop'>,
 ): Promise<TokenHolder> {
+  // Not an async function: a bearer token's check is returned as it is, without a promise wrapping a promise.
   if (presentation.scheme === 'bearer') return checkToken(token, partnerName, presentation, deps);
-  try {
-    return await checkToken(token, partnerName, presentation, deps);
-  } catch (error) {
+  return checkToken(token, partnerName, presentation, deps).catch((error: unknown) => {
     // A token sent with the DPoP scheme is refused with the DPoP challenge (RFC 9449 section 7.1).
     if (error instanceof AppError && error.status === 401 && error.extra.headers?.['www-authenticate']?.startsWith('Bearer')) {
       throw errors.unauthorized(error.extra.reason ?? 'invalid_token', DPOP_INVALID_TOKEN);
     }
     throw error;
-  }
+  });
 }
 
 async function checkToken(
