@@ -1,13 +1,13 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, sql, type LogEvent } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import { withTimeout } from '../async/with-timeout.js';
-import { projectFile } from '../project-root.js';
 import { createLocalChangeFeedBus, createPostgresChangeFeed, type ChangeFeed } from './change-feed.js';
 import { packDataDir } from './pack-data-dir.js';
+import { copyShippedCluster } from './shipped-cluster.js';
 import type { Database } from './schema.js';
 
 export type DatabaseKind = 'pglite' | 'postgres';
@@ -113,22 +113,6 @@ export function isSoleWriter(db: Kysely<Database>): boolean {
  */
 const PGLITE_START = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
 
-/**
- * The empty cluster `npm run build` made (scripts/make-pglite-cluster.mjs) for this PGlite version, or
- * undefined (sources run without a build): PGlite then runs initdb itself, which costs ~500 MB more peak
- * memory at the first start.
- */
-function shippedCluster(): Blob | undefined {
-  let version: string;
-  try {
-    version = (JSON.parse(readFileSync(projectFile('node_modules/@electric-sql/pglite/package.json'), 'utf8')) as { version: string }).version;
-  } catch {
-    return undefined;
-  }
-  const path = projectFile(`dist/pglite-cluster-${version}.tar.gz`);
-  return existsSync(path) ? new Blob([readFileSync(path)]) : undefined;
-}
-
 async function openPglite(dataDir: string | undefined, image: Blob | undefined): Promise<DatabaseHandle> {
   let client: PGlite;
   const directory = dataDir === undefined ? undefined : join(dataDir, 'pglite');
@@ -136,9 +120,12 @@ async function openPglite(dataDir: string | undefined, image: Blob | undefined):
     client = image ? new PGlite({ loadDataDir: image, startParams: PGLITE_START }) : new PGlite({ startParams: PGLITE_START });
   } else {
     mkdirSync(directory, { recursive: true });
-    // A new directory starts from the image when one is given (a restore), else from the shipped empty cluster.
-    const cluster = existsSync(join(directory, 'PG_VERSION')) ? undefined : (image ?? shippedCluster());
-    client = new PGlite(directory, { startParams: PGLITE_START, ...(cluster ? { loadDataDir: cluster } : {}) });
+    // A new directory starts from the image when one is given (a restore), else from the shipped empty cluster
+    // (or PGlite's initdb when there is none).
+    const isNew = !existsSync(join(directory, 'PG_VERSION'));
+    if (isNew && image === undefined) copyShippedCluster(directory);
+    const load = isNew && image !== undefined ? { loadDataDir: image } : {};
+    client = new PGlite(directory, { startParams: PGLITE_START, ...load });
   }
   await client.waitReady;
   const observers = queryObservers();
