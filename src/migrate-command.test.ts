@@ -4,16 +4,21 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'kysely';
 import { runCli } from './cli/run-cli.js';
 import { openDatabase } from './db/database.js';
+import { shippedClusterDirectory } from './db/shipped-cluster.js';
 import { cliHarness } from '../test/support/cli-harness.js';
 import { adminQuery } from '../test/support/test-databases.js';
 
 const MIGRATIONS = readdirSync(new URL('./db/migrations/', import.meta.url)).filter((name) => /^\d{4}-[a-z0-9-]+\.ts$/.test(name)).map((name) => name.slice(0, -3)).sort();
 const postgresUrl = process.env.TEST_DATABASE_URL;
 
-/** A fresh, empty database of each backend: a DATA_DIR, or a PostgreSQL database of its own. */
+/**
+ * A fresh database of each backend, with no migration applied: a DATA_DIR holding a cluster of PGlite's own
+ * initdb (a new DATA_DIR starts from the build's cluster, migrated already), or a PostgreSQL database of its own.
+ */
 const backends: Array<{ name: string; skip: string | false; env: () => Promise<Record<string, string>> }> = [
   {
     name: 'pglite',
@@ -21,6 +26,7 @@ const backends: Array<{ name: string; skip: string | false; env: () => Promise<R
     env: async () => {
       const dataDir = mkdtempSync(join(tmpdir(), 'migrate-command-'));
       after(() => rmSync(dataDir, { recursive: true, force: true }));
+      await new PGlite(join(dataDir, 'pglite')).close();
       return { DATA_DIR: dataDir };
     },
   },
@@ -71,6 +77,17 @@ for (const backend of backends) {
     });
   });
 }
+
+describe('partner-gateway migrate on a new DATA_DIR', () => {
+  it('when the DATA_DIR is new, then it starts from the cluster the build ships, every migration applied: nothing to apply', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'migrate-command-new-'));
+    after(() => rmSync(dataDir, { recursive: true, force: true }));
+    assert.ok(shippedClusterDirectory(), 'npm run build makes the shipped cluster (dist/pglite-cluster-<version>/)');
+    const dry = await run(['migrate', '--dry-run'], { DATA_DIR: dataDir });
+    assert.equal(dry.code, 0, dry.stderr);
+    assert.match(dry.stdout, new RegExp(`: ${MIGRATIONS.length} migrations applied, 0 pending\\nUp to date: nothing to apply.\\n$`));
+  });
+});
 
 describe('partner-gateway migrate, its settings and usage', () => {
   it('when DATABASE_URL is not a postgres URL or an option is unknown, then exit 2 saying what is valid; when the database cannot be reached, exit 1 naming DATABASE_URL without the password', async () => {
