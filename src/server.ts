@@ -15,7 +15,6 @@ import { GATEWAY_VERSION } from './version.js';
 import { publicUrl as publicUrlOf, type Config } from './config.js';
 import { createGateway, type Gateway } from './gateway.js';
 import { resolveMasterKey } from './keys/master-key.js';
-import { redisReachable } from './stores/redis-reachable.js';
 import { buildAdminApp } from './http/admin-app.js';
 import { buildApp, REQUEST_TIMEOUTS } from './http/app.js';
 import { clientErrorHandler } from './http/plugins/error-handler.js';
@@ -84,7 +83,9 @@ export async function startServer(
     await handle.migrate();
     // Asked once, so that the start log says what the gateway runs on; an unreachable Redis is no reason not to
     // serve (every Redis call falls back to the database, as when Redis goes away later).
-    const redis = config.REDIS_URL === undefined ? undefined : { at: redisTarget(config.REDIS_URL), ...(await redisReachable(config.REDIS_URL)) };
+    // Loaded only with REDIS_URL: a gateway without Redis never loads ioredis.
+    const reachable = config.REDIS_URL === undefined ? undefined : (await import('./stores/redis-reachable.js')).redisReachable;
+    const redis = config.REDIS_URL === undefined || !reachable ? undefined : { at: redisTarget(config.REDIS_URL), ...(await reachable(config.REDIS_URL)) };
     if (redis && !redis.up) {
       logger.warn(
         { setting: 'REDIS_URL', reason: 'redis_unreachable', redis: redis.at },

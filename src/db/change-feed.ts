@@ -1,4 +1,7 @@
-import pg from 'pg';
+import type pg from 'pg';
+
+/** `pg`, loaded by the first PostgreSQL feed: a gateway on the embedded database never needs it (~3 MB of heap). */
+const loadPg = async () => (await import('pg')).default;
 
 /** What one instance tells the others it changed, so that they drop what they cached. */
 export type Change =
@@ -120,7 +123,7 @@ export function createPostgresChangeFeed(connectionString: string, options: { se
 
   async function listen(): Promise<void> {
     if (closed) return;
-    const connection = new pg.Client(clientConfig());
+    const connection = new (await loadPg()).Client(clientConfig());
     connection.on('error', (error) => {
       options.onError?.(error);
       reconnect(connection);
@@ -172,7 +175,7 @@ export function createPostgresChangeFeed(connectionString: string, options: { se
       void (async () => {
         try {
           if (!publisher) {
-            const connection = new pg.Client(clientConfig());
+            const connection = new (await loadPg()).Client(clientConfig());
             connection.on('error', () => {
               if (publisher === connection) publisher = undefined;
             });

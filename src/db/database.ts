@@ -3,10 +3,8 @@ import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, sql, type LogEvent } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
-import pg from 'pg';
 import { withTimeout } from '../async/with-timeout.js';
 import { createLocalChangeFeedBus, createPostgresChangeFeed, type ChangeFeed } from './change-feed.js';
-import { packDataDir } from './pack-data-dir.js';
 import { copyShippedCluster } from './shipped-cluster.js';
 import type { Database } from './schema.js';
 
@@ -88,7 +86,8 @@ export async function backupPglite(handle: DatabaseHandle): Promise<Blob | undef
   return client.transaction(async (transaction) => {
     await transaction.exec('checkpoint');
     // On disk (DATA_DIR), the files are read without holding the serving thread; in memory, PGlite packs them.
-    return directory === undefined ? client.dumpDataDir('gzip') : packDataDir(directory);
+    // The tar writer is loaded by the first backup, not by every start.
+    return directory === undefined ? client.dumpDataDir('gzip') : (await import('./pack-data-dir.js')).packDataDir(directory);
   });
 }
 
@@ -144,7 +143,9 @@ async function openPglite(dataDir: string | undefined, image: Blob | undefined):
   };
 }
 
-function openPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
+async function openPostgres(url: string, options: DatabaseOptions): Promise<DatabaseHandle> {
+  // Loaded here, not at the top: a gateway on the embedded database never loads `pg` (~3 MB of heap).
+  const { default: pg } = await import('pg');
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,

@@ -1,4 +1,3 @@
-import { generateAuthenticationOptions, generateRegistrationOptions, verifyAuthenticationResponse, verifyRegistrationResponse } from '@simplewebauthn/server';
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { MAX_PASSKEYS_PER_USER } from '@partner-gateway/contract/partner-users';
 import type { AcceptInvitationRequest, InvitationView, PasskeyOptions, PortalSignInRequest } from '@partner-gateway/contract/portal';
@@ -11,6 +10,12 @@ import type { PasskeySite } from './passkey-site.js';
 import type { PartnerUser, PartnerUserRepository } from './partner-user-repository.js';
 import type { PortalUser } from '../request-context.js';
 import type { Invitation, PortalRepository } from './portal-repository.js';
+
+/**
+ * The passkey library, loaded at the portal's first passkey call: with its X.509 and CBOR dependencies it is
+ * ~4.4 MB of heap that a gateway whose partners never open the portal would carry (issue 35's memory goals).
+ */
+const webauthn = () => import('@simplewebauthn/server');
 
 export interface PortalSignInDependencies {
   users: PartnerUserRepository;
@@ -78,7 +83,7 @@ export function createPortalSignIn(deps: PortalSignInDependencies): PortalSignIn
       const { rpId } = site();
       const invitation = await open(token);
       const existing = invitation.userId === null ? [] : await deps.users.passkeysOf(invitation.userId);
-      return (await generateRegistrationOptions({
+      return (await (await webauthn()).generateRegistrationOptions({
         rpName: 'Partner Gateway',
         rpID: rpId,
         userName: invitation.name,
@@ -93,7 +98,7 @@ export function createPortalSignIn(deps: PortalSignInDependencies): PortalSignIn
     async accept({ token, response }) {
       const { rpId, origin } = site();
       const invitation = await open(token);
-      const verified = await verifyRegistrationResponse({
+      const verified = await (await webauthn()).verifyRegistrationResponse({
         response: response as unknown as RegistrationResponseJSON,
         expectedChallenge: spend(`register:${invitation.id}`),
         expectedOrigin: origin,
@@ -119,14 +124,14 @@ export function createPortalSignIn(deps: PortalSignInDependencies): PortalSignIn
     },
     async signInOptions() {
       const { rpId } = site();
-      return (await generateAuthenticationOptions({ rpID: rpId, challenge: challengeBytes(deps.challenges.issue('sign-in')), userVerification: 'required', timeout: 300_000 })) as PasskeyOptions;
+      return (await (await webauthn()).generateAuthenticationOptions({ rpID: rpId, challenge: challengeBytes(deps.challenges.issue('sign-in')), userVerification: 'required', timeout: 300_000 })) as PasskeyOptions;
     },
     async signIn({ response }) {
       const { rpId, origin } = site();
       const passkey = await deps.users.passkey(response.id);
       const user = passkey && (await deps.users.get(passkey.userId));
       if (!passkey || !user) throw errors.passkeyRefused();
-      const verified = await verifyAuthenticationResponse({
+      const verified = await (await webauthn()).verifyAuthenticationResponse({
         response: response as unknown as AuthenticationResponseJSON,
         expectedChallenge: spend('sign-in'),
         expectedOrigin: origin,

@@ -1,4 +1,5 @@
-import { Redis } from 'ioredis';
+import { createRequire } from 'node:module';
+import type { Redis as RedisClient } from 'ioredis';
 import { withTimeout } from '../async/with-timeout.js';
 import type { Config } from '../config.js';
 import type { DatabaseHandle } from '../db/database.js';
@@ -62,6 +63,8 @@ const CONNECT_WAIT_MS = 2_000;
 export function createRedisStores(config: Config, handle: DatabaseHandle, feed: ChangeFeed, policy: ThrottlePolicy, options: RedisStoreOptions): RedisStores {
   const { now, events, state } = options;
   // Fail fast rather than queue: a command Redis cannot take now goes to the database instead.
+  // Required here, not imported at the top: a gateway without REDIS_URL never loads ioredis (~2 MB of heap).
+  const { Redis } = createRequire(import.meta.url)('ioredis') as { Redis: typeof RedisClient };
   const redis = new Redis(config.REDIS_URL!, { maxRetriesPerRequest: 0, enableOfflineQueue: false, connectTimeout: 1_000, commandTimeout: 1_000 });
   const onRedisError = (error: unknown) => events({ type: 'redis_failed', error });
   redis.on('error', onRedisError);
@@ -135,7 +138,7 @@ export function createRedisStores(config: Config, handle: DatabaseHandle, feed: 
 }
 
 /** Resolves once `redis` is connected (at once when it is), rejects after `timeoutMs`. */
-function connected(redis: Redis, timeoutMs: number): Promise<void> {
+function connected(redis: RedisClient, timeoutMs: number): Promise<void> {
   if (redis.status === 'ready') return Promise.resolve();
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
