@@ -1,3 +1,4 @@
+import { setFlagsFromString } from 'node:v8';
 import { ConfigError, loadConfig } from './config.js';
 import { AUDIT_DRAIN_MS, startServer } from './server.js';
 import { exposedSecrets } from './bootstrap/exposed-secrets.js';
@@ -35,6 +36,11 @@ async function main(env: Record<string, string | undefined>): Promise<void> {
     }
     throw error;
   }
+  // The embedded database is PostgreSQL compiled to WebAssembly, which V8 compiles at once with its baseline
+  // compiler (Liftoff) and then again, function by function as they get hot, with its optimizing one (TurboFan),
+  // whose code and compile memory stay resident: ~65 MB of the embedded gateway's peak memory, for no CPU per
+  // call the bench can tell apart (docs/performance.md, "Embedded memory"). Set before the database is compiled.
+  if (config.DATABASE_URL === undefined) setFlagsFromString('--liftoff-only');
   const logger = await createLogger(config);
   for (const { path, mode } of exposedSecrets(config.DATA_DIR)) {
     logger.warn({ path, mode }, `${path} is readable by group or others (mode ${mode}); it holds secrets: chmod go-rwx it`);
