@@ -136,7 +136,8 @@ describe('bad input on the admin API (pglite)', () => {
     );
     await fc.assert(
       fc.asyncProperty(action, async ([verb, url, value]) => {
-        assertNeverServerError(await send(verb, url, value), { verb, url, value }, [200, 201, 204, 400, 404, 405, 409, 422]);
+        // 202: a removal that would leave fewer than BANKS_SYNC_MIN_BANKS banks (after a PUT of a short list) is held for approval.
+        assertNeverServerError(await send(verb, url, value), { verb, url, value }, [200, 201, 202, 204, 400, 404, 405, 409, 422]);
       }),
       RUNS,
     );
