@@ -119,8 +119,8 @@ async function openPglite(dataDir: string | undefined, image: Blob | undefined):
     client = image ? new PGlite({ loadDataDir: image, startParams: PGLITE_START }) : new PGlite({ startParams: PGLITE_START });
   } else {
     mkdirSync(directory, { recursive: true });
-    // A new directory starts from the image when one is given (a restore), else from the shipped empty cluster
-    // (or PGlite's initdb when there is none).
+    // A new directory starts from the image when one is given (a restore), else from a copy of the cluster the
+    // build made and migrated (or PGlite's own initdb when there is none: sources run without a build).
     const isNew = !existsSync(join(directory, 'PG_VERSION'));
     if (isNew && image === undefined) copyShippedCluster(directory);
     const load = isNew && image !== undefined ? { loadDataDir: image } : {};
