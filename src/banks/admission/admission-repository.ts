@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { ActorRef } from '@partner-gateway/contract/admin-approvals';
 import { column, fromColumns, json, toColumns, type Entity } from '../../db/field-map.js';
 import type { Database } from '../../db/schema.js';
@@ -45,8 +45,13 @@ export interface AdmissionRepository {
   /** The member ids the participant list gives queued banks, by BIC (admitting then carries them). */
   noteMemberIds(ids: ReadonlyArray<{ bic: string; memberId: string }>): Promise<void>;
   exclusions(): Promise<Exclusion[]>;
-  /** Adds the rules that do not exist yet (same kind and value); returns those added. */
-  exclude(rules: ReadonlyArray<Pick<Exclusion, 'kind' | 'value' | 'reason' | 'createdBy' | 'createdAt'>>): Promise<Exclusion[]>;
+  /**
+   * Adds the rules that do not exist yet (same kind and value) and returns those added, unless the rules would
+   * then number more than `atMost`: then nothing is added and the answer is how many there are. Counted and
+   * written under one table lock, so that operators excluding at the same moment (on any instance) cannot pass
+   * the bound together.
+   */
+  exclude(rules: ReadonlyArray<Pick<Exclusion, 'kind' | 'value' | 'reason' | 'createdBy' | 'createdAt'>>, atMost: number): Promise<{ added: Exclusion[] } | { full: number }>;
   /** Deletes the BIC rules of these BICs; returns the BICs whose rule was deleted. */
   unexcludeBics(bics: readonly string[]): Promise<string[]>;
   /** Deletes one rule; false when it did not exist. */
@@ -94,15 +99,23 @@ export function createAdmissionRepository(database: Kysely<Database>): Admission
       const rows = await db.selectFrom('bank_exclusions').selectAll().orderBy('id').execute();
       return rows.map((row) => fromColumns(exclusionFields, row));
     },
-    async exclude(rules) {
-      if (rules.length === 0) return [];
-      const rows = await db
-        .insertInto('bank_exclusions')
-        .values(rules.map((rule) => toColumns(exclusionFields, rule)))
-        .onConflict((conflict) => conflict.columns(['kind', 'value']).doNothing())
-        .returningAll()
-        .execute();
-      return rows.map((row) => fromColumns(exclusionFields, row));
+    async exclude(rules, atMost) {
+      if (rules.length === 0) return { added: [] };
+      return db.transaction().execute(async (trx) => {
+        // Self-conflicting: one writer at a time counts and inserts; reads only wait for it.
+        await sql`lock table bank_exclusions in share row exclusive mode`.execute(trx);
+        const existing = await trx.selectFrom('bank_exclusions').select(['kind', 'value']).execute();
+        const known = new Set(existing.map((row) => `${row.kind}\0${row.value}`));
+        const adding = new Set(rules.map((rule) => `${rule.kind}\0${rule.value}`).filter((key) => !known.has(key))).size;
+        if (existing.length + adding > atMost) return { full: existing.length };
+        const rows = await trx
+          .insertInto('bank_exclusions')
+          .values(rules.map((rule) => toColumns(exclusionFields, rule)))
+          .onConflict((conflict) => conflict.columns(['kind', 'value']).doNothing())
+          .returningAll()
+          .execute();
+        return { added: rows.map((row) => fromColumns(exclusionFields, row)) };
+      });
     },
     async unexcludeBics(bics) {
       if (bics.length === 0) return [];

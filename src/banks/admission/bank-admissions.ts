@@ -164,7 +164,8 @@ export function createBankAdmissions({ repository, lists, autoAdmit, now }: Bank
       tooMany(changed.length, rules.length);
       if (!dryRun) {
         const createdBy: ActorRef = authorOf(context).author;
-        await repository.exclude(changed.map((bic) => ({ kind: 'bic' as const, value: bic, reason: reason.trim(), createdBy, createdAt: new Date(now()) })));
+        const stored = await repository.exclude(changed.map((bic) => ({ kind: 'bic' as const, value: bic, reason: reason.trim(), createdBy, createdAt: new Date(now()) })), MAX_EXCLUSION_RULES);
+        if ('full' in stored) tooMany(changed.length, stored.full);
       }
       return { changed, unchanged: bics.filter((bic) => already.has(bic)) };
     },
@@ -184,7 +185,9 @@ export function createBankAdmissions({ repository, lists, autoAdmit, now }: Bank
       tooMany(1, rules.length);
       const rule = { kind: 'name' as const, value: pattern, reason: reason.trim(), createdBy: authorOf(context).author, createdAt: new Date(now()) };
       if (dryRun) return view({ id: 0, ...rule });
-      const [added] = await repository.exclude([rule]);
+      const stored = await repository.exclude([rule], MAX_EXCLUSION_RULES);
+      if ('full' in stored) tooMany(1, stored.full);
+      const [added] = 'added' in stored ? stored.added : [];
       return view(added ?? (await repository.exclusions()).find((found) => found.kind === 'name' && found.value === pattern)!);
     },
     async removeRule(id, dryRun = false) {
