@@ -25,6 +25,10 @@ describe('Redis for counters and the replay cache', { skip: url ? false : 'TEST_
     a = await startTestGateway(testBackends()[0]!, { env });
     b = await startTestGateway(testBackends()[0]!, { env });
     redis = new Redis(url!);
+    // Each gateway's Redis client connects in the background (a start on a busy machine may give up its 2 s wait
+    // and run on the database meanwhile); what these tests share goes through Redis only once both see it up.
+    const redisUp = async (t: TestGateway) => ((await t.app.inject({ method: 'GET', url: '/readyz' })).json() as { dependencies: { redis?: { state: string } } }).dependencies.redis?.state === 'up';
+    await waitFor(async () => (await redisUp(a)) && (await redisUp(b)), { message: 'both gateways to see Redis up' });
   });
   after(async () => {
     await Promise.all([a.close(), b.close()]);
