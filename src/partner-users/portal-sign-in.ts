@@ -13,7 +13,7 @@ import type { Invitation, PortalRepository } from './portal-repository.js';
 
 /**
  * The passkey library, loaded at the portal's first passkey call: with its X.509 and CBOR dependencies it is
- * ~4.4 MB of heap that a gateway whose partners never open the portal would carry (issue 35's memory goals).
+ * ~4.4 MB of heap that a gateway whose partners never open the portal would carry (docs/performance.md).
  */
 const webauthn = () => import('@simplewebauthn/server');
 
