@@ -2,6 +2,7 @@ import { readdirSync } from 'node:fs';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Migrator, sql, type Kysely, type Migration, type MigrationResultSet } from 'kysely';
+import { otherSchemaVanished } from './other-schema-vanished.js';
 
 /** A migration's file name: four digits, a name, and this module's own extension (.ts from source, .js built). */
 const MIGRATION_FILE = new RegExp(`^\\d{4}-[a-z0-9-]+${extname(fileURLToPath(import.meta.url)).replace('.', '\\.')}$`);
@@ -88,9 +89,8 @@ async function migrate(db: Kysely<any>, run: (migrator: Migrator) => Promise<Mig
     migrationTableSchema: rows[0]?.schema ?? 'public',
   });
   let { error, results } = await run(migrator);
-  // Kysely looks for its migration table through every schema's tables (pg_get_serial_sequence on each): a schema
-  // someone else drops meanwhile (another application, a test suite ending) fails that read. Another schema's
-  // disappearance says nothing about ours, so the run is tried again.
+  // Kysely looks for its migration table through every schema's tables: another schema's disappearance, or its
+  // table's, says nothing about ours, so the run is tried again (see otherSchemaVanished).
   for (let attempt = 1; error && attempt < 5 && otherSchemaVanished(error, rows[0]?.schema); attempt++) ({ error, results } = await run(migrator));
   if (error) {
     const failed = results?.find((result) => result.status === 'Error');
@@ -100,10 +100,4 @@ async function migrate(db: Kysely<any>, run: (migrator: Migrator) => Promise<Mig
     throw new Error(`Database migration ${failed?.migrationName ?? '(before any migration)'} failed${because}`, { cause: error });
   }
   return (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName);
-}
-
-/** Whether `error` is PostgreSQL's "schema ... does not exist" about a schema other than `ours`. */
-function otherSchemaVanished(error: unknown, ours: string | undefined): boolean {
-  const vanished = /schema "([^"]+)" does not exist/.exec(error instanceof Error ? error.message : '')?.[1];
-  return vanished !== undefined && vanished !== ours;
 }
