@@ -8,6 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { cliHarness } from '../../test/support/cli-harness.js';
 import { freePort } from '../../test/support/free-port.js';
+import { nodeEntry } from '../../test/support/node-entry.js';
 import { testBackends } from '../../test/support/test-databases.js';
 import { startSiblingGateway, startTestGateway, TEST_ADMIN_TOKEN, type TestGateway } from '../../test/support/test-gateway.js';
 import { projectFile } from '../project-root.js';
@@ -240,7 +241,7 @@ describe('partner-gateway CLI against a running admin API', () => {
   it('runs as a process and exits with the code it reports', async () => {
     const run = promisify(execFile);
     await assert.rejects(
-      run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'partner', 'list'], { env: { ...process.env, ADMIN_URL: `http://127.0.0.1:${await freePort()}`, ADMIN_TOKEN: 'x'.repeat(40) } }),
+      run(process.execPath, [...nodeEntry('src/cli/main.ts'), 'partner', 'list'], { env: { ...process.env, ADMIN_URL: `http://127.0.0.1:${await freePort()}`, ADMIN_TOKEN: 'x'.repeat(40) } }),
       (error: { code: number; stderr: string }) => error.code === 3 && /not reachable/.test(error.stderr),
     );
   });

@@ -17,6 +17,7 @@ import { migrateToLatest } from '../../src/db/migrate.js';
 import { projectFile } from '../../src/project-root.js';
 import { freePort } from '../support/free-port.js';
 import { startGatewayProcess, stopGatewayProcess, type GatewayProcess } from '../support/gateway-process.js';
+import { nodeEntry } from '../support/node-entry.js';
 import { adminQuery } from '../support/test-databases.js';
 import { waitFor } from '../support/wait-for.js';
 
@@ -34,10 +35,10 @@ const MASTER_KEY = randomBytes(32).toString('hex');
 const ADMIN_TOKEN_FILE = secretFile('admin-token', `${ADMIN_TOKEN}\n`);
 const MASTER_KEY_FILE = secretFile('master-key', `${MASTER_KEY}\n`);
 
-/** Runs src/main.ts with `env` alone (and PATH) until it exits; for starts that must not get far. */
+/** Runs src/main.ts (`nodeEntry`) with `env` alone (and PATH) until it exits; for starts that must not get far. */
 function runMain(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', projectFile('src/main.ts')], { env: { PATH: process.env.PATH ?? '', PORT: '0', ADMIN_PORT: '0', ...env }, timeout: 60_000 }, (error, stdout, stderr) =>
+    execFile(process.execPath, nodeEntry('src/main.ts'), { env: { PATH: process.env.PATH ?? '', PORT: '0', ADMIN_PORT: '0', ...env }, timeout: 60_000 }, (error, stdout, stderr) =>
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr }),
     );
   });

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { projectFile } from '../../src/project-root.js';
 import { canListen, freePort } from './free-port.js';
+import { nodeEntry } from './node-entry.js';
 import { waitFor } from './wait-for.js';
 
 /** The node options of package.json's `start` script (`node <options> dist/src/main.js`). */
@@ -53,8 +54,9 @@ export interface GatewayProcessOptions {
    */
   echo?: boolean;
   /**
-   * Run the production build (`dist/src/main.js`, as `npm start` does) instead of the sources through tsx: the
-   * benchmarks measure it. A path runs that build of main.js instead (a profile of another version).
+   * Run the production build (`dist/src/main.js`) with `npm start`'s node options, as the benchmarks measure it;
+   * a path runs that build of main.js instead (a profile of another version). Without it, the process runs
+   * src/main.ts through `nodeEntry`: the build when it is up to date, the sources through tsx otherwise.
    */
   build?: boolean | string;
   /** Told each piece of output as it comes, before the process is ready: a test that acts on what a start says. */
@@ -86,7 +88,7 @@ export async function startGatewayProcess(env: Record<string, string>, options: 
 async function startOnce(env: Record<string, string>, options: GatewayProcessOptions): Promise<GatewayProcess> {
   const port = options.port ?? (await freePort());
   const adminPort = options.adminPort ?? (await freePort());
-  const main = typeof options.build === 'string' ? [options.build] : options.build ? [projectFile('dist/src/main.js')] : ['--import', 'tsx', projectFile('src/main.ts')];
+  const main = typeof options.build === 'string' ? [options.build] : options.build ? [projectFile('dist/src/main.js')] : nodeEntry('src/main.ts');
   // A production build runs with `npm start`'s node options, so that the benchmarks measure what runs in production.
   const startOptions = options.build ? npmStartNodeOptions() : [];
   const entry = [...startOptions, ...(options.nodeArgs ?? []), ...main];
@@ -117,7 +119,7 @@ async function startOnce(env: Record<string, string>, options: GatewayProcessOpt
   const base = `http://127.0.0.1:${port}`;
   const hasExited = () => child.exitCode !== null;
   // A bound, not an expectation: a start takes 2-5 s, but on two cores running other suites' processes too,
-  // tsx compiling the sources has been seen to take over a minute.
+  // a start through tsx compiling the sources has been seen to take over a minute.
   await waitFor(async () => hasExited() || (await fetch(`${base}/readyz`).then((response) => response.ok, () => false)), { timeout: START_LIMIT_MS, interval: 100 }).catch(() => {
     child.kill('SIGKILL');
     throw new Error(`gateway process not ready after ${START_LIMIT_MS / 1000} s: ${output()}`);

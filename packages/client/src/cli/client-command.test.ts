@@ -5,11 +5,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { decodeJwt } from 'jose';
 import { cliHarness } from '../../../../test/support/cli-harness.js';
 import { addKeyPartner, partnerKey, startListeningGateway } from '../../../../test/support/key-partner.js';
+import { nodeEntry } from '../../../../test/support/node-entry.js';
 import { testBackends } from '../../../../test/support/test-databases.js';
 import { startTestGateway, type TestGateway } from '../../../../test/support/test-gateway.js';
 import { runPartnerCli } from './run-partner-cli.js';
@@ -114,7 +114,7 @@ describe('partner-gateway-client against a listening gateway', () => {
   });
 
   it('runs as a process, reading the password piped to it', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('main.ts', import.meta.url)), 'banks', ...as(partner)], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...nodeEntry('packages/client/src/cli/main.ts'), 'banks', ...as(partner)], { stdio: ['pipe', 'pipe', 'pipe'] });
     child.stdin.end(partner.password);
     const output: string[] = [];
     child.stdout.on('data', (chunk) => output.push(String(chunk)));
