@@ -111,4 +111,32 @@ describe('the test runner (scripts/run-tests.mjs)', () => {
       rmSync(root, { recursive: true, force: true });
     }
   });
+
+  it('when unit files share a process and one cannot be loaded, then it fails as a test named after it, and the files after it in that process still run', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'shared-process-'));
+    try {
+      // Two processes for three files: the first and the third share one.
+      const files: Record<string, string> = {
+        'src/a/broken.test.ts': "import { it } from 'node:test';\nif (process.env) throw new Error('broken at load');\nit('never registered', () => {});\n",
+        'src/b/middle.test.ts': "import { it } from 'node:test';\nit('middle passes', () => {});\n",
+        'src/c/later.test.ts': "import { it } from 'node:test';\nit('later passes', () => {});\n",
+      };
+      for (const [path, text] of Object.entries(files)) {
+        mkdirSync(dirname(join(root, path)), { recursive: true });
+        writeFileSync(join(root, path), text);
+      }
+      symlinkSync(projectFile('node_modules'), join(root, 'node_modules'));
+      const { NODE_TEST_CONTEXT: _, ...env } = process.env;
+      const failure = await run(process.execPath, [projectFile('scripts/run-tests.mjs'), '--tier', 'unit'], { cwd: root, env }).then(
+        () => assert.fail('the run passed'),
+        (error: { code: number; stdout: string }) => error,
+      );
+      assert.equal(failure.code, 1);
+      assert.match(failure.stdout, /^# tests 3$/m, failure.stdout);
+      assert.match(failure.stdout, /^# pass 2$/m);
+      assert.ok(failure.stdout.trimEnd().endsWith('\n# failed: src/a/broken.test.ts (loading it): broken at load'), failure.stdout);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
 });
