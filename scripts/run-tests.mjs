@@ -111,7 +111,8 @@ const LOADING = ' (loading it)';
  */
 function sharedProcessEntries(files, count, dir) {
   return Array.from({ length: Math.min(count, files.length) }, (_, index) => {
-    const share = files.filter((_, at) => at % count === index).map((file) => ({ url: pathToFileURL(resolvePath(file)).href, name: relative(process.cwd(), resolvePath(file)) }));
+    // `files` are relative to the working directory, as the failure lines name them.
+    const share = files.filter((_, at) => at % count === index).map((file) => ({ url: pathToFileURL(resolvePath(file)).href, name: file }));
     const entry = join(dir, `shared-process-${index + 1}.mjs`);
     writeFileSync(
       entry,

@@ -9,6 +9,24 @@ import { projectFile } from '../../src/project-root.js';
 
 const run = promisify(execFile);
 
+/**
+ * Writes `files` under `root`, runs the runner there with `args`, which must fail, and gives its exit code and
+ * output. Without NODE_TEST_CONTEXT, which would make the inner run report to this one instead of printing.
+ */
+async function failingRun(root: string, files: Record<string, string>, args: string[] = []): Promise<{ code: number; stdout: string }> {
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  // tsx, which the runner imports into each test process, is found from the working directory.
+  symlinkSync(projectFile('node_modules'), join(root, 'node_modules'));
+  const { NODE_TEST_CONTEXT: _, ...env } = process.env;
+  return run(process.execPath, [projectFile('scripts/run-tests.mjs'), ...args], { cwd: root, env }).then(
+    () => assert.fail('the run passed'),
+    (error: { code: number; stdout: string }) => error,
+  );
+}
+
 describe('the test runner (scripts/run-tests.mjs)', () => {
   it('ends with node\'s own summary, then one line per reason naming every skipped suite and test', async () => {
     // Without NODE_TEST_CONTEXT, which would make the inner run report to this one instead of printing.
@@ -79,17 +97,7 @@ describe('the test runner (scripts/run-tests.mjs)', () => {
         'src/a/failing.test.ts': "import assert from 'node:assert/strict';\nimport { it } from 'node:test';\nit('fails', () => assert.equal(1, 2));\n",
         'test/x/passing.test.ts': "import { it } from 'node:test';\nit('passes', () => {});\nit('is skipped', { skip: 'not here' }, () => {});\n",
       };
-      for (const [path, text] of Object.entries(files)) {
-        mkdirSync(dirname(join(root, path)), { recursive: true });
-        writeFileSync(join(root, path), text);
-      }
-      // tsx, which the runner imports into each test process, is found from the working directory.
-      symlinkSync(projectFile('node_modules'), join(root, 'node_modules'));
-      const { NODE_TEST_CONTEXT: _, ...env } = process.env;
-      const failure = await run(process.execPath, [projectFile('scripts/run-tests.mjs')], { cwd: root, env }).then(
-        () => assert.fail('the run passed'),
-        (error: { code: number; stdout: string }) => error,
-      );
+      const failure = await failingRun(root, files);
       assert.equal(failure.code, 1);
       const lines = failure.stdout.split('\n');
       assert.deepEqual(lines.filter((line) => /^# (tier|fail \d|pass \d)/.test(line)).map((line) => line.replace(/\d+ at a time/, 'N at a time')), [
@@ -121,16 +129,7 @@ describe('the test runner (scripts/run-tests.mjs)', () => {
         'src/b/middle.test.ts': "import { it } from 'node:test';\nit('middle passes', () => {});\n",
         'src/c/later.test.ts': "import { it } from 'node:test';\nit('later passes', () => {});\n",
       };
-      for (const [path, text] of Object.entries(files)) {
-        mkdirSync(dirname(join(root, path)), { recursive: true });
-        writeFileSync(join(root, path), text);
-      }
-      symlinkSync(projectFile('node_modules'), join(root, 'node_modules'));
-      const { NODE_TEST_CONTEXT: _, ...env } = process.env;
-      const failure = await run(process.execPath, [projectFile('scripts/run-tests.mjs'), '--tier', 'unit'], { cwd: root, env }).then(
-        () => assert.fail('the run passed'),
-        (error: { code: number; stdout: string }) => error,
-      );
+      const failure = await failingRun(root, files, ['--tier', 'unit']);
       assert.equal(failure.code, 1);
       assert.match(failure.stdout, /^# tests 3$/m, failure.stdout);
       assert.match(failure.stdout, /^# pass 2$/m);
